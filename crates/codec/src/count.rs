@@ -1,0 +1,208 @@
+//! Counting: bytes, scalar values, lines, sequence lengths and errors by kind.
+
+use core::ops::AddAssign;
+
+use crate::error::ErrorKind;
+use crate::scalar;
+use crate::stream::{Decoder, Event, StreamError};
+
+/// Counts over some input, valid or not.
+///
+/// `chars + errors` is the length in characters of the repaired text (each maximal subpart
+/// becomes one U+FFFD). Counts add up: the counts of two pieces of a stream split at a unit
+/// boundary sum to the counts of the whole (use [`Counter`] for arbitrary splits).
+///
+/// ```
+/// let c = utf8_codec::count("a€\n😀\n".as_bytes());
+/// assert_eq!((c.bytes, c.chars, c.lines, c.errors), (10, 5, 2, 0));
+/// assert_eq!(c.by_length, [3, 0, 1, 1]);
+/// ```
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Counts {
+    /// Bytes of input.
+    pub bytes: u64,
+    /// Well-formed scalar values.
+    pub chars: u64,
+    /// Newline bytes (`\n`, as `wc -l`).
+    pub lines: u64,
+    /// Well-formed sequences of length 1, 2, 3 and 4 (index 0 is length 1).
+    pub by_length: [u64; 4],
+    /// Maximal subparts (errors).
+    pub errors: u64,
+    /// Errors by kind, indexed by [`ErrorKind::index`].
+    pub by_kind: [u64; 7],
+}
+
+impl Counts {
+    /// The number of errors of one kind.
+    ///
+    /// ```
+    /// use utf8_codec::{count, ErrorKind};
+    /// assert_eq!(count(b"\xFF\xFE\x80").kind(ErrorKind::InvalidByte), 2);
+    /// ```
+    pub fn kind(&self, kind: ErrorKind) -> u64 {
+        self.by_kind[kind.index()]
+    }
+
+    /// Adds the counts of a valid run of text.
+    fn add_valid(&mut self, s: &[u8]) {
+        let mut acc = [0; 5];
+        scalar::count_valid(s, &mut acc);
+        self.bytes += s.len() as u64;
+        self.chars += acc[0] + acc[1] + acc[2] + acc[3];
+        self.lines += acc[4];
+        for (total, n) in self.by_length.iter_mut().zip(acc) {
+            *total += n;
+        }
+    }
+
+    /// Adds one error.
+    fn add_error(&mut self, len: usize, kind: ErrorKind) {
+        self.bytes += len as u64;
+        self.errors += 1;
+        self.by_kind[kind.index()] += 1;
+    }
+}
+
+impl AddAssign for Counts {
+    fn add_assign(&mut self, o: Counts) {
+        self.bytes += o.bytes;
+        self.chars += o.chars;
+        self.lines += o.lines;
+        self.errors += o.errors;
+        for (a, b) in self.by_length.iter_mut().zip(o.by_length) {
+            *a += b;
+        }
+        for (a, b) in self.by_kind.iter_mut().zip(o.by_kind) {
+            *a += b;
+        }
+    }
+}
+
+/// Counts bytes, scalar values, lines, sequence lengths and errors by kind in `bytes`.
+///
+/// ```
+/// use utf8_codec::{count, ErrorKind};
+///
+/// let c = count(b"ok\xED\xA0\x80\n");
+/// assert_eq!((c.chars, c.errors, c.lines), (3, 3, 1));
+/// assert_eq!(c.kind(ErrorKind::Surrogate), 1);
+/// assert_eq!(c.kind(ErrorKind::UnexpectedContinuation), 2);
+/// ```
+pub fn count(bytes: &[u8]) -> Counts {
+    let mut counts = Counts::default();
+    let mut pos = 0;
+    while pos < bytes.len() {
+        let rest = &bytes[pos..];
+        let n = scalar::valid_up_to(rest);
+        counts.add_valid(&rest[..n]);
+        pos += n;
+        if pos < bytes.len() {
+            let err = crate::validate::error_at(bytes, pos);
+            counts.add_error(err.len(), err.kind());
+            pos += err.len();
+        }
+    }
+    counts
+}
+
+/// Counts a stream fed in chunks of any size; the result equals [`count`] of the whole.
+///
+/// ```
+/// use utf8_codec::{count, Counter};
+///
+/// let input = "Grüße, 世界\n".as_bytes();
+/// let mut counter = Counter::new();
+/// for chunk in input.chunks(3) {
+///     counter.update(chunk);
+/// }
+/// assert_eq!(counter.finish(), count(input));
+/// ```
+#[derive(Clone, Debug, Default)]
+pub struct Counter {
+    decoder: Decoder,
+    counts: Counts,
+}
+
+impl Counter {
+    /// A counter at the start of a stream.
+    ///
+    /// ```
+    /// assert_eq!(utf8_codec::Counter::new().finish().bytes, 0);
+    /// ```
+    pub fn new() -> Counter {
+        Counter::default()
+    }
+
+    /// Counts the next chunk.
+    ///
+    /// ```
+    /// let mut c = utf8_codec::Counter::new();
+    /// c.update(b"\xE2\x82");
+    /// c.update(b"\xAC");
+    /// assert_eq!(c.finish().chars, 1);
+    /// ```
+    pub fn update(&mut self, chunk: &[u8]) {
+        self.update_with(chunk, |_| {});
+    }
+
+    /// Counts the next chunk and calls `on_error` for each error completed by it.
+    ///
+    /// ```
+    /// let mut c = utf8_codec::Counter::new();
+    /// let mut offsets = vec![];
+    /// c.update_with(b"a\x80b\xFF", |e| offsets.push(e.offset()));
+    /// assert_eq!(offsets, [1, 3]);
+    /// ```
+    pub fn update_with(&mut self, chunk: &[u8], mut on_error: impl FnMut(&StreamError)) {
+        for event in self.decoder.decode(chunk) {
+            match event {
+                Event::Str(s) => self.counts.add_valid(s.as_bytes()),
+                Event::Char(c) => self.counts.add_valid(c.encode_utf8(&mut [0; 4]).as_bytes()),
+                Event::Error(e) => {
+                    self.counts.add_error(e.len(), e.kind());
+                    on_error(&e);
+                }
+            }
+        }
+    }
+
+    /// The counts so far, not counting bytes held at the end of the last chunk.
+    ///
+    /// ```
+    /// let mut c = utf8_codec::Counter::new();
+    /// c.update(b"ab\xE2");
+    /// assert_eq!(c.counts().bytes, 2);
+    /// ```
+    pub fn counts(&self) -> Counts {
+        self.counts
+    }
+
+    /// Ends the stream (held bytes become an `unexpected-end` error) and returns the counts.
+    ///
+    /// ```
+    /// let mut c = utf8_codec::Counter::new();
+    /// c.update(b"ab\xE2");
+    /// assert_eq!(c.finish().errors, 1);
+    /// ```
+    pub fn finish(&mut self) -> Counts {
+        self.finish_with(|_| {})
+    }
+
+    /// As [`finish`](Counter::finish), calling `on_error` for the final error, if any.
+    ///
+    /// ```
+    /// let mut c = utf8_codec::Counter::new();
+    /// c.update(b"\xF0\x9F");
+    /// let mut last = None;
+    /// c.finish_with(|e| last = Some(e.offset()));
+    /// assert_eq!(last, Some(0));
+    /// ```
+    pub fn finish_with(&mut self, mut on_error: impl FnMut(&StreamError)) -> Counts {
+        if let Some(e) = self.decoder.finish() {
+            self.counts.add_error(e.len(), e.kind());
+            on_error(&e);
+        }
+        core::mem::take(&mut self.counts)
+    }
+}

@@ -1,0 +1,108 @@
+//! UTF-8 validation, decoding, encoding, repair and counting, with one error model.
+//!
+//! ```
+//! use utf8_codec::{errors, repair, validate, ErrorKind};
+//!
+//! let input = b"caf\xC3\xA9 \xED\xA0\x80!";
+//! let err = validate(input).unwrap_err();
+//! assert_eq!((err.valid_up_to(), err.error_len(), err.kind()), (6, Some(1), ErrorKind::Surrogate));
+//! assert_eq!(errors(input).count(), 3);
+//! assert_eq!(repair(input), "café \u{FFFD}\u{FFFD}\u{FFFD}!");
+//! ```
+//!
+//! # Error model
+//!
+//! Well-formed UTF-8 is exactly the byte sequences of Unicode Table 3-7:
+//!
+//! | code points        | byte 1 | byte 2    | byte 3 | byte 4 |
+//! |--------------------|--------|-----------|--------|--------|
+//! | U+0000..U+007F     | 00..7F |           |        |        |
+//! | U+0080..U+07FF     | C2..DF | 80..BF    |        |        |
+//! | U+0800..U+0FFF     | E0     | **A0**..BF| 80..BF |        |
+//! | U+1000..U+CFFF     | E1..EC | 80..BF    | 80..BF |        |
+//! | U+D000..U+D7FF     | ED     | 80..**9F**| 80..BF |        |
+//! | U+E000..U+FFFF     | EE..EF | 80..BF    | 80..BF |        |
+//! | U+10000..U+3FFFF   | F0     | **90**..BF| 80..BF | 80..BF |
+//! | U+40000..U+FFFFF   | F1..F3 | 80..BF    | 80..BF | 80..BF |
+//! | U+100000..U+10FFFF | F4     | 80..**8F**| 80..BF | 80..BF |
+//!
+//! Ill-formed input is cut into **maximal subparts** (Unicode chapter 3, "U+FFFD Substitution
+//! of Maximal Subparts"): at an offending position, the longest prefix of a row above that
+//! starts there, or the single byte if no prefix of length 1 or more does. Each maximal
+//! subpart is one error ([`Utf8Error`]: offset, length 1 to 3, kind). This is the segmentation
+//! of [`core::str::Utf8Error::error_len`], of the WHATWG decoder (encoding_rs) and of
+//! CPython's `decode('utf-8', 'replace')`.
+//!
+//! The [`ErrorKind`] of a subpart is decided by its first byte `b0` and the byte after it:
+//!
+//! | kind | when | example |
+//! |---|---|---|
+//! | `overlong` | lead C0 or C1; E0 then 80..9F; F0 then 80..8F | `C1 81`, `E0 80 80` |
+//! | `surrogate` | ED then A0..BF (would encode U+D800..U+DFFF) | `ED A0 80` |
+//! | `out-of-range` | F4 then 90..BF; leads F5..FD (beyond U+10FFFF) | `F4 90 80 80`, `F5` |
+//! | `invalid-byte` | FE or FF | `FF` |
+//! | `unexpected-continuation` | 80..BF where a lead byte was expected | `80` |
+//! | `truncated` | a valid prefix followed by a byte that cannot continue it | `E2 82 41` |
+//! | `unexpected-end` | a valid prefix cut off by the end of the input | `F0 9F 98` at the end |
+//!
+//! So `E0 80 80` is three errors (overlong, then two unexpected continuations), as are
+//! `ED A0 80`; `F4 90 80 80` is four. [`decode_loose`] tells what such a sequence would have
+//! meant (`ED A0 80` would encode U+D800). In a stream ([`stream::Decoder`]),
+//! `unexpected-end` exists only at the true end: a sequence split across chunks is completed
+//! by the next one, and every split gives the same events.
+//!
+//! # What is here
+//!
+//! * [`validate`], [`is_valid`], [`valid_up_to`], [`errors`]: checking.
+//! * [`decode`] (double-ended), [`decode_first`], [`decode_last`], [`floor_boundary`],
+//!   [`ceil_boundary`], [`is_boundary`], [`decode_loose`]: decoding.
+//! * [`encode`], [`utf16_chars`], `utf16_to_string`: encoding.
+//! * `repair`, `repair_with` with `Practice` and `Action`, `Repairer`: repair
+//!   (feature `alloc`).
+//! * [`stream::Decoder`], [`Counter`], and the `io` adapters (feature `std`): streams.
+//! * [`count`], [`Counts`]: bytes, scalars, lines, sequence lengths, errors by kind.
+//!
+//! # Cargo features
+//!
+//! * `std` (default): `std::error::Error` impls and the [`io`] adapters. Implies `alloc`.
+//! * `alloc`: repair into `String`s.
+//!
+//! With `--no-default-features` the crate is `no_std` and allocation-free.
+//!
+//! # Performance
+//!
+//! Validation runs one kernel (`valid_up_to`) with a 16-byte ASCII skip; errors are located
+//! by re-decoding the one failing sequence, so [`errors`], repair and counting run at
+//! validation speed between errors. Counting valid runs works a word at a time.
+#![no_std]
+#![deny(missing_docs)]
+
+#[cfg(feature = "alloc")]
+extern crate alloc;
+#[cfg(feature = "std")]
+extern crate std;
+
+mod count;
+mod decode;
+mod encode;
+mod error;
+#[cfg(feature = "std")]
+pub mod io;
+#[cfg(feature = "alloc")]
+mod repair;
+mod scalar;
+pub mod stream;
+mod validate;
+
+pub use count::{Counter, Counts, count};
+pub use decode::{
+    Decode, Decoded, ceil_boundary, decode, decode_first, decode_last, decode_loose,
+    floor_boundary, is_boundary,
+};
+#[cfg(feature = "alloc")]
+pub use encode::utf16_to_string;
+pub use encode::{EncodeError, EncodeErrorKind, Encoded, encode, utf16_chars};
+pub use error::{ErrorKind, Utf8Error};
+#[cfg(feature = "alloc")]
+pub use repair::{Action, Practice, RepairOptions, Repairer, repair, repair_with};
+pub use validate::{Errors, errors, is_valid, valid_up_to, validate};

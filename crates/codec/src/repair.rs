@@ -1,0 +1,254 @@
+//! Repair: substitution practices and actions over the one error stream.
+
+use alloc::borrow::Cow;
+use alloc::string::String;
+use core::fmt::Write as _;
+
+use crate::stream::{Decoder, Event, StreamError};
+
+/// How ill-formed input is cut into substitutes.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Practice {
+    /// One substitute per maximal subpart (Unicode's recommendation, WHATWG, CPython, Rust).
+    #[default]
+    MaximalSubpart,
+    /// One substitute per byte of every ill-formed subpart.
+    PerByte,
+    /// After a lead byte `C0..FD` (the original UTF-8 definition, announcing 2 to 6 bytes),
+    /// the trail bytes it announces, stopping before the first byte that is not `80..BF`, are
+    /// one substitute. Stray trail bytes and `FE`/`FF` are one each.
+    PerSequence,
+}
+
+impl Practice {
+    /// The name used on command lines: `maximal-subpart`, `per-byte`, `per-sequence`.
+    ///
+    /// ```
+    /// assert_eq!(utf8_codec::Practice::PerByte.as_str(), "per-byte");
+    /// ```
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            Practice::MaximalSubpart => "maximal-subpart",
+            Practice::PerByte => "per-byte",
+            Practice::PerSequence => "per-sequence",
+        }
+    }
+}
+
+/// What a substitute becomes in the output.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Action<'r> {
+    /// The given string (U+FFFD by default).
+    Replace(&'r str),
+    /// Nothing: the bytes are dropped.
+    Delete,
+    /// `\xNN` for each byte, lowercase hex, as Python's `backslashreplace`.
+    Escape,
+}
+
+impl Default for Action<'_> {
+    fn default() -> Self {
+        Action::Replace("\u{FFFD}")
+    }
+}
+
+/// A practice and an action: everything [`repair_with`] needs to know.
+///
+/// ```
+/// use utf8_codec::{repair_with, Action, Practice, RepairOptions};
+///
+/// let opts = RepairOptions { practice: Practice::PerByte, action: Action::Replace("?") };
+/// assert_eq!(repair_with(b"a\xE2\x82b", &opts), "a??b");
+/// ```
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct RepairOptions<'r> {
+    /// How ill-formed input is cut into substitutes.
+    pub practice: Practice,
+    /// What each substitute becomes.
+    pub action: Action<'r>,
+}
+
+/// Repairs `bytes`: borrowed when already valid, otherwise one U+FFFD per maximal subpart.
+///
+/// The same output as [`String::from_utf8_lossy`].
+///
+/// ```
+/// use std::borrow::Cow;
+///
+/// assert!(matches!(utf8_codec::repair(b"fine"), Cow::Borrowed("fine")));
+/// assert_eq!(utf8_codec::repair(b"\xF0\x9F\x98 ok\xFF"), "\u{FFFD} ok\u{FFFD}");
+/// ```
+pub fn repair(bytes: &[u8]) -> Cow<'_, str> {
+    repair_with(bytes, &RepairOptions::default())
+}
+
+/// Repairs `bytes` with a given practice and action; borrowed when already valid.
+///
+/// ```
+/// use utf8_codec::{repair_with, Action, Practice, RepairOptions};
+///
+/// let input = b"\xE0\x80\x80!";
+/// let with = |practice, action| repair_with(input, &RepairOptions { practice, action });
+/// assert_eq!(with(Practice::MaximalSubpart, Action::default()), "\u{FFFD}\u{FFFD}\u{FFFD}!");
+/// assert_eq!(with(Practice::PerSequence, Action::default()), "\u{FFFD}!");
+/// assert_eq!(with(Practice::MaximalSubpart, Action::Escape), "\\xe0\\x80\\x80!");
+/// assert_eq!(with(Practice::PerSequence, Action::Delete), "!");
+/// ```
+pub fn repair_with<'a>(bytes: &'a [u8], options: &RepairOptions<'_>) -> Cow<'a, str> {
+    if let Ok(s) = crate::validate(bytes) {
+        return Cow::Borrowed(s);
+    }
+    let mut out = String::with_capacity(bytes.len() + 16);
+    let mut repairer = Repairer::new(*options);
+    let mut decoder = Decoder::new();
+    for event in decoder.decode(bytes) {
+        repairer.push(event, &mut out);
+    }
+    if let Some(err) = decoder.finish() {
+        repairer.push(Event::Error(err), &mut out);
+    }
+    repairer.finish(&mut out);
+    Cow::Owned(out)
+}
+
+/// Applies a practice and an action to the events of a [`Decoder`], appending to a `String`.
+///
+/// This is the one place that turns errors into substitutes: [`repair_with`], the I/O
+/// adapters and the `utf8-repair` binary all push their events through it. Call
+/// [`finish`](Repairer::finish) after the last event: the per-sequence practice may hold a
+/// substitute open until it sees the next byte.
+///
+/// ```
+/// use utf8_codec::{stream::Decoder, Practice, RepairOptions, Repairer};
+///
+/// let mut out = String::new();
+/// let mut rep = Repairer::new(RepairOptions { practice: Practice::PerSequence, ..Default::default() });
+/// let mut dec = Decoder::new();
+/// for chunk in [&b"x\xF8\x88"[..], b"\x80\x80\x80y"] {
+///     dec.decode(chunk).for_each(|e| rep.push(e, &mut out));
+/// }
+/// dec.finish().into_iter().for_each(|e| rep.push_error(e, &mut out));
+/// rep.finish(&mut out);
+/// assert_eq!(out, "x\u{FFFD}y");
+/// ```
+#[derive(Clone, Debug)]
+pub struct Repairer<'r> {
+    options: RepairOptions<'r>,
+    /// An open per-sequence substitute: its bytes, their count, the count announced, and the
+    /// offset just past it.
+    open: Option<([u8; 6], usize, usize, u64)>,
+}
+
+impl<'r> Repairer<'r> {
+    /// A repairer applying `options`.
+    ///
+    /// ```
+    /// let rep = utf8_codec::Repairer::new(Default::default());
+    /// # drop(rep);
+    /// ```
+    pub fn new(options: RepairOptions<'r>) -> Repairer<'r> {
+        Repairer {
+            options,
+            open: None,
+        }
+    }
+
+    /// Appends the repaired form of one event to `out`.
+    ///
+    /// ```
+    /// use utf8_codec::{stream::Event, Repairer};
+    /// let mut out = String::new();
+    /// Repairer::new(Default::default()).push(Event::Str("ok"), &mut out);
+    /// assert_eq!(out, "ok");
+    /// ```
+    pub fn push(&mut self, event: Event<'_>, out: &mut String) {
+        match event {
+            Event::Str(s) => {
+                self.close(out);
+                out.push_str(s);
+            }
+            Event::Char(c) => {
+                self.close(out);
+                out.push(c);
+            }
+            Event::Error(e) => self.push_error(e, out),
+        }
+    }
+
+    /// Appends the substitute(s) for one error to `out`.
+    ///
+    /// ```
+    /// use utf8_codec::{stream::StreamError, Repairer, validate};
+    /// let err = StreamError::from_error(0, b"\xFF", validate(b"\xFF").unwrap_err());
+    /// let mut out = String::new();
+    /// Repairer::new(Default::default()).push_error(err, &mut out);
+    /// assert_eq!(out, "\u{FFFD}");
+    /// ```
+    pub fn push_error(&mut self, err: StreamError, out: &mut String) {
+        let bytes = err.bytes();
+        if let Some((buf, len, announced, end)) = &mut self.open {
+            if err.offset() == *end && bytes[0] & 0xC0 == 0x80 && *len < *announced {
+                buf[*len] = bytes[0];
+                *len += 1;
+                *end += 1;
+                if *len == *announced {
+                    self.close(out);
+                }
+                return;
+            }
+            self.close(out);
+        }
+        match self.options.practice {
+            Practice::MaximalSubpart => self.substitute(bytes, out),
+            Practice::PerByte => bytes.iter().for_each(|b| self.substitute(&[*b], out)),
+            Practice::PerSequence => {
+                let announced = match bytes[0] {
+                    0xC0..=0xDF => 2,
+                    0xE0..=0xEF => 3,
+                    0xF0..=0xF7 => 4,
+                    0xF8..=0xFB => 5,
+                    0xFC..=0xFD => 6,
+                    _ => return self.substitute(bytes, out),
+                };
+                let mut buf = [0; 6];
+                buf[..bytes.len()].copy_from_slice(bytes);
+                let end = err.offset() + bytes.len() as u64;
+                self.open = Some((buf, bytes.len(), announced, end));
+            }
+        }
+    }
+
+    /// Closes a substitute still open (per-sequence practice); call after the last event.
+    ///
+    /// ```
+    /// use utf8_codec::{stream::Decoder, Practice, RepairOptions, Repairer};
+    /// let mut rep = Repairer::new(RepairOptions { practice: Practice::PerSequence, ..Default::default() });
+    /// let mut out = String::new();
+    /// Decoder::new().decode(b"\xC0").for_each(|e| rep.push(e, &mut out));
+    /// assert_eq!(out, "");
+    /// rep.finish(&mut out);
+    /// assert_eq!(out, "\u{FFFD}");
+    /// ```
+    pub fn finish(&mut self, out: &mut String) {
+        self.close(out);
+    }
+
+    fn close(&mut self, out: &mut String) {
+        if let Some((buf, len, _, _)) = self.open.take() {
+            self.substitute(&buf[..len], out);
+        }
+    }
+
+    fn substitute(&self, bytes: &[u8], out: &mut String) {
+        match self.options.action {
+            Action::Replace(s) => out.push_str(s),
+            Action::Delete => {}
+            Action::Escape => {
+                for b in bytes {
+                    // Writing to a String cannot fail.
+                    let _ = write!(out, "\\x{b:02x}");
+                }
+            }
+        }
+    }
+}

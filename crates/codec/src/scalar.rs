@@ -1,0 +1,237 @@
+//! The portable decoder: Table 3-7 as code, the ASCII skip and the validation kernel.
+//!
+//! Everything else in the crate is built on three functions here: [`unit_at`] (the unit, a
+//! scalar value or a maximal subpart, that starts at an index), [`valid_up_to`] (the length of
+//! the longest valid prefix; the one kernel a later SIMD path replaces) and
+//! [`unit_start_before`] (self-synchronization backwards).
+
+use crate::error::ErrorKind;
+
+/// One unit of the segmentation: a scalar value or a maximal subpart.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Unit {
+    /// A well-formed sequence of `len` bytes.
+    Char(char, usize),
+    /// A maximal subpart of `len` bytes.
+    Error(usize, ErrorKind),
+}
+
+impl Unit {
+    #[inline]
+    pub(crate) fn len(self) -> usize {
+        match self {
+            Unit::Char(_, n) | Unit::Error(n, _) => n,
+        }
+    }
+}
+
+/// The length of the well-formed sequence announced by lead byte `b0` (Table 3-7), or 0 when
+/// `b0` cannot start one.
+#[inline]
+pub(crate) const fn sequence_len(b0: u8) -> usize {
+    match b0 {
+        0x00..=0x7F => 1,
+        0xC2..=0xDF => 2,
+        0xE0..=0xEF => 3,
+        0xF0..=0xF4 => 4,
+        _ => 0,
+    }
+}
+
+/// The range allowed for the second byte after lead `b0` (Table 3-7).
+#[inline]
+pub(crate) const fn second_byte_range(b0: u8) -> (u8, u8) {
+    match b0 {
+        0xE0 => (0xA0, 0xBF),
+        0xED => (0x80, 0x9F),
+        0xF0 => (0x90, 0xBF),
+        0xF4 => (0x80, 0x8F),
+        _ => (0x80, 0xBF),
+    }
+}
+
+/// Whether `b` may stand at index `i` (1..=3) of a sequence that starts with `b0`.
+#[inline]
+pub(crate) const fn continues(b0: u8, i: usize, b: u8) -> bool {
+    if i == 1 {
+        let (lo, hi) = second_byte_range(b0);
+        lo <= b && b <= hi
+    } else {
+        b & 0xC0 == 0x80
+    }
+}
+
+/// Whether `b` is a continuation byte `80..BF`.
+#[inline]
+pub(crate) const fn is_continuation(b: u8) -> bool {
+    b & 0xC0 == 0x80
+}
+
+/// Decodes the scalar value of a well-formed sequence (no checks).
+#[inline]
+pub(crate) fn decode_valid(seq: &[u8]) -> char {
+    let v = match seq.len() {
+        1 => u32::from(seq[0]),
+        2 => (u32::from(seq[0] & 0x1F) << 6) | u32::from(seq[1] & 0x3F),
+        3 => {
+            (u32::from(seq[0] & 0x0F) << 12)
+                | (u32::from(seq[1] & 0x3F) << 6)
+                | u32::from(seq[2] & 0x3F)
+        }
+        _ => {
+            (u32::from(seq[0] & 0x07) << 18)
+                | (u32::from(seq[1] & 0x3F) << 12)
+                | (u32::from(seq[2] & 0x3F) << 6)
+                | u32::from(seq[3] & 0x3F)
+        }
+    };
+    // Table 3-7 admits only scalar values, so this never falls back.
+    char::from_u32(v).unwrap_or(char::REPLACEMENT_CHARACTER)
+}
+
+/// The unit that starts at `bytes[i]` (`i < bytes.len()`), classified against the whole of
+/// `bytes`: a subpart that reaches `bytes.len()` is `unexpected-end`.
+#[inline]
+pub(crate) fn unit_at(bytes: &[u8], i: usize) -> Unit {
+    let b0 = bytes[i];
+    if b0 < 0x80 {
+        return Unit::Char(b0 as char, 1);
+    }
+    let n = sequence_len(b0);
+    let next = bytes.get(i + 1).copied();
+    if n == 0 {
+        return Unit::Error(1, ErrorKind::classify(b0, next, false));
+    }
+    let mut k = 1;
+    while k < n {
+        match bytes.get(i + k) {
+            None => return Unit::Error(k, ErrorKind::UnexpectedEnd),
+            Some(&b) if continues(b0, k, b) => k += 1,
+            Some(_) => return Unit::Error(k, ErrorKind::classify(b0, next, false)),
+        }
+    }
+    Unit::Char(decode_valid(&bytes[i..i + n]), n)
+}
+
+const HI: u64 = 0x8080_8080_8080_8080;
+
+/// The length of the longest prefix of `bytes` that is well-formed UTF-8.
+///
+/// This is the validation kernel: the one function a faster implementation replaces. Its
+/// answer is always a character boundary.
+#[inline]
+pub(crate) fn valid_up_to(bytes: &[u8]) -> usize {
+    let len = bytes.len();
+    let mut i = 0;
+    while i < len {
+        let b0 = bytes[i];
+        if b0 < 0x80 {
+            // ASCII skip, 16 bytes at a time.
+            while let Some(block) = bytes.get(i..i + 16) {
+                let (a, b) = block.split_at(8);
+                let a = u64::from_le_bytes(a.try_into().unwrap_or([0; 8]));
+                let b = u64::from_le_bytes(b.try_into().unwrap_or([0; 8]));
+                if (a | b) & HI != 0 {
+                    break;
+                }
+                i += 16;
+            }
+            while i < len && bytes[i] < 0x80 {
+                i += 1;
+            }
+            continue;
+        }
+        let n = sequence_len(b0);
+        if n == 0 || i + n > len {
+            return i;
+        }
+        if !continues(b0, 1, bytes[i + 1])
+            || (n > 2 && !is_continuation(bytes[i + 2]))
+            || (n > 3 && !is_continuation(bytes[i + 3]))
+        {
+            return i;
+        }
+        i += n;
+    }
+    len
+}
+
+/// The start of the unit that ends at `end`, given that both `front` and `end` are unit
+/// boundaries with `front < end <= bytes.len()`.
+///
+/// Every byte that is not a continuation byte starts a unit (a maximal subpart never contains
+/// one after its first byte), and a unit is at most 4 bytes long: so the unit ending at `end`
+/// starts at or after the last non-continuation byte among the 4 before `end`, and forward
+/// decoding from there finds it. With no such byte, `bytes[end - 1]` is a unit of its own.
+#[inline]
+pub(crate) fn unit_start_before(bytes: &[u8], front: usize, end: usize) -> usize {
+    let lowest = front.max(end.saturating_sub(4));
+    let mut p = end - 1;
+    while p > lowest && is_continuation(bytes[p]) {
+        p -= 1;
+    }
+    if is_continuation(bytes[p]) && p != front {
+        return end - 1;
+    }
+    loop {
+        let n = unit_at(bytes, p).len();
+        if p + n >= end {
+            return p;
+        }
+        p += n;
+    }
+}
+
+/// Counts over a valid UTF-8 run, a word at a time: `[ascii, lead2, lead3, lead4, newlines]`.
+#[inline]
+pub(crate) fn count_valid(bytes: &[u8], acc: &mut [u64; 5]) {
+    let mut words = bytes.chunks_exact(8);
+    for w in words.by_ref() {
+        let w = u64::from_le_bytes(w.try_into().unwrap_or([0; 8]));
+        if w & HI == 0 {
+            acc[0] += 8;
+        } else {
+            let (c6, c5, c4) = (w << 1, w << 2, w << 3);
+            acc[0] += u64::from((!w & HI).count_ones());
+            acc[1] += u64::from((w & c6 & !c5 & HI).count_ones());
+            acc[2] += u64::from((w & c6 & c5 & !c4 & HI).count_ones());
+            acc[3] += u64::from((w & c6 & c5 & c4 & HI).count_ones());
+        }
+        // Exact zero-byte test of w ^ '\n' per byte (no carries across bytes).
+        let x = w ^ 0x0A0A_0A0A_0A0A_0A0A;
+        let t = ((x & !HI).wrapping_add(!HI)) | x;
+        acc[4] += u64::from((!t & HI).count_ones());
+    }
+    for &b in words.remainder() {
+        match b {
+            0x00..=0x7F => acc[0] += 1,
+            0xC0..=0xDF => acc[1] += 1,
+            0xE0..=0xEF => acc[2] += 1,
+            0xF0..=0xFF => acc[3] += 1,
+            _ => {}
+        }
+        acc[4] += u64::from(b == b'\n');
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn count_valid_matches_naive() {
+        let text = "line one\nдва\n三\n😀 four\n\n".repeat(7);
+        let mut acc = [0; 5];
+        count_valid(text.as_bytes(), &mut acc);
+        let by_len = |n| text.chars().filter(|c| c.len_utf8() == n).count() as u64;
+        assert_eq!(acc, [by_len(1), by_len(2), by_len(3), by_len(4), 35]);
+    }
+
+    #[test]
+    fn unit_start_before_finds_lone_continuations() {
+        let b = b"\x80\x80\x80\x80\x80";
+        assert_eq!(unit_start_before(b, 0, 5), 4);
+        assert_eq!(unit_start_before(b"\xF0\x9F\x98\x80", 0, 4), 0);
+        assert_eq!(unit_start_before(b"\xF0\x9F\x98\x80\x80", 0, 5), 4);
+    }
+}

@@ -1,0 +1,343 @@
+//! The streaming decoder: chunks of any size in, the whole-buffer answer out.
+
+use core::fmt;
+
+use crate::error::{ErrorKind, Utf8Error};
+use crate::scalar::{self, Unit};
+
+/// An error found by the streaming [`Decoder`]: a maximal subpart with its absolute offset in
+/// the whole stream and a copy of its bytes (the chunk it came from may be gone).
+///
+/// ```
+/// use utf8_codec::{stream::{Decoder, Event}, ErrorKind};
+///
+/// let mut dec = Decoder::new();
+/// let events: Vec<_> = dec.decode(b"ok\xED\xA0").collect();
+/// let Event::Error(err) = events[1] else { panic!() };
+/// assert_eq!((err.offset(), err.bytes(), err.kind()), (2, &b"\xED"[..], ErrorKind::Surrogate));
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct StreamError {
+    offset: u64,
+    bytes: [u8; 3],
+    len: u8,
+    kind: ErrorKind,
+}
+
+impl StreamError {
+    /// Builds a stream error from an in-memory [`Utf8Error`] of `input`, whose first byte is at
+    /// absolute offset `base`.
+    ///
+    /// # Panics
+    ///
+    /// Panics if `err` does not lie within `input`.
+    ///
+    /// ```
+    /// use utf8_codec::{stream::StreamError, validate};
+    /// let input = b"abc\xFF";
+    /// let e = StreamError::from_error(1000, input, validate(input).unwrap_err());
+    /// assert_eq!((e.offset(), e.bytes()), (1003, &b"\xFF"[..]));
+    /// ```
+    pub fn from_error(base: u64, input: &[u8], err: Utf8Error) -> StreamError {
+        let mut bytes = [0; 3];
+        bytes[..err.len()].copy_from_slice(&input[err.range()]);
+        StreamError {
+            offset: base + err.offset() as u64,
+            bytes,
+            len: err.len() as u8,
+            kind: err.kind(),
+        }
+    }
+
+    /// The 0-based offset of the subpart from the start of the stream.
+    ///
+    /// ```
+    /// let mut dec = utf8_codec::stream::Decoder::new();
+    /// dec.decode(b"0123").for_each(drop);
+    /// let err = dec.decode(b"\x80").find_map(|e| e.error()).unwrap();
+    /// assert_eq!(err.offset(), 4);
+    /// ```
+    pub const fn offset(&self) -> u64 {
+        self.offset
+    }
+
+    /// The length of the subpart, 1 to 3.
+    ///
+    /// ```
+    /// let mut dec = utf8_codec::stream::Decoder::new();
+    /// dec.decode(b"\xF0\x9F").for_each(drop);
+    /// assert_eq!(dec.finish().unwrap().len(), 2);
+    /// ```
+    #[allow(clippy::len_without_is_empty)] // a subpart is never empty
+    pub const fn len(&self) -> usize {
+        self.len as usize
+    }
+
+    /// Why the subpart is ill-formed.
+    ///
+    /// ```
+    /// use utf8_codec::ErrorKind;
+    /// let mut dec = utf8_codec::stream::Decoder::new();
+    /// dec.decode(b"\xF0\x9F").for_each(drop);
+    /// assert_eq!(dec.finish().unwrap().kind(), ErrorKind::UnexpectedEnd);
+    /// ```
+    pub const fn kind(&self) -> ErrorKind {
+        self.kind
+    }
+
+    /// The bytes of the subpart.
+    ///
+    /// ```
+    /// let mut dec = utf8_codec::stream::Decoder::new();
+    /// dec.decode(b"\xF0\x9F").for_each(drop);
+    /// assert_eq!(dec.finish().unwrap().bytes(), b"\xF0\x9F");
+    /// ```
+    pub fn bytes(&self) -> &[u8] {
+        &self.bytes[..self.len as usize]
+    }
+}
+
+impl fmt::Display for StreamError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let plural = if self.len == 1 { "" } else { "s" };
+        write!(
+            f,
+            "{} at byte {} ({} byte{})",
+            self.kind, self.offset, self.len, plural
+        )
+    }
+}
+
+#[cfg(feature = "std")]
+impl std::error::Error for StreamError {}
+
+/// What the streaming [`Decoder`] yields.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Event<'a> {
+    /// A run of valid text, borrowed from the chunk.
+    Str(&'a str),
+    /// One scalar value whose bytes were split across chunks.
+    Char(char),
+    /// One maximal subpart.
+    Error(StreamError),
+}
+
+impl Event<'_> {
+    /// The error, if this event is one.
+    ///
+    /// ```
+    /// use utf8_codec::stream::Decoder;
+    /// let mut dec = Decoder::new();
+    /// assert_eq!(dec.decode(b"a\xFFb").filter_map(|e| e.error()).count(), 1);
+    /// ```
+    pub fn error(&self) -> Option<StreamError> {
+        match self {
+            Event::Error(e) => Some(*e),
+            _ => None,
+        }
+    }
+}
+
+/// A UTF-8 decoder fed one chunk at a time.
+///
+/// # Contract
+///
+/// * [`decode`](Decoder::decode) takes a chunk of any size (empty and one byte included) and
+///   returns an iterator over the [`Event`]s it completes. Drive it to the end before the next
+///   call: the bytes of events not pulled are dropped, as if never fed.
+/// * A sequence split across chunks is never an error: its first bytes (at most 3) are held
+///   until the next chunk completes it ([`Event::Char`]) or shows that it cannot be
+///   completed (an error with kind `truncated`, `overlong`, `surrogate` or `out-of-range`).
+/// * [`finish`](Decoder::finish) marks the true end of the input: the held bytes, if any, are
+///   one `unexpected-end` error. The decoder is then ready for a new stream, offsets from 0.
+/// * Whatever the split, the concatenation of all events (and the one from `finish`) is exactly
+///   what [`decode`](crate::decode) and [`errors`](crate::errors) give for the whole input,
+///   with absolute `u64` offsets.
+///
+/// ```
+/// use utf8_codec::stream::{Decoder, Event};
+///
+/// let mut dec = Decoder::new();
+/// let mut text = String::new();
+/// let mut errors = Vec::new();
+/// for chunk in [&b"caf\xC3"[..], b"\xA9 \xE2\x82", b"A"] {
+///     for event in dec.decode(chunk) {
+///         match event {
+///             Event::Str(s) => text.push_str(s),
+///             Event::Char(c) => text.push(c),
+///             Event::Error(e) => { text.push('\u{FFFD}'); errors.push(e.offset()); }
+///         }
+///     }
+/// }
+/// assert!(dec.finish().is_none());
+/// assert_eq!(text, "café \u{FFFD}A");
+/// assert_eq!(errors, [6]);
+/// ```
+#[derive(Clone, Debug, Default)]
+pub struct Decoder {
+    held: [u8; 4],
+    held_len: u8,
+    /// Absolute offset of the first byte not yet reported (the first held byte, if any).
+    offset: u64,
+}
+
+impl Decoder {
+    /// A decoder at the start of a stream.
+    ///
+    /// ```
+    /// assert_eq!(utf8_codec::stream::Decoder::new().position(), 0);
+    /// ```
+    pub const fn new() -> Decoder {
+        Decoder {
+            held: [0; 4],
+            held_len: 0,
+            offset: 0,
+        }
+    }
+
+    /// Decodes the next chunk; see the [type's contract](Decoder#contract).
+    ///
+    /// ```
+    /// use utf8_codec::stream::{Decoder, Event};
+    /// let mut dec = Decoder::new();
+    /// assert_eq!(dec.decode(b"\xE2\x82").count(), 0); // held
+    /// assert_eq!(dec.decode(b"\xAC").collect::<Vec<_>>(), [Event::Char('€')]);
+    /// ```
+    pub fn decode<'d, 'a>(&'d mut self, chunk: &'a [u8]) -> Events<'d, 'a> {
+        Events {
+            decoder: self,
+            chunk,
+            pos: 0,
+        }
+    }
+
+    /// Ends the stream: the held bytes of an incomplete sequence, if any, are returned as an
+    /// `unexpected-end` error. Resets the decoder for a new stream.
+    ///
+    /// ```
+    /// use utf8_codec::{stream::Decoder, ErrorKind};
+    /// let mut dec = Decoder::new();
+    /// dec.decode(b"ab\xF0").for_each(drop);
+    /// let err = dec.finish().unwrap();
+    /// assert_eq!((err.offset(), err.kind()), (2, ErrorKind::UnexpectedEnd));
+    /// assert!(dec.finish().is_none());
+    /// ```
+    pub fn finish(&mut self) -> Option<StreamError> {
+        let n = self.held_len;
+        let err = (n > 0).then(|| StreamError {
+            offset: self.offset,
+            bytes: [self.held[0], self.held[1], self.held[2]],
+            len: n,
+            kind: ErrorKind::UnexpectedEnd,
+        });
+        *self = Decoder::new();
+        err
+    }
+
+    /// The number of bytes fed so far (held bytes included).
+    ///
+    /// ```
+    /// let mut dec = utf8_codec::stream::Decoder::new();
+    /// dec.decode(b"ab\xE2").for_each(drop);
+    /// assert_eq!(dec.position(), 3);
+    /// ```
+    pub const fn position(&self) -> u64 {
+        self.offset + self.held_len as u64
+    }
+
+    /// The bytes held back from the end of the last chunk (a valid but incomplete prefix).
+    ///
+    /// ```
+    /// let mut dec = utf8_codec::stream::Decoder::new();
+    /// dec.decode(b"ab\xE2\x82").for_each(drop);
+    /// assert_eq!(dec.held(), b"\xE2\x82");
+    /// ```
+    pub fn held(&self) -> &[u8] {
+        &self.held[..usize::from(self.held_len)]
+    }
+}
+
+/// The iterator returned by [`Decoder::decode`].
+#[derive(Debug)]
+pub struct Events<'d, 'a> {
+    decoder: &'d mut Decoder,
+    chunk: &'a [u8],
+    pos: usize,
+}
+
+impl<'a> Events<'_, 'a> {
+    /// Completes (or fails) the held prefix with bytes of the chunk.
+    fn complete_held(&mut self) -> Option<Event<'a>> {
+        let d = &mut *self.decoder;
+        let b0 = d.held[0];
+        let need = scalar::sequence_len(b0);
+        while let Some(&b) = self.chunk.get(self.pos) {
+            let k = usize::from(d.held_len);
+            if !scalar::continues(b0, k, b) {
+                let next = if k == 1 { b } else { d.held[1] };
+                let err = StreamError {
+                    offset: d.offset,
+                    bytes: [d.held[0], d.held[1], d.held[2]],
+                    len: d.held_len,
+                    kind: ErrorKind::classify(b0, Some(next), false),
+                };
+                d.offset += u64::from(d.held_len);
+                d.held_len = 0;
+                return Some(Event::Error(err));
+            }
+            d.held[k] = b;
+            d.held_len += 1;
+            self.pos += 1;
+            if k + 1 == need {
+                let c = scalar::decode_valid(&d.held[..need]);
+                d.offset += need as u64;
+                d.held_len = 0;
+                return Some(Event::Char(c));
+            }
+        }
+        None
+    }
+}
+
+impl<'a> Iterator for Events<'_, 'a> {
+    type Item = Event<'a>;
+
+    #[inline]
+    fn next(&mut self) -> Option<Event<'a>> {
+        if self.decoder.held_len > 0 {
+            return self.complete_held();
+        }
+        let rest = self.chunk.get(self.pos..).filter(|r| !r.is_empty())?;
+        let n = scalar::valid_up_to(rest);
+        if n > 0 {
+            self.pos += n;
+            self.decoder.offset += n as u64;
+            // SAFETY: `valid_up_to` says `rest[..n]` is well-formed UTF-8.
+            return Some(Event::Str(unsafe {
+                core::str::from_utf8_unchecked(&rest[..n])
+            }));
+        }
+        let Unit::Error(len, kind) = scalar::unit_at(rest, 0) else {
+            unreachable!("valid_up_to stopped before a well-formed sequence")
+        };
+        let d = &mut *self.decoder;
+        if kind == ErrorKind::UnexpectedEnd {
+            // Only the end of this chunk, not of the stream: hold the prefix.
+            d.held[..len].copy_from_slice(&rest[..len]);
+            d.held_len = len as u8;
+            self.pos = self.chunk.len();
+            return None;
+        }
+        let mut bytes = [0; 3];
+        bytes[..len].copy_from_slice(&rest[..len]);
+        let err = StreamError {
+            offset: d.offset,
+            bytes,
+            len: len as u8,
+            kind,
+        };
+        d.offset += len as u64;
+        self.pos += len;
+        Some(Event::Error(err))
+    }
+}
