@@ -60,7 +60,12 @@ impl EncodeError {
 
 impl fmt::Display for EncodeError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{} U+{:04X} cannot be encoded", self.kind.as_str(), self.value)
+        write!(
+            f,
+            "{} U+{:04X} cannot be encoded",
+            self.kind.as_str(),
+            self.value
+        )
     }
 }
 

@@ -81,7 +81,9 @@ impl ErrorKind {
             ErrorKind::OutOfRange => "sequence beyond U+10FFFF",
             ErrorKind::InvalidByte => "byte that never appears in UTF-8",
             ErrorKind::UnexpectedContinuation => "continuation byte without a lead byte",
-            ErrorKind::Truncated => "incomplete sequence followed by a byte that cannot continue it",
+            ErrorKind::Truncated => {
+                "incomplete sequence followed by a byte that cannot continue it"
+            }
             ErrorKind::UnexpectedEnd => "incomplete sequence at the end of the input",
         }
     }
@@ -180,7 +182,10 @@ impl Utf8Error {
     /// assert_eq!((e.offset(), e.len(), e.kind()), (4, 1, ErrorKind::InvalidByte));
     /// ```
     pub const fn new(offset: usize, len: usize, kind: ErrorKind) -> Utf8Error {
-        assert!(len >= 1 && len <= 3, "a maximal subpart is 1 to 3 bytes long");
+        assert!(
+            len >= 1 && len <= 3,
+            "a maximal subpart is 1 to 3 bytes long"
+        );
         assert!(
             len == 1 || matches!(kind, ErrorKind::Truncated | ErrorKind::UnexpectedEnd),
             "only truncated and unexpected-end subparts are longer than one byte"
