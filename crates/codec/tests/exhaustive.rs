@@ -54,7 +54,10 @@ fn check_core(bytes: &[u8]) {
     );
     assert_eq!(
         utf8_codec::decode_last(bytes),
-        utf8_codec::decode(bytes).last().map(|d| d.map(|(_, c)| c)),
+        utf8_codec::decode(bytes)
+            .collect::<Vec<_>>()
+            .pop()
+            .map(|d| d.map(|(_, c)| c)),
         "{bytes:02X?}"
     );
 }
@@ -122,7 +125,7 @@ fn check_full(bytes: &[u8]) {
     }
 
     let fffd = |_: &[u8]| "\u{FFFD}".to_string();
-    let cases: [(Practice, fn(&[u8], &dyn Fn(&[u8]) -> String) -> String); 3] = [
+    let cases: [(Practice, Naive); 3] = [
         (Practice::MaximalSubpart, |b, s| naive_maximal(b, s)),
         (Practice::PerByte, |b, s| naive_per_byte(b, s)),
         (Practice::PerSequence, |b, s| naive_per_sequence(b, s)),

@@ -5,6 +5,13 @@
 
 use utf8_codec::ErrorKind;
 
+/// A decoded unit in a comparable shape: a scalar with its offset, or (offset, len, kind).
+pub type Unit = Result<(usize, char), (usize, usize, ErrorKind)>;
+/// A stream error in a comparable shape: (offset, len, kind, bytes).
+pub type StreamErr = (u64, usize, ErrorKind, Vec<u8>);
+/// A naive repair: input and substitute function to output.
+pub type Naive = fn(&[u8], &dyn Fn(&[u8]) -> String) -> String;
+
 /// Every maximal subpart as (offset, len), from std's `utf8_chunks`.
 pub fn std_subparts(bytes: &[u8]) -> Vec<(usize, usize)> {
     let mut out = Vec::new();
@@ -63,7 +70,7 @@ pub fn codec_errors(bytes: &[u8]) -> Vec<(usize, usize, ErrorKind)> {
 }
 
 /// What `utf8_codec::decode` should yield, built from std's chunks and the kind oracle.
-pub fn oracle_units(bytes: &[u8]) -> Vec<Result<(usize, char), (usize, usize, ErrorKind)>> {
+pub fn oracle_units(bytes: &[u8]) -> Vec<Unit> {
     let mut out = Vec::new();
     let mut pos = 0;
     for chunk in bytes.utf8_chunks() {
@@ -81,7 +88,7 @@ pub fn oracle_units(bytes: &[u8]) -> Vec<Result<(usize, char), (usize, usize, Er
 }
 
 /// The codec's decode, in the oracle's shape.
-pub fn codec_units<I>(it: I) -> Vec<Result<(usize, char), (usize, usize, ErrorKind)>>
+pub fn codec_units<I>(it: I) -> Vec<Unit>
 where
     I: Iterator<Item = utf8_codec::Decoded>,
 {
@@ -176,7 +183,7 @@ pub fn naive_counts(bytes: &[u8]) -> utf8_codec::Counts {
 
 /// Feeds `bytes` to a stream decoder cut at `cuts` (sorted offsets) and returns the repaired
 /// text and the errors as (offset, len, kind, bytes).
-pub fn stream_run(bytes: &[u8], cuts: &[usize]) -> (String, Vec<(u64, usize, ErrorKind, Vec<u8>)>) {
+pub fn stream_run(bytes: &[u8], cuts: &[usize]) -> (String, Vec<StreamErr>) {
     use utf8_codec::stream::{Decoder, Event};
     let mut dec = Decoder::new();
     let mut text = String::new();
@@ -203,7 +210,7 @@ pub fn stream_run(bytes: &[u8], cuts: &[usize]) -> (String, Vec<(u64, usize, Err
 }
 
 /// The errors of the whole buffer in the stream's shape.
-pub fn whole_errors(bytes: &[u8]) -> Vec<(u64, usize, ErrorKind, Vec<u8>)> {
+pub fn whole_errors(bytes: &[u8]) -> Vec<StreamErr> {
     utf8_codec::errors(bytes)
         .map(|e| {
             (

@@ -1,0 +1,126 @@
+//! The three substitution practices and every action on hand-checked cases.
+//!
+//! Expected outputs are written by hand from DESIGN.md's definitions, with "#" standing for
+//! one substitute.
+
+use utf8_codec::{Action, Practice, RepairOptions, repair_with};
+
+fn rep(input: &[u8], practice: Practice) -> String {
+    repair_with(
+        input,
+        &RepairOptions {
+            practice,
+            action: Action::Replace("#"),
+        },
+    )
+    .into_owned()
+}
+
+/// (input, maximal-subpart, per-byte, per-sequence)
+const CASES: &[(&[u8], &str, &str, &str)] = &[
+    (b"abc", "abc", "abc", "abc"),
+    (b"\x80", "#", "#", "#"),
+    (b"\x80\xBF", "##", "##", "##"),
+    (b"\xFF\xFE", "##", "##", "##"),
+    (b"\xC0\x80", "##", "##", "#"),
+    (b"\xC1\xBF\x80", "###", "###", "##"),
+    (b"\xE0\x80\x80", "###", "###", "#"),
+    (b"\xE0\x80\x80\x80", "####", "####", "##"),
+    (b"\xED\xA0\x80", "###", "###", "#"),
+    (b"\xED\xA0\x80\xED\xB0\x80", "######", "######", "##"),
+    (b"\xF4\x90\x80\x80", "####", "####", "#"),
+    (b"\xF5\x80\x80\x80", "####", "####", "#"),
+    (b"\xF8\x88\x80\x80\x80", "#####", "#####", "#"),
+    (b"\xFC\x84\x80\x80\x80\x80", "######", "######", "#"),
+    (b"\xFC\x84\x80\x80\x80\x80\x80", "#######", "#######", "##"),
+    (b"\xE2\x82", "#", "##", "#"),
+    (b"\xE2\x82A", "#A", "##A", "#A"),
+    (b"\xF0\x9F\x98", "#", "###", "#"),
+    (
+        b"\xF0\x9F\x98\xF0\x9F\x98\x80",
+        "#\u{1F600}",
+        "###\u{1F600}",
+        "#\u{1F600}",
+    ),
+    (b"\xC2\xC2\xA9", "#\u{A9}", "#\u{A9}", "#\u{A9}"),
+    (b"\xF8\x88A\x80", "##A#", "##A#", "#A#"),
+    (b"\xE0\xC0\x80", "###", "###", "##"),
+    // Unicode Table 3-8 (5.2): 61 F1 80 80 E1 80 C2 62 80 63 80 BF 64
+    (
+        b"a\xF1\x80\x80\xE1\x80\xC2b\x80c\x80\xBFd",
+        "a###b#c##d",
+        "a######b#c##d",
+        "a###b#c##d",
+    ),
+];
+
+#[test]
+fn practices_on_hand_checked_cases() {
+    for &(input, maximal, per_byte, per_sequence) in CASES {
+        assert_eq!(
+            rep(input, Practice::MaximalSubpart),
+            maximal,
+            "maximal {input:02X?}"
+        );
+        assert_eq!(
+            rep(input, Practice::PerByte),
+            per_byte,
+            "per-byte {input:02X?}"
+        );
+        assert_eq!(
+            rep(input, Practice::PerSequence),
+            per_sequence,
+            "per-sequence {input:02X?}"
+        );
+    }
+}
+
+#[test]
+fn actions_on_hand_checked_cases() {
+    let input = b"x\xE0\x80\x80y\xE2\x82";
+    let with = |practice, action| repair_with(input, &RepairOptions { practice, action });
+    assert_eq!(
+        with(Practice::MaximalSubpart, Action::default()),
+        "x\u{FFFD}\u{FFFD}\u{FFFD}y\u{FFFD}"
+    );
+    assert_eq!(with(Practice::MaximalSubpart, Action::Delete), "xy");
+    assert_eq!(
+        with(Practice::MaximalSubpart, Action::Escape),
+        r"x\xe0\x80\x80y\xe2\x82"
+    );
+    assert_eq!(
+        with(Practice::PerSequence, Action::Replace("<bad>")),
+        "x<bad>y<bad>"
+    );
+    assert_eq!(with(Practice::PerByte, Action::Replace("")), "xy");
+    assert_eq!(
+        with(Practice::PerByte, Action::Escape),
+        r"x\xe0\x80\x80y\xe2\x82"
+    );
+}
+
+#[test]
+fn valid_input_is_borrowed_under_every_option() {
+    for practice in [
+        Practice::MaximalSubpart,
+        Practice::PerByte,
+        Practice::PerSequence,
+    ] {
+        for action in [Action::default(), Action::Delete, Action::Escape] {
+            let out = repair_with("ünïcødé ✓".as_bytes(), &RepairOptions { practice, action });
+            assert!(matches!(out, std::borrow::Cow::Borrowed("ünïcødé ✓")));
+        }
+    }
+}
+
+#[test]
+fn explanations_of_the_design_examples() {
+    use utf8_codec::decode_loose;
+    assert_eq!(decode_loose(b"\xED\xA0\x80"), Some((0xD800, 3)));
+    assert_eq!(decode_loose(b"\xE0\x80\x80"), Some((0, 3)));
+    assert_eq!(decode_loose(b"\xC1\x81"), Some((0x41, 2)));
+    assert_eq!(decode_loose(b"\xF4\x90\x80\x80"), Some((0x11_0000, 4)));
+    assert_eq!(decode_loose(b"\xF2\x80\x9F\xA2"), Some((0x807E2, 4)));
+    assert_eq!(decode_loose(b"\xFE"), None);
+    assert_eq!(decode_loose(b"\x80"), None);
+}

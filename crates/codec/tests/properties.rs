@@ -1,0 +1,259 @@
+//! Property tests against std, encoding_rs and the naive oracles, on random bytes and on
+//! valid text with mutations; every split of a stream; reverse == forward reversed.
+
+mod common;
+
+use common::*;
+use proptest::prelude::*;
+use utf8_codec::{Action, Practice, RepairOptions};
+
+/// Random bytes biased towards the interesting ones.
+fn bytes() -> impl Strategy<Value = Vec<u8>> {
+    let byte = prop_oneof![
+        4 => any::<u8>(),
+        2 => 0x80..=0xBFu8,
+        2 => prop::sample::select(vec![0xC0u8, 0xC1, 0xC2, 0xDF, 0xE0, 0xED, 0xEF, 0xF0, 0xF4, 0xF5, 0xF8, 0xFC, 0xFE, 0xFF]),
+        1 => 0x20..=0x7Eu8,
+    ];
+    prop::collection::vec(byte, 0..64)
+}
+
+/// Valid text of any script with a few bytes overwritten, inserted or removed.
+fn mutated() -> impl Strategy<Value = Vec<u8>> {
+    (
+        any::<String>(),
+        prop::collection::vec((any::<prop::sample::Index>(), any::<u8>(), 0..3u8), 0..4),
+    )
+        .prop_map(|(s, edits)| {
+            let mut v = s.into_bytes();
+            for (at, byte, op) in edits {
+                let i = if v.is_empty() { 0 } else { at.index(v.len()) };
+                match op {
+                    0 if !v.is_empty() => v[i] = byte,
+                    1 => v.insert(i, byte),
+                    _ if !v.is_empty() => {
+                        v.remove(i);
+                    }
+                    _ => v.push(byte),
+                }
+            }
+            v
+        })
+}
+
+fn input() -> impl Strategy<Value = Vec<u8>> {
+    prop_oneof![bytes(), mutated()]
+}
+
+/// Sorted, deduplicated cut points inside `0..=len`.
+fn with_cuts() -> impl Strategy<Value = (Vec<u8>, Vec<usize>)> {
+    input().prop_flat_map(|v| {
+        let n = v.len();
+        (Just(v), prop::collection::vec(0..=n, 0..8)).prop_map(|(v, mut cuts)| {
+            cuts.sort_unstable();
+            cuts.dedup();
+            (v, cuts)
+        })
+    })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(4096))]
+
+    #[test]
+    fn validate_agrees_with_std(v in input()) {
+        match (std::str::from_utf8(&v), utf8_codec::validate(&v)) {
+            (Ok(a), Ok(b)) => prop_assert_eq!(a, b),
+            (Err(a), Err(b)) => {
+                prop_assert_eq!(a.valid_up_to(), b.valid_up_to());
+                prop_assert_eq!(a.error_len(), b.error_len());
+            }
+            (a, b) => prop_assert!(false, "std {:?} codec {:?}", a, b),
+        }
+    }
+
+    #[test]
+    fn errors_agree_with_std_chunks_and_kind_table(v in input()) {
+        prop_assert_eq!(codec_errors(&v), oracle_errors(&v));
+    }
+
+    #[test]
+    fn repair_agrees_with_std_and_encoding_rs(v in input()) {
+        let ours = utf8_codec::repair(&v);
+        prop_assert_eq!(&ours, &String::from_utf8_lossy(&v));
+        let (theirs, _) = encoding_rs::UTF_8.decode_without_bom_handling(&v);
+        prop_assert_eq!(&ours, &theirs);
+        let (theirs_valid_up_to, ours_valid_up_to) =
+            (encoding_rs::Encoding::utf8_valid_up_to(&v), utf8_codec::valid_up_to(&v));
+        prop_assert_eq!(theirs_valid_up_to, ours_valid_up_to);
+    }
+
+    #[test]
+    fn decode_forward_and_backward(v in input()) {
+        let fwd = codec_units(utf8_codec::decode(&v));
+        prop_assert_eq!(&fwd, &oracle_units(&v));
+        let mut back = codec_units(utf8_codec::decode(&v).rev());
+        back.reverse();
+        prop_assert_eq!(&back, &fwd);
+    }
+
+    #[test]
+    fn decode_from_both_ends_meets_in_the_middle(v in input(), take_front in 0..40usize) {
+        let mut it = utf8_codec::decode(&v);
+        let mut front: Vec<_> = it.by_ref().take(take_front).collect();
+        let mut back: Vec<_> = it.rev().collect();
+        back.reverse();
+        front.extend(back);
+        prop_assert_eq!(front, utf8_codec::decode(&v).collect::<Vec<_>>());
+    }
+
+    #[test]
+    fn every_split_of_a_stream_gives_the_same_answer((v, cuts) in with_cuts()) {
+        let (text, errs) = stream_run(&v, &cuts);
+        prop_assert_eq!(text, String::from_utf8_lossy(&v));
+        prop_assert_eq!(errs, whole_errors(&v));
+    }
+
+    #[test]
+    fn one_byte_chunks(v in input()) {
+        let cuts: Vec<usize> = (1..v.len()).collect();
+        let (text, errs) = stream_run(&v, &cuts);
+        prop_assert_eq!(text, String::from_utf8_lossy(&v));
+        prop_assert_eq!(errs, whole_errors(&v));
+    }
+
+    #[test]
+    fn counter_over_any_split_equals_count((v, cuts) in with_cuts()) {
+        let mut counter = utf8_codec::Counter::new();
+        let mut start = 0;
+        for &end in cuts.iter().chain(std::iter::once(&v.len())) {
+            counter.update(&v[start..end]);
+            start = end;
+        }
+        let whole = utf8_codec::count(&v);
+        prop_assert_eq!(counter.finish(), whole);
+        prop_assert_eq!(whole, naive_counts(&v));
+    }
+
+    #[test]
+    fn practices_and_actions_agree_with_naive(v in input()) {
+        let fffd = |_: &[u8]| "\u{FFFD}".to_string();
+        for (practice, naive) in [
+            (Practice::MaximalSubpart, (|b, s| naive_maximal(b, s)) as Naive),
+            (Practice::PerByte, |b, s| naive_per_byte(b, s)),
+            (Practice::PerSequence, |b, s| naive_per_sequence(b, s)),
+        ] {
+            let with = |action| utf8_codec::repair_with(&v, &RepairOptions { practice, action });
+            prop_assert_eq!(with(Action::default()), naive(&v, &fffd));
+            prop_assert_eq!(with(Action::Escape), naive(&v, &escape));
+            prop_assert_eq!(with(Action::Delete), naive(&v, &|_| String::new()));
+        }
+    }
+
+    #[test]
+    fn repairer_over_any_split_equals_repair_with((v, cuts) in with_cuts(), p in 0..3usize, a in 0..3usize) {
+        use utf8_codec::{stream::{Decoder, Event}, Repairer};
+        let practice = [Practice::MaximalSubpart, Practice::PerByte, Practice::PerSequence][p];
+        let action = [Action::Replace("?"), Action::Delete, Action::Escape][a];
+        let opts = RepairOptions { practice, action };
+        let mut rep = Repairer::new(opts);
+        let mut dec = Decoder::new();
+        let mut out = String::new();
+        let mut start = 0;
+        for &end in cuts.iter().chain(std::iter::once(&v.len())) {
+            dec.decode(&v[start..end]).for_each(|e| rep.push(e, &mut out));
+            start = end;
+        }
+        if let Some(e) = dec.finish() {
+            rep.push(Event::Error(e), &mut out);
+        }
+        rep.finish(&mut out);
+        prop_assert_eq!(out, utf8_codec::repair_with(&v, &opts));
+    }
+
+    #[test]
+    fn io_adapters_equal_repair_with((v, cuts) in with_cuts()) {
+        use std::io::{Read, Write};
+        let opts = RepairOptions { practice: Practice::PerSequence, action: Action::Escape };
+        let expected = utf8_codec::repair_with(&v, &opts).into_owned();
+        let mut w = utf8_codec::io::RepairWriter::new(Vec::new(), opts);
+        let mut start = 0;
+        for &end in cuts.iter().chain(std::iter::once(&v.len())) {
+            w.write_all(&v[start..end]).unwrap();
+            start = end;
+        }
+        prop_assert_eq!(String::from_utf8(w.finish().unwrap()).unwrap(), expected.clone());
+        // A reader that returns one byte at a time.
+        struct OneByte<'a>(&'a [u8]);
+        impl Read for OneByte<'_> {
+            fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+                let Some((&b, rest)) = self.0.split_first() else { return Ok(0) };
+                if buf.is_empty() { return Ok(0) }
+                buf[0] = b;
+                self.0 = rest;
+                Ok(1)
+            }
+        }
+        let mut s = String::new();
+        utf8_codec::io::RepairReader::new(OneByte(&v), opts).read_to_string(&mut s).unwrap();
+        prop_assert_eq!(s, expected);
+    }
+
+    #[test]
+    fn boundaries_are_consistent_with_decode(v in input()) {
+        let starts: Vec<usize> = utf8_codec::decode(&v)
+            .map(|d| d.map_or_else(|e| e.offset(), |(o, _)| o))
+            .collect();
+        for i in 0..=v.len() {
+            let is_start = i == v.len() || starts.contains(&i);
+            prop_assert_eq!(utf8_codec::is_boundary(&v, i), is_start);
+            let f = utf8_codec::floor_boundary(&v, i);
+            let c = utf8_codec::ceil_boundary(&v, i);
+            prop_assert!(f <= i && i <= c);
+            prop_assert!(utf8_codec::is_boundary(&v, f) && utf8_codec::is_boundary(&v, c));
+            prop_assert!(!starts.iter().any(|&s| f < s && s < c), "a boundary between {} and {}", f, c);
+        }
+    }
+
+    #[test]
+    fn encode_agrees_with_char(value in prop_oneof![0..0x11_0000u32, 0xD800..0xE000u32, 0x11_0000..u32::MAX]) {
+        match (char::from_u32(value), utf8_codec::encode(value)) {
+            (Some(c), Ok(e)) => {
+                let mut buf = [0; 4];
+                prop_assert_eq!(e.as_bytes(), c.encode_utf8(&mut buf).as_bytes());
+                prop_assert_eq!(utf8_codec::decode_first(&e), Some(Ok(c)));
+            }
+            (None, Err(e)) => {
+                prop_assert_eq!(e.value(), value);
+                let kind = if (0xD800..0xE000).contains(&value) {
+                    utf8_codec::EncodeErrorKind::Surrogate
+                } else {
+                    utf8_codec::EncodeErrorKind::OutOfRange
+                };
+                prop_assert_eq!(e.kind(), kind);
+            }
+            (c, e) => prop_assert!(false, "char {:?} encode {:?}", c, e),
+        }
+    }
+
+    #[test]
+    fn utf16_agrees_with_std(units in prop::collection::vec(prop_oneof![any::<u16>(), 0xD800..0xE000u16], 0..32)) {
+        prop_assert_eq!(utf8_codec::utf16_to_string(&units), String::from_utf16_lossy(&units));
+        let le: Vec<u8> = units.iter().flat_map(|u| u.to_le_bytes()).collect();
+        let (theirs, _) = encoding_rs::UTF_16LE.decode_without_bom_handling(&le);
+        prop_assert_eq!(utf8_codec::utf16_to_string(&units), theirs);
+    }
+
+    #[test]
+    fn decode_loose_inverts_the_old_encoding(value in 0..0x8000_0000u32) {
+        // The original UTF-8 (RFC 2279) form of any 31-bit value, shortest length.
+        let n = match value { 0..=0x7F => 1, 0x80..=0x7FF => 2, 0x800..=0xFFFF => 3,
+            0x1_0000..=0x1F_FFFF => 4, 0x20_0000..=0x3FF_FFFF => 5, _ => 6 };
+        let mut bytes = vec![0u8; n];
+        let mut v = value;
+        for i in (1..n).rev() { bytes[i] = 0x80 | (v & 0x3F) as u8; v >>= 6; }
+        bytes[0] = if n == 1 { v as u8 } else { ((0xFF00u16 >> n) as u8) | v as u8 };
+        let expected = if n == 1 { None } else { Some((value, n)) };
+        prop_assert_eq!(utf8_codec::decode_loose(&bytes), expected);
+    }
+}
