@@ -1,0 +1,120 @@
+//! Command-line definitions shared by every binary: [`CommonArgs`] is flattened into each
+//! tool's clap struct, so `--color`, `--json` and `--engine` are spelled and checked once.
+
+use std::io::IsTerminal;
+
+use clap::{Args, ValueEnum};
+
+use crate::diag::ToolError;
+
+/// Options every binary accepts.
+#[derive(Args, Clone, Debug, Default, PartialEq, Eq)]
+pub struct CommonArgs {
+    /// When to color the output: auto (when writing to a terminal and NO_COLOR is not set),
+    /// always or never. An explicit --color wins over NO_COLOR.
+    #[arg(long, value_enum, value_name = "WHEN", num_args = 0..=1, default_missing_value = "always")]
+    pub color: Option<ColorChoice>,
+
+    /// Write machine-readable output: one JSON object per line.
+    #[arg(long)]
+    pub json: bool,
+
+    /// The validator that finds errors: auto (the fastest available), scalar (the codec's
+    /// table-driven decoder) or dfa (the minimized DFA of Unicode Table 3-7). All give the
+    /// same answers; choose one to cross-check.
+    #[arg(long, value_enum, value_name = "ENGINE", default_value_t = EngineChoice::Auto)]
+    pub engine: EngineChoice,
+}
+
+/// The value of `--color`.
+#[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ColorChoice {
+    /// Color when the stream is a terminal and NO_COLOR is unset or empty.
+    Auto,
+    /// Always color.
+    Always,
+    /// Never color.
+    Never,
+}
+
+impl CommonArgs {
+    /// Whether to color a stream, given the `--color` choice, the `NO_COLOR` environment
+    /// variable and whether the stream is a terminal.
+    ///
+    /// ```
+    /// use utf8_tools::args::{CommonArgs, ColorChoice};
+    /// let mut a = CommonArgs::default();
+    /// a.color = Some(ColorChoice::Always);
+    /// assert!(a.color_for(&std::io::stderr())); // explicit wins over NO_COLOR and terminals
+    /// ```
+    pub fn color_for(&self, stream: &impl IsTerminal) -> bool {
+        let no_color = std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty());
+        resolve_color(self.color, no_color, stream.is_terminal())
+    }
+
+    /// The engine `--engine` asks for, or a usage error when it is not built in.
+    ///
+    /// # Errors
+    ///
+    /// [`ToolError::Usage`] when `--engine dfa` is asked for and this build has no DFA.
+    pub fn engine(&self) -> Result<Engine, ToolError> {
+        self.engine.resolve()
+    }
+}
+
+/// The decision behind [`CommonArgs::color_for`], without the environment.
+///
+/// ```
+/// use utf8_tools::args::{resolve_color, ColorChoice};
+/// assert!(!resolve_color(None, true, true)); // NO_COLOR on a terminal
+/// assert!(resolve_color(None, false, true));
+/// assert!(resolve_color(Some(ColorChoice::Always), true, false));
+/// assert!(!resolve_color(Some(ColorChoice::Auto), true, true));
+/// ```
+pub fn resolve_color(choice: Option<ColorChoice>, no_color: bool, terminal: bool) -> bool {
+    match choice {
+        Some(ColorChoice::Always) => true,
+        Some(ColorChoice::Never) => false,
+        Some(ColorChoice::Auto) | None => terminal && !no_color,
+    }
+}
+
+/// The value of `--engine`.
+#[derive(ValueEnum, Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum EngineChoice {
+    /// The fastest engine available (the codec's).
+    #[default]
+    Auto,
+    /// The codec's table-driven decoder.
+    Scalar,
+    /// The minimized DFA of the utf8-dfa crate.
+    Dfa,
+}
+
+/// A validator that is available in this build.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Engine {
+    /// `utf8_codec`'s streaming decoder.
+    Scalar,
+    /// `utf8_dfa`'s DFA.
+    Dfa,
+}
+
+impl EngineChoice {
+    /// The engine this choice selects.
+    ///
+    /// # Errors
+    ///
+    /// [`ToolError::Usage`] for `dfa` when the DFA engine is not built in.
+    ///
+    /// ```
+    /// use utf8_tools::args::{Engine, EngineChoice};
+    /// assert_eq!(EngineChoice::Auto.resolve().unwrap(), Engine::Scalar);
+    /// ```
+    pub fn resolve(self) -> Result<Engine, ToolError> {
+        match self {
+            EngineChoice::Auto | EngineChoice::Scalar => Ok(Engine::Scalar),
+            EngineChoice::Dfa => crate::engine::dfa_engine(),
+        }
+    }
+}

@@ -1,0 +1,4 @@
+//! `utf8-count`: count lines, characters, bytes and invalid sequences; see `--help`.
+fn main() -> std::process::ExitCode {
+    utf8_tools::count::main()
+}

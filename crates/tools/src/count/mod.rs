@@ -1,0 +1,35 @@
+//! `utf8-count`: like `wc`, correct on any bytes.
+//!
+//! Columns, always in this order: lines, chars (well-formed scalar values), bytes, errors
+//! (maximal subparts), and the longest line with `-L`. `chars + errors` is the length of
+//! the repaired text in characters.
+
+mod args;
+mod hex;
+mod run;
+mod tally;
+
+pub use args::{CountArgs, TotalMode};
+pub use hex::HexReader;
+pub use tally::{LineStats, Tally};
+
+use std::process::ExitCode;
+
+/// The clap command of `utf8-count`, for man pages and completions.
+///
+/// ```
+/// assert_eq!(utf8_tools::count::command().get_name(), "utf8-count");
+/// ```
+pub fn command() -> clap::Command {
+    <CountArgs as clap::CommandFactory>::command()
+}
+
+/// Runs `utf8-count` with the process's arguments.
+pub fn main() -> ExitCode {
+    run::run(std::env::args_os())
+}
+
+/// Runs `utf8-count` with the given arguments (the first is the program name).
+pub fn main_with(args: impl IntoIterator<Item = std::ffi::OsString>) -> ExitCode {
+    run::run(args)
+}

@@ -1,0 +1,556 @@
+//! Validated configuration and the run of `utf8-count`.
+
+use std::ffi::OsString;
+use std::fmt::Write as _;
+use std::io::{self, Read};
+use std::process::ExitCode;
+
+use utf8_codec::ErrorKind;
+use utf8_codec::stream::Event;
+
+use super::args::{CountArgs, TotalMode};
+use super::hex::HexReader;
+use super::tally::{self, Mode, Tally};
+use crate::args::Engine;
+use crate::diag::{Diag, ToolError};
+use crate::engine::Scanner;
+use crate::exit::Status;
+use crate::input::{Chunks, Input, Source, inputs};
+use crate::output::{Output, conclude, parse};
+use crate::position::LineTracker;
+use crate::report::{ErrorReport, explain, hex, json_string};
+
+const PROGRAM: &str = "utf8-count";
+
+/// Files this large are split across all cores by default.
+const AUTO_PARALLEL_MIN: u64 = 32 << 20;
+/// Smallest part when splitting by default, and with an explicit `--threads`.
+const AUTO_PART_MIN: u64 = 8 << 20;
+const EXPLICIT_PART_MIN: u64 = 4 << 10;
+
+pub(super) fn run(args: impl IntoIterator<Item = OsString>) -> ExitCode {
+    let args: CountArgs = match parse(args) {
+        Ok(a) => a,
+        Err(code) => return code,
+    };
+    let mut diag = Diag::new(PROGRAM);
+    let mut out = Output::new();
+    let result = Config::new(&args).and_then(|cfg| {
+        let r = cfg.run(&mut out, &mut diag);
+        r.and_then(|()| out.flush())
+    });
+    conclude(&mut diag, result)
+}
+
+/// The columns `wc`-style output shows, in this fixed order.
+#[derive(Clone, Copy, Debug)]
+struct Columns {
+    lines: bool,
+    chars: bool,
+    bytes: bool,
+    errors: bool,
+    longest: bool,
+}
+
+impl Columns {
+    fn count(&self) -> usize {
+        [
+            self.lines,
+            self.chars,
+            self.bytes,
+            self.errors,
+            self.longest,
+        ]
+        .iter()
+        .filter(|&&b| b)
+        .count()
+    }
+}
+
+/// What the command line means, validated.
+struct Config {
+    inputs: Vec<Input>,
+    columns: Columns,
+    total: TotalMode,
+    histogram: bool,
+    check: bool,
+    explain: bool,
+    hex: bool,
+    json: bool,
+    engine: Engine,
+    threads: Option<usize>,
+    color_out: bool,
+    color_err: bool,
+}
+
+impl Config {
+    fn new(a: &CountArgs) -> Result<Config, ToolError> {
+        let engine = a.common.engine()?;
+        let any = a.lines || a.chars || a.bytes || a.errors;
+        let columns = Columns {
+            lines: a.lines || !any,
+            chars: a.chars || !any,
+            bytes: a.bytes || !any,
+            errors: a.errors || !any,
+            longest: a.max_line_length,
+        };
+        let columns = if a.max_line_length && !any {
+            // `-L` alone shows only the longest line, as `wc -L`.
+            Columns {
+                lines: false,
+                chars: false,
+                bytes: false,
+                errors: false,
+                longest: true,
+            }
+        } else {
+            columns
+        };
+        Ok(Config {
+            inputs: inputs(&a.files, a.files0_from.as_deref())?,
+            columns,
+            total: a.total,
+            histogram: a.histogram,
+            check: a.check,
+            explain: a.explain,
+            hex: a.hex,
+            json: a.common.json,
+            engine,
+            threads: a.threads.map(usize::from),
+            color_out: a.common.color_for(&io::stdout()),
+            color_err: a.common.color_for(&io::stderr()),
+        })
+    }
+
+    fn run(&self, out: &mut Output, diag: &mut Diag) -> Result<(), ToolError> {
+        if self.check {
+            self.run_check(out, diag)
+        } else if self.explain {
+            self.run_explain(out, diag)
+        } else {
+            self.run_count(out, diag)
+        }
+    }
+
+    fn open(&self, input: &Input, diag: &mut Diag) -> Option<Source> {
+        match input.open() {
+            Ok(s) => Some(s),
+            Err(e) => {
+                diag.error(&e);
+                None
+            }
+        }
+    }
+
+    /// The reader of an opened input: the bytes, or the bytes written in hex.
+    fn reader(&self, source: Source) -> Box<dyn Read> {
+        if self.hex {
+            Box::new(HexReader::new(source))
+        } else {
+            Box::new(source)
+        }
+    }
+
+    // ----- counting -----
+
+    fn run_count(&self, out: &mut Output, diag: &mut Diag) -> Result<(), ToolError> {
+        let several = self.inputs.len() > 1;
+        let show_total = match self.total {
+            TotalMode::Auto => several,
+            TotalMode::Always | TotalMode::Only => true,
+            TotalMode::Never => false,
+        };
+        let show_each = self.total != TotalMode::Only;
+        let width = self.width();
+        let mode = Mode {
+            engine: self.engine,
+            line_stats: self.columns.longest,
+        };
+        let mut total = Tally::default();
+        for input in &self.inputs {
+            let Some(source) = self.open(input, diag) else {
+                continue;
+            };
+            let name = input.name();
+            let tally = match self.count_source(source, mode) {
+                Ok(t) => t,
+                Err(e) => {
+                    diag.error(&ToolError::input(&name, &e));
+                    continue;
+                }
+            };
+            total.add_input(&tally);
+            if show_each {
+                let shown = match input {
+                    Input::Stdin { named: false } => None,
+                    _ => Some(name.as_str()),
+                };
+                self.write_tally(out, &tally, Some(&name), shown, width)?;
+            }
+        }
+        if show_total {
+            let label = (self.total != TotalMode::Only).then_some("total");
+            self.write_tally(out, &total, None, label, width)?;
+        }
+        Ok(())
+    }
+
+    fn count_source(&self, source: Source, mode: Mode) -> io::Result<Tally> {
+        #[cfg(unix)]
+        if !self.hex {
+            if let Some((file, len)) = source.regular_file() {
+                let parts = self.parts(len);
+                if parts > 1 {
+                    return tally::count_parallel(file, len, parts, mode);
+                }
+            }
+        }
+        tally::count_reader(self.reader(source), mode, None)
+    }
+
+    /// How many parts to count a regular file of `len` bytes in.
+    fn parts(&self, len: u64) -> usize {
+        let (threads, min_part) = match self.threads {
+            Some(n) => (n, EXPLICIT_PART_MIN),
+            None if len >= AUTO_PARALLEL_MIN => (
+                std::thread::available_parallelism().map_or(1, |n| n.get()),
+                AUTO_PART_MIN,
+            ),
+            None => (1, AUTO_PART_MIN),
+        };
+        let by_size = usize::try_from(len / min_part).unwrap_or(usize::MAX).max(1);
+        threads.min(by_size)
+    }
+
+    /// Column width, as GNU `wc`: wide enough for the sum of the regular files' sizes, at
+    /// least 7 when some input is not a regular file, 1 for a single number.
+    fn width(&self) -> usize {
+        if self.columns.count() == 1 && (self.inputs.len() == 1 || self.total == TotalMode::Only) {
+            return 1;
+        }
+        let mut sum = 0u64;
+        let mut irregular = false;
+        for input in &self.inputs {
+            match input {
+                Input::Path(p) => match std::fs::metadata(p) {
+                    Ok(m) if m.is_file() => sum = sum.saturating_add(m.len()),
+                    Ok(_) => irregular = true,
+                    Err(_) => {}
+                },
+                Input::Stdin { .. } => irregular = true,
+            }
+        }
+        let digits = sum.max(1).ilog10() as usize + 1;
+        if irregular { digits.max(7) } else { digits }
+    }
+
+    fn write_tally(
+        &self,
+        out: &mut Output,
+        t: &Tally,
+        json_path: Option<&str>,
+        label: Option<&str>,
+        width: usize,
+    ) -> Result<(), ToolError> {
+        let c = &t.counts;
+        if self.json {
+            let mut s = String::from("{\"path\": ");
+            match json_path {
+                Some(p) => json_string(&mut s, p),
+                None => s.push_str("null"),
+            }
+            let _ = write!(
+                s,
+                ", \"lines\": {}, \"chars\": {}, \"bytes\": {}, \"errors\": {}",
+                c.lines, c.chars, c.bytes, c.errors
+            );
+            if self.columns.longest {
+                let _ = write!(s, ", \"max_line_length\": {}", t.lines.longest());
+            }
+            if self.histogram {
+                s.push_str(", \"by_length\": {");
+                for (i, n) in c.by_length.iter().enumerate() {
+                    let sep = if i > 0 { ", " } else { "" };
+                    let _ = write!(s, "{sep}\"{}\": {n}", i + 1);
+                }
+                s.push_str("}, \"by_kind\": {");
+                for (i, k) in ErrorKind::ALL.iter().enumerate() {
+                    let sep = if i > 0 { ", " } else { "" };
+                    let _ = write!(s, "{sep}\"{}\": {}", k.as_str(), c.kind(*k));
+                }
+                s.push('}');
+            }
+            s.push('}');
+            return out.line(&s);
+        }
+        if self.histogram {
+            return self.write_histogram(out, t, json_path.unwrap_or("total"));
+        }
+        let mut s = String::new();
+        let values = [
+            (self.columns.lines, c.lines),
+            (self.columns.chars, c.chars),
+            (self.columns.bytes, c.bytes),
+            (self.columns.errors, c.errors),
+            (self.columns.longest, t.lines.longest()),
+        ];
+        for (_, v) in values.iter().filter(|(on, _)| *on) {
+            if !s.is_empty() {
+                s.push(' ');
+            }
+            let _ = write!(s, "{v:>width$}");
+        }
+        if let Some(label) = label {
+            s.push(' ');
+            s.push_str(label);
+        }
+        out.line(&s)
+    }
+
+    fn write_histogram(&self, out: &mut Output, t: &Tally, name: &str) -> Result<(), ToolError> {
+        let c = &t.counts;
+        let mut s = format!("{name}:\n");
+        let mut row = |label: &str, n: u64| {
+            let _ = writeln!(s, "  {label:<26}{n:>12}");
+        };
+        row("lines", c.lines);
+        row("chars", c.chars);
+        row("bytes", c.bytes);
+        row("errors", c.errors);
+        if self.columns.longest {
+            row("longest line", t.lines.longest());
+        }
+        for (i, n) in c.by_length.iter().enumerate() {
+            row(&format!("{}-byte sequences", i + 1), *n);
+        }
+        for k in ErrorKind::ALL {
+            row(k.as_str(), c.kind(k));
+        }
+        s.pop();
+        out.line(&s)
+    }
+
+    // ----- --check -----
+
+    fn run_check(&self, out: &mut Output, diag: &mut Diag) -> Result<(), ToolError> {
+        for input in &self.inputs {
+            let Some(source) = self.open(input, diag) else {
+                continue;
+            };
+            let name = input.name();
+            match self.first_error(self.reader(source), &name) {
+                Ok(None) => {}
+                Ok(Some(line)) => {
+                    diag.record(Status::False);
+                    if self.json {
+                        out.line(&line)?;
+                    } else {
+                        out.flush()?;
+                        diag.raw_line(&line);
+                    }
+                }
+                Err(e) => diag.error(&ToolError::input(&name, &e)),
+            }
+        }
+        Ok(())
+    }
+
+    /// The report of the first error of a stream, formatted, or `None` when it is valid.
+    fn first_error(&self, reader: impl Read, name: &str) -> io::Result<Option<String>> {
+        let mut chunks = Chunks::new(reader);
+        let mut scanner = Scanner::new(self.engine);
+        let mut tracker = LineTracker::new();
+        let mut found = None;
+        let format = |e: &utf8_codec::stream::StreamError, after: &[u8], t: &LineTracker| {
+            let r = ErrorReport::new(name, e, after, t.line(), t.column());
+            if self.json {
+                r.json()
+            } else {
+                r.text(PROGRAM, self.color_err)
+            }
+        };
+        while let Some(chunk) = chunks.next_chunk()? {
+            scanner.feed(chunk.data, |ev| {
+                if found.is_some() {
+                    return;
+                }
+                match ev {
+                    Event::Str(s) => tracker.text(s.as_bytes()),
+                    Event::Char(c) => tracker.char(c),
+                    Event::Error(e) => {
+                        let after = chunk.after(e.offset() + e.len() as u64);
+                        found = Some(format(&e, after, &tracker));
+                    }
+                }
+            });
+            if found.is_some() {
+                return Ok(found);
+            }
+        }
+        scanner.finish(|ev| {
+            if let Event::Error(e) = ev {
+                found = Some(format(&e, &[], &tracker));
+            }
+        });
+        Ok(found)
+    }
+
+    // ----- --explain -----
+
+    fn run_explain(&self, out: &mut Output, diag: &mut Diag) -> Result<(), ToolError> {
+        let several = self.inputs.len() > 1;
+        for (i, input) in self.inputs.iter().enumerate() {
+            let Some(source) = self.open(input, diag) else {
+                continue;
+            };
+            let name = input.name();
+            if several && !self.json {
+                if i > 0 {
+                    out.line("")?;
+                }
+                out.line(&format!("==> {name} <=="))?;
+            }
+            match self.explain_stream(self.reader(source), &name, out) {
+                Ok(()) => {}
+                Err(ExplainError::Input(e)) => diag.error(&ToolError::input(&name, &e)),
+                Err(ExplainError::Output(e)) => return Err(e),
+            }
+        }
+        Ok(())
+    }
+
+    fn explain_stream(
+        &self,
+        reader: impl Read,
+        name: &str,
+        out: &mut Output,
+    ) -> Result<(), ExplainError> {
+        let mut chunks = Chunks::new(reader);
+        let mut scanner = Scanner::new(self.engine);
+        let mut ex = Explainer {
+            cfg: self,
+            name,
+            pos: 0,
+            tracker: LineTracker::new(),
+            line: String::new(),
+            failed: None,
+        };
+        while let Some(chunk) = chunks.next_chunk().map_err(ExplainError::Input)? {
+            scanner.feed(chunk.data, |ev| ex.event(ev, |o| chunk.after(o), out));
+            if let Some(e) = ex.failed.take() {
+                return Err(ExplainError::Output(e));
+            }
+        }
+        scanner.finish(|ev| ex.event(ev, |_| &[], out));
+        match ex.failed.take() {
+            Some(e) => Err(ExplainError::Output(e)),
+            None => Ok(()),
+        }
+    }
+}
+
+enum ExplainError {
+    Input(io::Error),
+    Output(ToolError),
+}
+
+/// Writes one line per unit for `--explain`.
+struct Explainer<'c> {
+    cfg: &'c Config,
+    name: &'c str,
+    /// Absolute offset of the next unit.
+    pos: u64,
+    tracker: LineTracker,
+    line: String,
+    failed: Option<ToolError>,
+}
+
+impl Explainer<'_> {
+    fn event<'a>(&mut self, ev: Event<'_>, after: impl Fn(u64) -> &'a [u8], out: &mut Output) {
+        if self.failed.is_some() {
+            return;
+        }
+        match ev {
+            Event::Str(s) => {
+                for c in s.chars() {
+                    self.scalar(c, out);
+                }
+            }
+            Event::Char(c) => self.scalar(c, out),
+            Event::Error(e) => {
+                let end = e.offset() + e.len() as u64;
+                let follow = after(end);
+                self.line.clear();
+                if self.cfg.json {
+                    let r = ErrorReport::new(
+                        self.name,
+                        &e,
+                        follow,
+                        self.tracker.line(),
+                        self.tracker.column(),
+                    );
+                    self.line.push_str(&r.json());
+                } else {
+                    let (on, off) = if self.cfg.color_out {
+                        ("\x1b[1;31m", "\x1b[0m")
+                    } else {
+                        ("", "")
+                    };
+                    let _ = write!(
+                        self.line,
+                        "{:>8}  {:<11}  {on}{}{off}: {}",
+                        e.offset(),
+                        hex(e.bytes()),
+                        e.kind(),
+                        explain(e.kind(), e.bytes(), follow)
+                    );
+                }
+                self.tracker.error();
+                self.pos = end;
+                self.emit(out);
+            }
+        }
+    }
+
+    fn scalar(&mut self, c: char, out: &mut Output) {
+        let mut buf = [0u8; 4];
+        let bytes = c.encode_utf8(&mut buf).as_bytes();
+        self.line.clear();
+        if self.cfg.json {
+            self.line.push_str("{\"path\": ");
+            json_string(&mut self.line, self.name);
+            let _ = write!(
+                self.line,
+                ", \"offset\": {}, \"len\": {}, \"bytes\": \"{}\", \"scalar\": \"U+{:04X}\", \"line\": {}, \"column\": {}}}",
+                self.pos,
+                bytes.len(),
+                hex(bytes),
+                c as u32,
+                self.tracker.line(),
+                self.tracker.column()
+            );
+        } else {
+            let _ = write!(
+                self.line,
+                "{:>8}  {:<11}  U+{:04X}",
+                self.pos,
+                hex(bytes),
+                c as u32
+            );
+            if c.is_control() {
+                self.line.push_str(" (control)");
+            } else {
+                let _ = write!(self.line, " '{c}'");
+            }
+        }
+        self.pos += bytes.len() as u64;
+        self.tracker.char(c);
+        self.emit(out);
+    }
+
+    fn emit(&mut self, out: &mut Output) {
+        if let Err(e) = out.line(&self.line) {
+            self.failed = Some(e);
+        }
+    }
+}

@@ -1,0 +1,278 @@
+//! Counting one stream (or one part of it), in bounded memory, with any engine.
+
+use std::io::{self, Read};
+
+use utf8_codec::stream::{Event, StreamError};
+use utf8_codec::{Counter, Counts, ErrorKind};
+
+use crate::args::Engine;
+use crate::engine::Scanner;
+use crate::input::CHUNK_SIZE;
+use crate::position::char_count;
+
+/// Line lengths (in characters, each error counting one) of a stream or of a part of it,
+/// kept so that parts counted apart can be joined.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct LineStats {
+    /// Length of the first line (meaningful once `newline` is true).
+    first: u64,
+    /// Whether a newline was seen.
+    newline: bool,
+    /// Longest line ended by a newline.
+    max: u64,
+    /// Length of the current (last) line so far.
+    current: u64,
+}
+
+impl LineStats {
+    /// Adds `n` characters to the current line.
+    fn extend(&mut self, n: u64) {
+        self.current += n;
+    }
+
+    /// Ends the current line.
+    fn newline(&mut self) {
+        if !self.newline {
+            self.first = self.current;
+            self.newline = true;
+        }
+        self.max = self.max.max(self.current);
+        self.current = 0;
+    }
+
+    /// Adds well-formed text.
+    fn text(&mut self, s: &[u8]) {
+        let mut start = 0;
+        for nl in memchr::memchr_iter(b'\n', s) {
+            self.extend(char_count(&s[start..nl]));
+            self.newline();
+            start = nl + 1;
+        }
+        self.extend(char_count(&s[start..]));
+    }
+
+    /// The longest line, the last one included even without a final newline.
+    pub fn longest(&self) -> u64 {
+        self.max.max(self.current)
+    }
+
+    /// Joins the stats of the part that follows.
+    pub fn join(&mut self, next: &LineStats) {
+        if !next.newline {
+            self.current += next.current;
+            return;
+        }
+        if !self.newline {
+            self.first = self.current + next.first;
+            self.newline = true;
+        }
+        self.max = self.max.max(self.current + next.first).max(next.max);
+        self.current = next.current;
+    }
+}
+
+/// The counts of one input, or of one part of it.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Tally {
+    /// Bytes, characters, lines, sequence lengths, errors by kind.
+    pub counts: Counts,
+    /// Line lengths, when asked for.
+    pub lines: LineStats,
+}
+
+impl Tally {
+    /// Adds the tally of the part that follows (or of another input, for totals).
+    pub fn join(&mut self, next: &Tally) {
+        self.counts += next.counts;
+        self.lines.join(&next.lines);
+    }
+
+    /// Adds the tally of another input (for totals): line lengths are not joined, the
+    /// longest line is the longest of either.
+    pub fn add_input(&mut self, other: &Tally) {
+        self.counts += other.counts;
+        let longest = self.lines.longest().max(other.lines.longest());
+        self.lines = LineStats {
+            max: longest,
+            ..LineStats::default()
+        };
+    }
+
+    fn error(&mut self, e: &StreamError) {
+        self.counts.bytes += e.len() as u64;
+        self.counts.errors += 1;
+        self.counts.by_kind[e.kind().index()] += 1;
+        self.lines.extend(1);
+    }
+
+    fn valid(&mut self, s: &[u8], line_stats: bool) {
+        self.counts += utf8_codec::count(s);
+        if line_stats {
+            self.lines.text(s);
+        }
+    }
+
+    /// The final error of a part that ends at a unit boundary inside the whole input is
+    /// `truncated` (or as classified by the byte after it), not `unexpected-end`.
+    fn reclassify(&mut self, e: &StreamError, next_byte: Option<u8>) {
+        let Some(next) = next_byte else { return };
+        if e.kind() != ErrorKind::UnexpectedEnd {
+            return;
+        }
+        let b = e.bytes();
+        let b1 = if b.len() > 1 { b[1] } else { next };
+        let kind = ErrorKind::classify(b[0], Some(b1), false);
+        self.counts.by_kind[ErrorKind::UnexpectedEnd.index()] -= 1;
+        self.counts.by_kind[kind.index()] += 1;
+    }
+}
+
+/// How to count.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Mode {
+    pub engine: Engine,
+    /// Whether line lengths are needed (`-L`).
+    pub line_stats: bool,
+}
+
+/// Counts everything `reader` yields. `next_byte` is the byte that follows in the whole
+/// input when `reader` is one part of it (it never continues the last unit of the part).
+pub(crate) fn count_reader<R: Read>(
+    mut reader: R,
+    mode: Mode,
+    next_byte: Option<u8>,
+) -> io::Result<Tally> {
+    let mut buf = vec![0u8; CHUNK_SIZE];
+    let mut tally = Tally::default();
+    let fast = mode.engine == Engine::Scalar && !mode.line_stats;
+    let mut counter = Counter::new();
+    let mut scanner = Scanner::new(mode.engine);
+    loop {
+        let n = match reader.read(&mut buf) {
+            Ok(0) => break,
+            Ok(n) => n,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(e),
+        };
+        let chunk = &buf[..n];
+        if fast {
+            counter.update(chunk);
+        } else {
+            scanner.feed(chunk, |ev| match ev {
+                Event::Str(s) => tally.valid(s.as_bytes(), mode.line_stats),
+                Event::Char(c) => {
+                    tally.valid(c.encode_utf8(&mut [0; 4]).as_bytes(), mode.line_stats)
+                }
+                Event::Error(e) => tally.error(&e),
+            });
+        }
+    }
+    let mut last = None;
+    if fast {
+        tally.counts = counter.finish_with(|e| last = Some(*e));
+    } else {
+        scanner.finish(|ev| {
+            if let Event::Error(e) = ev {
+                tally.error(&e);
+                last = Some(e);
+            }
+        });
+    }
+    if let Some(e) = last {
+        tally.reclassify(&e, next_byte);
+    }
+    Ok(tally)
+}
+
+/// Splits a regular file into `parts` ranges starting at unit boundaries and counts them
+/// on as many threads.
+#[cfg(unix)]
+pub(crate) fn count_parallel(
+    file: &std::fs::File,
+    len: u64,
+    parts: usize,
+    mode: Mode,
+) -> io::Result<Tally> {
+    use std::os::unix::fs::FileExt;
+
+    let mut cuts = vec![0u64];
+    for i in 1..parts as u64 {
+        let p = (len as u128 * i as u128 / parts as u128) as u64;
+        let q = sync_point(file, p, len)?;
+        if q > *cuts.last().unwrap_or(&0) && q < len {
+            cuts.push(q);
+        }
+    }
+    cuts.push(len);
+    let mut next_bytes = Vec::with_capacity(cuts.len());
+    for &end in &cuts[1..] {
+        next_bytes.push(if end < len {
+            let mut b = [0u8; 1];
+            file.read_exact_at(&mut b, end)?;
+            Some(b[0])
+        } else {
+            None
+        });
+    }
+    let results: Vec<io::Result<Tally>> = std::thread::scope(|s| {
+        let handles: Vec<_> = cuts
+            .windows(2)
+            .zip(&next_bytes)
+            .map(|(w, &next)| {
+                let reader = RangeReader {
+                    file,
+                    pos: w[0],
+                    end: w[1],
+                };
+                s.spawn(move || count_reader(reader, mode, next))
+            })
+            .collect();
+        handles
+            .into_iter()
+            .map(|h| {
+                h.join()
+                    .unwrap_or_else(|_| Err(io::Error::other("a counting thread panicked")))
+            })
+            .collect()
+    });
+    let mut total = Tally::default();
+    for r in results {
+        total.join(&r?);
+    }
+    Ok(total)
+}
+
+/// The first unit boundary at or after `p`: a byte that is not a continuation byte starts a
+/// unit (every unit's later bytes are continuation bytes), and so does the byte after three
+/// continuation bytes (no unit has a lead followed by more than three).
+#[cfg(unix)]
+fn sync_point(file: &std::fs::File, p: u64, len: u64) -> io::Result<u64> {
+    use std::os::unix::fs::FileExt;
+    let mut b = [0u8; 3];
+    let n = (len - p).min(3) as usize;
+    file.read_exact_at(&mut b[..n], p)?;
+    let skip = b[..n].iter().take_while(|&&x| x & 0xC0 == 0x80).count();
+    Ok(p + skip as u64)
+}
+
+/// Reads `[pos, end)` of a file with positioned reads (threads share the file).
+#[cfg(unix)]
+struct RangeReader<'a> {
+    file: &'a std::fs::File,
+    pos: u64,
+    end: u64,
+}
+
+#[cfg(unix)]
+impl Read for RangeReader<'_> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        use std::os::unix::fs::FileExt;
+        let want = (self.end - self.pos).min(buf.len() as u64) as usize;
+        if want == 0 {
+            return Ok(0);
+        }
+        let n = self.file.read_at(&mut buf[..want], self.pos)?;
+        self.pos += n as u64;
+        Ok(n)
+    }
+}

@@ -1,0 +1,293 @@
+//! Inputs: `-` and no FILE mean stdin, named files, `--files0-from`; opening them with one
+//! diagnostic per failure; reading them in fixed-size chunks with a little lookahead.
+
+use std::ffi::{OsStr, OsString};
+use std::fs::File;
+use std::io::{self, Read};
+use std::path::PathBuf;
+
+use crate::diag::ToolError;
+
+/// Bytes read per chunk: memory stays bounded whatever the input size.
+pub const CHUNK_SIZE: usize = 256 * 1024;
+
+/// Bytes kept after each chunk's data so that an error near its end can be explained.
+pub const LOOKAHEAD: usize = 8;
+
+/// One input named on the command line (or by `--files0-from`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Input {
+    /// Standard input; `named` when given as `-` (rather than by giving no FILE at all).
+    Stdin {
+        /// Whether the user typed `-`.
+        named: bool,
+    },
+    /// A path.
+    Path(PathBuf),
+}
+
+impl Input {
+    /// How diagnostics and JSON name this input: `-` for stdin, else the path (lossily).
+    ///
+    /// ```
+    /// use utf8_tools::input::Input;
+    /// assert_eq!(Input::Stdin { named: false }.name(), "-");
+    /// ```
+    pub fn name(&self) -> String {
+        match self {
+            Input::Stdin { .. } => "-".to_string(),
+            Input::Path(p) => p.to_string_lossy().into_owned(),
+        }
+    }
+
+    /// Whether this is standard input.
+    pub fn is_stdin(&self) -> bool {
+        matches!(self, Input::Stdin { .. })
+    }
+
+    /// Opens the input for reading.
+    ///
+    /// # Errors
+    ///
+    /// [`ToolError::Input`] naming the path when it is missing, unreadable or a directory.
+    pub fn open(&self) -> Result<Source, ToolError> {
+        match self {
+            Input::Stdin { .. } => Ok(Source::stdin()),
+            Input::Path(path) => {
+                let name = self.name();
+                let file = File::open(path).map_err(|e| ToolError::input(&name, &e))?;
+                let meta = file.metadata().map_err(|e| ToolError::input(&name, &e))?;
+                if meta.is_dir() {
+                    return Err(ToolError::Input {
+                        path: name,
+                        message: "Is a directory".to_string(),
+                    });
+                }
+                Ok(Source {
+                    regular_len: meta.is_file().then_some(meta.len()),
+                    reader: SourceReader::File(file),
+                })
+            }
+        }
+    }
+}
+
+/// The inputs named by FILE operands and `--files0-from`; stdin when there are none.
+///
+/// `files0_from` names a file (or `-`) holding NUL-separated names, as GNU `wc`; it cannot be
+/// combined with FILE operands, and `-` cannot be named in it when it is read from stdin.
+///
+/// # Errors
+///
+/// [`ToolError::Usage`] for FILE operands with `--files0-from` or an empty name;
+/// [`ToolError::Input`] when the list cannot be read.
+///
+/// ```
+/// use utf8_tools::input::{inputs, Input};
+/// assert_eq!(inputs(&[], None).unwrap(), [Input::Stdin { named: false }]);
+/// let got = inputs(&["-".into(), "a".into()], None).unwrap();
+/// assert_eq!(got[0], Input::Stdin { named: true });
+/// ```
+pub fn inputs(files: &[OsString], files0_from: Option<&OsStr>) -> Result<Vec<Input>, ToolError> {
+    let operand = |f: &OsString| {
+        if f == "-" {
+            Input::Stdin { named: true }
+        } else {
+            Input::Path(PathBuf::from(f))
+        }
+    };
+    let Some(list) = files0_from else {
+        if files.is_empty() {
+            return Ok(vec![Input::Stdin { named: false }]);
+        }
+        return Ok(files.iter().map(operand).collect());
+    };
+    if let Some(f) = files.first() {
+        return Err(ToolError::Usage(format!(
+            "extra operand '{}'\nfile operands cannot be combined with --files0-from",
+            f.to_string_lossy()
+        )));
+    }
+    let list_name = list.to_string_lossy().into_owned();
+    let from_stdin = list == "-";
+    let mut bytes = Vec::new();
+    let read = if from_stdin {
+        io::stdin().lock().read_to_end(&mut bytes)
+    } else {
+        File::open(list).and_then(|mut f| f.read_to_end(&mut bytes))
+    };
+    read.map_err(|e| ToolError::input(format!("cannot open '{list_name}' for reading"), &e))?;
+    let mut out = Vec::new();
+    let body = bytes.strip_suffix(&[0]).unwrap_or(&bytes);
+    if body.is_empty() {
+        return Ok(out);
+    }
+    for (i, name) in body.split(|&b| b == 0).enumerate() {
+        if name.is_empty() {
+            return Err(ToolError::Usage(format!(
+                "{list_name}:{}: invalid zero-length file name",
+                i + 1
+            )));
+        }
+        if from_stdin && name == b"-" {
+            return Err(ToolError::Usage(format!(
+                "when reading file names from stdin, no file name of '-' allowed ({list_name}:{})",
+                i + 1
+            )));
+        }
+        out.push(operand(&os_string(name.to_vec())));
+    }
+    Ok(out)
+}
+
+#[cfg(unix)]
+fn os_string(bytes: Vec<u8>) -> OsString {
+    use std::os::unix::ffi::OsStringExt;
+    OsString::from_vec(bytes)
+}
+
+#[cfg(not(unix))]
+fn os_string(bytes: Vec<u8>) -> OsString {
+    OsString::from(String::from_utf8_lossy(&bytes).into_owned())
+}
+
+/// An opened input.
+#[derive(Debug)]
+pub struct Source {
+    /// The length, when the input is a regular file (it may be split for parallel work).
+    pub regular_len: Option<u64>,
+    /// What to read from.
+    pub reader: SourceReader,
+}
+
+/// The reader behind a [`Source`].
+#[derive(Debug)]
+pub enum SourceReader {
+    /// A named file.
+    File(File),
+    /// Standard input.
+    Stdin(io::Stdin),
+}
+
+impl Source {
+    fn stdin() -> Source {
+        Source {
+            regular_len: None,
+            reader: SourceReader::Stdin(io::stdin()),
+        }
+    }
+
+    /// The file, when this is a named regular file (for positioned, parallel reads).
+    pub fn regular_file(&self) -> Option<(&File, u64)> {
+        match (&self.reader, self.regular_len) {
+            (SourceReader::File(f), Some(len)) => Some((f, len)),
+            _ => None,
+        }
+    }
+}
+
+impl Read for Source {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        match &mut self.reader {
+            SourceReader::File(f) => f.read(buf),
+            SourceReader::Stdin(s) => s.lock().read(buf),
+        }
+    }
+}
+
+/// Reads a stream in chunks of at most [`CHUNK_SIZE`] bytes, keeping up to [`LOOKAHEAD`]
+/// bytes after each chunk's data unconsumed so that errors near its end can be explained.
+///
+/// ```
+/// use utf8_tools::input::Chunks;
+/// let mut chunks = Chunks::new(&b"abc\xED\xA0\x80"[..]);
+/// let mut all = Vec::new();
+/// while let Some(c) = chunks.next_chunk()? {
+///     all.extend_from_slice(c.data);
+///     assert_eq!(c.after(c.base + 3), b"\xED\xA0\x80");
+/// }
+/// assert_eq!(all, b"abc\xED\xA0\x80");
+/// # Ok::<(), std::io::Error>(())
+/// ```
+#[derive(Debug)]
+pub struct Chunks<R> {
+    reader: R,
+    buf: Vec<u8>,
+    /// Bytes `buf[..len]` hold data; `buf[..consumed]` was handed out last time.
+    len: usize,
+    consumed: usize,
+    /// Absolute offset of `buf[0]`.
+    base: u64,
+    eof: bool,
+}
+
+/// One chunk of a stream.
+#[derive(Clone, Copy, Debug)]
+pub struct Chunk<'a> {
+    /// Absolute offset of `data[0]` in the stream.
+    pub base: u64,
+    /// The bytes to process now.
+    pub data: &'a [u8],
+    /// `data` followed by up to [`LOOKAHEAD`] bytes that will come in the next chunk.
+    pub ahead: &'a [u8],
+}
+
+impl<'a> Chunk<'a> {
+    /// The known bytes from absolute offset `offset` on (empty if not in this chunk).
+    pub fn after(&self, offset: u64) -> &'a [u8] {
+        offset
+            .checked_sub(self.base)
+            .and_then(|i| usize::try_from(i).ok())
+            .and_then(|i| self.ahead.get(i..))
+            .unwrap_or(&[])
+    }
+}
+
+impl<R: Read> Chunks<R> {
+    /// Chunks of `reader`, from offset 0.
+    pub fn new(reader: R) -> Chunks<R> {
+        Chunks {
+            reader,
+            buf: vec![0; CHUNK_SIZE + LOOKAHEAD],
+            len: 0,
+            consumed: 0,
+            base: 0,
+            eof: false,
+        }
+    }
+
+    /// The next chunk, or `None` at the end of the stream.
+    ///
+    /// # Errors
+    ///
+    /// A read error other than `Interrupted`.
+    pub fn next_chunk(&mut self) -> io::Result<Option<Chunk<'_>>> {
+        // Keep the unconsumed tail.
+        self.buf.copy_within(self.consumed..self.len, 0);
+        self.base += self.consumed as u64;
+        self.len -= self.consumed;
+        self.consumed = 0;
+        while !self.eof && self.len <= LOOKAHEAD {
+            match self.reader.read(&mut self.buf[self.len..]) {
+                Ok(0) => self.eof = true,
+                Ok(n) => self.len += n,
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+                Err(e) => return Err(e),
+            }
+        }
+        let end = if self.eof {
+            self.len
+        } else {
+            self.len - LOOKAHEAD
+        };
+        if end == 0 {
+            return Ok(None);
+        }
+        self.consumed = end;
+        Ok(Some(Chunk {
+            base: self.base,
+            data: &self.buf[..end],
+            ahead: &self.buf[..self.len],
+        }))
+    }
+}

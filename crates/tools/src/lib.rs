@@ -1,0 +1,26 @@
+//! utf8-tools: `utf8-count` (and later `utf8-repair`, `utf8-grep`), and the plumbing they
+//! share, written once:
+//!
+//! * [`args`]: [`args::CommonArgs`] (`--color`, `--json`, `--engine`) flattened into each
+//!   tool's clap struct;
+//! * [`input`]: `-`/no FILE as stdin, `--files0-from`, opening with one diagnostic per
+//!   failure, reading in bounded chunks with lookahead;
+//! * [`engine`]: the validators behind `--engine`, as one event stream;
+//! * [`position`]: line and column of errors in a stream;
+//! * [`report`]: the one formatter of errors, text and JSON, as DESIGN.md shows them;
+//! * [`diag`], [`output`], [`exit`]: diagnostics, stdout with quiet closed pipes, and the
+//!   0/1/2 exit status table.
+//!
+//! Each tool is a module with `command()` (its clap `Command`, for man pages and
+//! completions) and `main()` (what its binary calls).
+#![forbid(unsafe_code)]
+
+pub mod args;
+pub mod count;
+pub mod diag;
+pub mod engine;
+pub mod exit;
+pub mod input;
+pub mod output;
+pub mod position;
+pub mod report;

@@ -1,0 +1,95 @@
+//! Standard output and the one exit path: a closed pipe ends quietly with the status of what
+//! was found; any other write error is one diagnostic and exit 2.
+
+use std::io::{self, BufWriter, StdoutLock, Write};
+use std::process::ExitCode;
+
+use crate::diag::{Diag, ToolError};
+use crate::exit::Status;
+
+/// Buffered standard output. Write errors propagate as [`ToolError::Output`] through `?`.
+#[derive(Debug)]
+pub struct Output {
+    inner: BufWriter<StdoutLock<'static>>,
+}
+
+impl Default for Output {
+    fn default() -> Output {
+        Output::new()
+    }
+}
+
+impl Output {
+    /// Locks stdout and buffers it.
+    pub fn new() -> Output {
+        Output {
+            inner: BufWriter::with_capacity(64 * 1024, io::stdout().lock()),
+        }
+    }
+
+    /// Writes one line (a newline is added).
+    ///
+    /// # Errors
+    ///
+    /// [`ToolError::Output`] when writing fails.
+    pub fn line(&mut self, s: &str) -> Result<(), ToolError> {
+        self.inner.write_all(s.as_bytes())?;
+        self.inner.write_all(b"\n")?;
+        Ok(())
+    }
+
+    /// Flushes the buffer.
+    ///
+    /// # Errors
+    ///
+    /// [`ToolError::Output`] when writing fails (e.g. `/dev/full`, a closed pipe).
+    pub fn flush(&mut self) -> Result<(), ToolError> {
+        self.inner.flush().map_err(ToolError::Output)
+    }
+}
+
+impl Write for Output {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        self.inner.write(buf)
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        self.inner.flush()
+    }
+}
+
+/// The exit status of a run: the recorded status when `result` is `Ok` or a closed pipe;
+/// otherwise the error is shown once (with "Try '... --help'" for usage errors) and the
+/// status is 2.
+pub fn conclude(diag: &mut Diag, result: Result<(), ToolError>) -> ExitCode {
+    match result {
+        Ok(()) => {}
+        Err(e) if e.is_broken_pipe() => {}
+        Err(e @ ToolError::Usage(_)) => {
+            diag.error(&e);
+            let program = diag.program();
+            diag.raw_line(&format!("Try '{program} --help' for more information."));
+        }
+        Err(e) => diag.error(&e),
+    }
+    diag.status().into()
+}
+
+/// Parses the command line with clap, or gives the exit status of `--help`, `--version`
+/// (0) and of usage errors (2), having printed them. A closed stdout is not an error here.
+///
+/// # Errors
+///
+/// The exit code to return when the program should not go on.
+pub fn parse<P: clap::Parser>(
+    args: impl IntoIterator<Item = std::ffi::OsString>,
+) -> Result<P, ExitCode> {
+    P::try_parse_from(args).map_err(|e| {
+        let _ = e.print();
+        if e.use_stderr() {
+            Status::Trouble.into()
+        } else {
+            Status::Success.into()
+        }
+    })
+}

@@ -1,0 +1,221 @@
+//! The one formatter for errors in the shared model (DESIGN.md, "Reporting an error").
+//!
+//! Text: `PROGRAM: PATH:LINE:COLUMN: KIND at byte OFFSET (SUBPART): explanation`.
+//! JSON: `{"path": ..., "offset": ..., "len": ..., "kind": ..., "bytes": "ED", "line": 3,
+//! "column": 17}`.
+
+use std::fmt::Write as _;
+
+use utf8_codec::{ErrorKind, decode_loose, stream::StreamError};
+
+/// Uppercase hex bytes separated by spaces: `ED A0 80`.
+///
+/// ```
+/// assert_eq!(utf8_tools::report::hex(b"\xED\xA0\x80"), "ED A0 80");
+/// ```
+pub fn hex(bytes: &[u8]) -> String {
+    let mut s = String::with_capacity(bytes.len() * 3);
+    for (i, b) in bytes.iter().enumerate() {
+        if i > 0 {
+            s.push(' ');
+        }
+        let _ = write!(s, "{b:02X}");
+    }
+    s
+}
+
+/// The number of bytes a lead byte announces in the current definition of UTF-8 (2 to 4), or
+/// 1 for anything else.
+fn announced_len(b0: u8) -> usize {
+    match b0 {
+        0xC2..=0xDF => 2,
+        0xE0..=0xEF => 3,
+        0xF0..=0xF4 => 4,
+        _ => 1,
+    }
+}
+
+/// What the sequence that starts with an error would have meant, for humans.
+///
+/// `subpart` is the maximal subpart; `after` is what follows it in the input (a few bytes
+/// are enough; fewer, or none, at the end of the input). The answer never ends with a period.
+///
+/// ```
+/// use utf8_codec::ErrorKind;
+/// use utf8_tools::report::explain;
+/// assert_eq!(explain(ErrorKind::Surrogate, b"\xED", b"\xA0\x80"),
+///            "ED A0 80 would encode the surrogate U+D800");
+/// assert_eq!(explain(ErrorKind::Overlong, b"\xC1", b"\x81"),
+///            "C1 81 is an overlong encoding of U+0041");
+/// assert_eq!(explain(ErrorKind::OutOfRange, b"\xF4", b"\x90\x80\x80"),
+///            "F4 90 80 80 would encode U+110000, beyond U+10FFFF");
+/// assert_eq!(explain(ErrorKind::Truncated, b"\xE2\x82", b"A"),
+///            "E2 82 is cut short by 41, which cannot continue it");
+/// ```
+pub fn explain(kind: ErrorKind, subpart: &[u8], after: &[u8]) -> String {
+    let mut window = [0u8; 8];
+    let n = (subpart.len() + after.len()).min(window.len());
+    for (slot, b) in window.iter_mut().zip(subpart.iter().chain(after)) {
+        *slot = *b;
+    }
+    let window = &window[..n];
+    let loose = decode_loose(window);
+    let sub = hex(subpart);
+    match (kind, loose) {
+        (ErrorKind::Overlong, Some((v, len))) => {
+            format!(
+                "{} is an overlong encoding of U+{v:04X}",
+                hex(&window[..len])
+            )
+        }
+        (ErrorKind::Surrogate, Some((v, len))) => {
+            format!(
+                "{} would encode the surrogate U+{v:04X}",
+                hex(&window[..len])
+            )
+        }
+        (ErrorKind::OutOfRange, Some((v, len))) => {
+            format!(
+                "{} would encode U+{v:04X}, beyond U+10FFFF",
+                hex(&window[..len])
+            )
+        }
+        (ErrorKind::InvalidByte, _) => format!("{sub} never appears in UTF-8"),
+        (ErrorKind::UnexpectedContinuation, _) => {
+            format!("{sub} is a continuation byte without a lead byte")
+        }
+        (ErrorKind::Truncated, _) => match after.first() {
+            Some(b) => format!("{sub} is cut short by {b:02X}, which cannot continue it"),
+            None => format!("{sub} is cut short"),
+        },
+        (ErrorKind::UnexpectedEnd, _) => {
+            let missing = announced_len(subpart[0]).saturating_sub(subpart.len());
+            let s = if missing == 1 { "" } else { "s" };
+            format!("{sub} is cut short by the end of the input ({missing} byte{s} missing)")
+        }
+        (ErrorKind::Overlong, None) => format!("{sub} starts an overlong encoding"),
+        (ErrorKind::Surrogate, None) => format!("{sub} starts the encoding of a surrogate"),
+        (ErrorKind::OutOfRange, None) => format!("{sub} starts a sequence beyond U+10FFFF"),
+    }
+}
+
+/// Appends `s` to `out` as a JSON string literal (quotes included), escaping `"`, `\` and
+/// control characters.
+///
+/// ```
+/// let mut out = String::new();
+/// utf8_tools::report::json_string(&mut out, "a\"b\\c\n\u{1}é");
+/// assert_eq!(out, r#""a\"b\\c\n\u0001é""#);
+/// ```
+pub fn json_string(out: &mut String, s: &str) {
+    out.push('"');
+    for c in s.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
+            '\t' => out.push_str("\\t"),
+            c if (c as u32) < 0x20 || c == '\u{7F}' => {
+                let _ = write!(out, "\\u{:04x}", c as u32);
+            }
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+}
+
+/// One error, located, ready to be shown in text or JSON.
+#[derive(Clone, Copy, Debug)]
+pub struct ErrorReport<'a> {
+    /// The input as diagnostics name it (`-` for stdin).
+    pub path: &'a str,
+    /// The 0-based byte offset of the subpart in the input.
+    pub offset: u64,
+    /// Why the subpart is ill-formed.
+    pub kind: ErrorKind,
+    /// The maximal subpart (1 to 3 bytes).
+    pub bytes: &'a [u8],
+    /// The bytes after the subpart that are known (a few; empty at the end of input).
+    pub after: &'a [u8],
+    /// 1-based line of the subpart.
+    pub line: u64,
+    /// 1-based column in characters of the repaired line.
+    pub column: u64,
+}
+
+impl<'a> ErrorReport<'a> {
+    /// A report of a stream error, with what follows it, at a line and column.
+    pub fn new(
+        path: &'a str,
+        err: &'a StreamError,
+        after: &'a [u8],
+        line: u64,
+        column: u64,
+    ) -> ErrorReport<'a> {
+        ErrorReport {
+            path,
+            offset: err.offset(),
+            kind: err.kind(),
+            bytes: err.bytes(),
+            after,
+            line,
+            column,
+        }
+    }
+
+    /// The text line, without a newline: `PROGRAM: PATH:LINE:COLUMN: KIND at byte OFFSET
+    /// (SUBPART): explanation`. With `color`, the kind is bold red.
+    ///
+    /// ```
+    /// use utf8_codec::ErrorKind;
+    /// use utf8_tools::report::ErrorReport;
+    /// let r = ErrorReport { path: "notes.txt", offset: 4461, kind: ErrorKind::Surrogate,
+    ///     bytes: b"\xED", after: b"\xA0\x80", line: 3, column: 17 };
+    /// assert_eq!(r.text("utf8-count", false),
+    ///     "utf8-count: notes.txt:3:17: surrogate at byte 4461 (ED): \
+    ///      ED A0 80 would encode the surrogate U+D800");
+    /// ```
+    pub fn text(&self, program: &str, color: bool) -> String {
+        let kind = self.kind.as_str();
+        let (on, off) = if color {
+            ("\x1b[1;31m", "\x1b[0m")
+        } else {
+            ("", "")
+        };
+        format!(
+            "{program}: {}:{}:{}: {on}{kind}{off} at byte {} ({}): {}",
+            self.path,
+            self.line,
+            self.column,
+            self.offset,
+            hex(self.bytes),
+            explain(self.kind, self.bytes, self.after)
+        )
+    }
+
+    /// The JSON object, one line without a newline.
+    ///
+    /// ```
+    /// use utf8_codec::ErrorKind;
+    /// use utf8_tools::report::ErrorReport;
+    /// let r = ErrorReport { path: "notes.txt", offset: 4461, kind: ErrorKind::Surrogate,
+    ///     bytes: b"\xED", after: b"", line: 3, column: 17 };
+    /// assert_eq!(r.json(), r#"{"path": "notes.txt", "offset": 4461, "len": 1, "kind": "surrogate", "bytes": "ED", "line": 3, "column": 17}"#);
+    /// ```
+    pub fn json(&self) -> String {
+        let mut s = String::from("{\"path\": ");
+        json_string(&mut s, self.path);
+        let _ = write!(
+            s,
+            ", \"offset\": {}, \"len\": {}, \"kind\": \"{}\", \"bytes\": \"{}\", \"line\": {}, \"column\": {}}}",
+            self.offset,
+            self.bytes.len(),
+            self.kind.as_str(),
+            hex(self.bytes),
+            self.line,
+            self.column
+        );
+        s
+    }
+}
