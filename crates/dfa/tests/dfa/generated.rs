@@ -1,0 +1,57 @@
+//! The committed DFA is a fresh build of the pattern (`cargo xtask gen-dfa --check`).
+
+use std::path::Path;
+
+use crate::gen_dfa;
+
+#[test]
+fn generated_files_are_fresh() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+    if let Err(e) = gen_dfa::check(&root, utf8_dfa::UTF8_PATTERN) {
+        panic!("{e}");
+    }
+}
+
+#[test]
+fn documented_sizes_are_the_embedded_ones() {
+    let v = utf8_dfa::Validator::new();
+    assert_eq!(gen_dfa::reachable_states(v.dfa()), utf8_dfa::STATES);
+    assert_eq!(
+        v.dfa().byte_classes().alphabet_len(),
+        utf8_dfa::BYTE_CLASSES + 1
+    );
+    assert_eq!(v.dfa().stride(), utf8_dfa::STRIDE);
+    let fresh = gen_dfa::stats(&gen_dfa::build(utf8_dfa::UTF8_PATTERN).unwrap());
+    assert_eq!(
+        (
+            fresh.states,
+            fresh.byte_classes,
+            fresh.stride,
+            fresh.blob_len
+        ),
+        (
+            utf8_dfa::STATES,
+            utf8_dfa::BYTE_CLASSES,
+            utf8_dfa::STRIDE,
+            utf8_dfa::BLOB_LEN
+        )
+    );
+    let docs = include_str!("../../src/lib.rs");
+    for fact in [
+        format!("| {} ([`STATES`])", utf8_dfa::STATES),
+        format!("| {} ([`BYTE_CLASSES`])", utf8_dfa::BYTE_CLASSES),
+        format!("| {} ([`STRIDE`])", utf8_dfa::STRIDE),
+        format!(
+            "| {} bytes per byte order ([`BLOB_LEN`])",
+            utf8_dfa::BLOB_LEN
+        ),
+    ] {
+        assert!(docs.contains(&fact), "the crate docs should say {fact:?}");
+    }
+}
+
+#[test]
+fn pattern_is_the_nine_rows() {
+    let joined = format!("(?-u:(?:{})*)", utf8_dfa::TABLE_3_7_ROWS.join("|"));
+    assert_eq!(joined, utf8_dfa::UTF8_PATTERN);
+}

@@ -1,0 +1,271 @@
+//! `cargo xtask gen-dfa [--check]`: compiles `utf8_dfa::UTF8_PATTERN` into a minimized dense
+//! DFA and writes it, serialized in both byte orders, with its loader into
+//! `crates/dfa/src/generated/`.
+//!
+//! This file is also compiled into utf8-dfa's tests (by `#[path]`), which check that the
+//! committed files are fresh and that the DFA is exactly Unicode's UTF-8. It must therefore
+//! take the pattern as a parameter and depend on nothing but regex-automata and std.
+
+use std::collections::{HashSet, VecDeque};
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+
+use regex_automata::dfa::{Automaton, StartKind, dense};
+use regex_automata::nfa::thompson;
+use regex_automata::util::{start, syntax};
+use regex_automata::{Anchored, MatchKind};
+
+/// Where the generated files live, relative to the workspace root.
+pub const GENERATED_DIR: &str = "crates/dfa/src/generated";
+
+/// The command that regenerates the files, quoted in the loader's header.
+pub const COMMAND: &str = "cargo xtask gen-dfa";
+
+/// One generated file: its path relative to the workspace root and its contents.
+pub struct GeneratedFile {
+    /// Relative to the workspace root.
+    pub path: PathBuf,
+    /// The exact bytes to write.
+    pub contents: Vec<u8>,
+}
+
+/// Size facts about a built DFA, printed by the task and written into the loader.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Stats {
+    /// States reachable from the anchored start state, the dead state included.
+    pub states: usize,
+    /// Equivalence classes of bytes (not counting the end-of-input class).
+    pub byte_classes: usize,
+    /// Transitions per state in the table (a power of two, classes plus end of input rounded up).
+    pub stride: usize,
+    /// Size of the little-endian serialization in bytes (the big-endian one has the same).
+    pub blob_len: usize,
+}
+
+/// Builds the DFA of `pattern` in byte mode: Unicode and UTF-8 mode off in the syntax, UTF-8
+/// mode off in the Thompson NFA (so `\xC3` is the byte C3), every prefix that is a match
+/// reported ([`MatchKind::All`]), anchored starts only, minimized, no acceleration.
+///
+/// # Errors
+///
+/// When regex-automata rejects the pattern or the DFA exceeds its size limits.
+pub fn build(pattern: &str) -> Result<dense::DFA<Vec<u32>>, Box<dyn std::error::Error>> {
+    let dfa = dense::Builder::new()
+        .configure(
+            dense::Config::new()
+                .match_kind(MatchKind::All)
+                .start_kind(StartKind::Anchored)
+                .minimize(true)
+                .byte_classes(true)
+                .accelerate(false)
+                .specialize_start_states(false),
+        )
+        .syntax(syntax::Config::new().unicode(false).utf8(false))
+        .thompson(thompson::Config::new().utf8(false))
+        .build(pattern)?;
+    Ok(dfa)
+}
+
+/// Counts the states reachable from the anchored start state of `dfa` (dead state included).
+///
+/// # Panics
+///
+/// When `dfa` has no anchored start state.
+pub fn reachable_states<A: Automaton>(dfa: &A) -> usize {
+    let start = dfa
+        .start_state(&start::Config::new().anchored(Anchored::Yes))
+        .expect("an anchored start state");
+    let mut seen = HashSet::from([start]);
+    let mut queue = VecDeque::from([start]);
+    while let Some(s) = queue.pop_front() {
+        let nexts = (0..=255u8)
+            .map(|b| dfa.next_state(s, b))
+            .chain([dfa.next_eoi_state(s)]);
+        for t in nexts {
+            if seen.insert(t) {
+                queue.push_back(t);
+            }
+        }
+    }
+    seen.len()
+}
+
+/// The size facts of `dfa`.
+pub fn stats(dfa: &dense::DFA<Vec<u32>>) -> Stats {
+    Stats {
+        states: reachable_states(dfa),
+        byte_classes: dfa.byte_classes().alphabet_len() - 1,
+        stride: dfa.stride(),
+        blob_len: serialized(dfa).0.len(),
+    }
+}
+
+/// Both serializations without their leading alignment padding: (little, big).
+fn serialized(dfa: &dense::DFA<Vec<u32>>) -> (Vec<u8>, Vec<u8>) {
+    let (le, le_pad) = dfa.to_bytes_little_endian();
+    let (be, be_pad) = dfa.to_bytes_big_endian();
+    (le[le_pad..].to_vec(), be[be_pad..].to_vec())
+}
+
+/// Builds the DFA of `pattern` and returns every file of the generated directory.
+///
+/// # Errors
+///
+/// As [`build`].
+pub fn generate(pattern: &str) -> Result<(Vec<GeneratedFile>, Stats), Box<dyn std::error::Error>> {
+    let dfa = build(pattern)?;
+    let stats = stats(&dfa);
+    let (le, be) = serialized(&dfa);
+    let dir = Path::new(GENERATED_DIR);
+    let files = vec![
+        GeneratedFile {
+            path: dir.join("utf8.littleendian.dfa"),
+            contents: le,
+        },
+        GeneratedFile {
+            path: dir.join("utf8.bigendian.dfa"),
+            contents: be,
+        },
+        GeneratedFile {
+            path: dir.join("mod.rs"),
+            contents: loader(pattern, stats).into_bytes(),
+        },
+    ];
+    Ok((files, stats))
+}
+
+/// The DO NOT EDIT loader: embeds both blobs aligned and deserializes the native one once.
+fn loader(pattern: &str, stats: Stats) -> String {
+    let Stats {
+        states,
+        byte_classes,
+        stride,
+        blob_len,
+    } = stats;
+    let mut s = String::new();
+    let w = &mut s;
+    // Infallible: writing to a String.
+    let _ = writeln!(
+        w,
+        "// DO NOT EDIT THIS FILE. IT WAS AUTOMATICALLY GENERATED BY:"
+    );
+    let _ = writeln!(w, "//");
+    let _ = writeln!(w, "//   {COMMAND}");
+    let _ = writeln!(w, "//");
+    let _ = writeln!(w, "// from `utf8_dfa::UTF8_PATTERN` (src/patterns.rs):");
+    let _ = writeln!(w, "//");
+    let _ = writeln!(w, "//   {pattern}");
+    let _ = writeln!(w, "//");
+    let _ = writeln!(
+        w,
+        "// regex-automata dense DFA: syntax unicode(false) utf8(false), thompson utf8(false),"
+    );
+    let _ = writeln!(
+        w,
+        "// MatchKind::All, StartKind::Anchored, minimized, byte classes, no acceleration."
+    );
+    let _ = writeln!(
+        w,
+        "// `{COMMAND} --check` (run by a test) fails when this file or the"
+    );
+    let _ = writeln!(w, "// *.dfa files beside it differ from a fresh build.");
+    let _ = writeln!(w);
+    let _ = writeln!(w, "//! The generated DFA and its loader.");
+    let _ = writeln!(w);
+    let _ = writeln!(w, "use std::sync::OnceLock;");
+    let _ = writeln!(w);
+    let _ = writeln!(w, "use regex_automata::dfa::dense::DFA;");
+    let _ = writeln!(w, "use regex_automata::util::wire::AlignAs;");
+    let _ = writeln!(w);
+    let _ = writeln!(
+        w,
+        "/// States reachable from the anchored start state, the dead state included."
+    );
+    let _ = writeln!(w, "pub(crate) const STATES: usize = {states};");
+    let _ = writeln!(
+        w,
+        "/// Equivalence classes of bytes (not counting the end-of-input class)."
+    );
+    let _ = writeln!(w, "pub(crate) const BYTE_CLASSES: usize = {byte_classes};");
+    let _ = writeln!(w, "/// Transitions per state in the table.");
+    let _ = writeln!(w, "pub(crate) const STRIDE: usize = {stride};");
+    let _ = writeln!(w, "/// Size of each serialized DFA in bytes.");
+    let _ = writeln!(w, "pub(crate) const BLOB_LEN: usize = {blob_len};");
+    let _ = writeln!(w);
+    let _ = writeln!(
+        w,
+        "/// The serialized DFA in this target's byte order, aligned for zero-copy loading."
+    );
+    let _ = writeln!(w, "static ALIGNED: &AlignAs<[u8], u32> = &AlignAs {{");
+    let _ = writeln!(w, "    _align: [],");
+    let _ = writeln!(w, "    #[cfg(target_endian = \"big\")]");
+    let _ = writeln!(w, "    bytes: *include_bytes!(\"utf8.bigendian.dfa\"),");
+    let _ = writeln!(w, "    #[cfg(target_endian = \"little\")]");
+    let _ = writeln!(w, "    bytes: *include_bytes!(\"utf8.littleendian.dfa\"),");
+    let _ = writeln!(w, "}};");
+    let _ = writeln!(w);
+    let _ = writeln!(
+        w,
+        "/// The DFA, deserialized (zero-copy, fully validated) on first use."
+    );
+    let _ = writeln!(w, "pub(crate) fn dfa() -> &'static DFA<&'static [u32]> {{");
+    let _ = writeln!(
+        w,
+        "    static DFA: OnceLock<DFA<&'static [u32]>> = OnceLock::new();"
+    );
+    let _ = writeln!(w, "    DFA.get_or_init(|| {{");
+    let _ = writeln!(w, "        let (dfa, _) = DFA::from_bytes(&ALIGNED.bytes)");
+    let _ = writeln!(
+        w,
+        "            .expect(\"the generated DFA deserializes (run `{COMMAND}`)\");"
+    );
+    let _ = writeln!(w, "        dfa");
+    let _ = writeln!(w, "    }})");
+    let _ = writeln!(w, "}}");
+    s
+}
+
+/// Writes the generated files under `root` (the workspace root), replacing stale ones.
+///
+/// # Errors
+///
+/// As [`generate`], or when a file cannot be written.
+pub fn write(root: &Path, pattern: &str) -> Result<Stats, Box<dyn std::error::Error>> {
+    let (files, stats) = generate(pattern)?;
+    std::fs::create_dir_all(root.join(GENERATED_DIR))?;
+    for f in files {
+        let path = root.join(&f.path);
+        if std::fs::read(&path).ok().as_deref() != Some(&f.contents[..]) {
+            std::fs::write(&path, &f.contents)
+                .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+        }
+    }
+    Ok(stats)
+}
+
+/// Checks that the files under `root` (the workspace root) are exactly what [`generate`]
+/// makes now.
+///
+/// # Errors
+///
+/// A message naming every stale or missing file and the command that refreshes them.
+pub fn check(root: &Path, pattern: &str) -> Result<Stats, Box<dyn std::error::Error>> {
+    let (files, stats) = generate(pattern)?;
+    let mut stale = Vec::new();
+    for f in &files {
+        match std::fs::read(root.join(&f.path)) {
+            Ok(old) if old == f.contents => {}
+            Ok(_) => stale.push(format!("{} differs from a fresh build", f.path.display())),
+            Err(e) => stale.push(format!("{} cannot be read: {e}", f.path.display())),
+        }
+    }
+    if stale.is_empty() {
+        Ok(stats)
+    } else {
+        Err(format!(
+            "generated DFA files are stale:\n  {}\nrun `{COMMAND}` and commit the result",
+            stale.join("\n  ")
+        )
+        .into())
+    }
+}

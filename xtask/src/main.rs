@@ -1,0 +1,71 @@
+//! Development tasks for the utf8-tools workspace, run as `cargo xtask <task>`.
+//!
+//! ```text
+//! cargo xtask gen-dfa            rebuild crates/dfa/src/generated/ from utf8_dfa::UTF8_PATTERN
+//! cargo xtask gen-dfa --check    fail (exit 1) when the committed files differ from a fresh build
+//! ```
+#![forbid(unsafe_code)]
+
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+mod gen_dfa;
+#[path = "../../crates/dfa/src/patterns.rs"]
+#[allow(dead_code)] // only UTF8_PATTERN is needed here
+mod patterns;
+
+const USAGE: &str = "\
+usage: cargo xtask <task>
+
+tasks:
+  gen-dfa [--check]   build the UTF-8 DFA into crates/dfa/src/generated/;
+                      with --check, exit 1 if the committed files differ
+  help                print this message";
+
+fn main() -> ExitCode {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    match args.as_slice() {
+        ["gen-dfa"] => report(gen_dfa::write(&root(), patterns::UTF8_PATTERN), "wrote"),
+        ["gen-dfa", "--check"] => report(gen_dfa::check(&root(), patterns::UTF8_PATTERN), "fresh"),
+        ["help" | "--help" | "-h"] => {
+            println!("{USAGE}");
+            ExitCode::SUCCESS
+        }
+        _ => {
+            eprintln!(
+                "xtask: unknown or missing task: {}\n\n{USAGE}",
+                args.join(" ")
+            );
+            ExitCode::from(2)
+        }
+    }
+}
+
+fn report(result: Result<gen_dfa::Stats, Box<dyn std::error::Error>>, verb: &str) -> ExitCode {
+    match result {
+        Ok(s) => {
+            println!(
+                "gen-dfa: {verb} {}: {} states, {} byte classes, stride {}, {} bytes per byte order",
+                gen_dfa::GENERATED_DIR,
+                s.states,
+                s.byte_classes,
+                s.stride,
+                s.blob_len
+            );
+            ExitCode::SUCCESS
+        }
+        Err(e) => {
+            eprintln!("xtask gen-dfa: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+/// The workspace root: the parent of this package's directory.
+fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .expect("xtask lives one level below the workspace root")
+        .to_path_buf()
+}
