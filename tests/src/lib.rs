@@ -2,6 +2,8 @@
 //! helpers shared by the end-to-end tests.
 #![forbid(unsafe_code)]
 
+pub mod cli;
+
 use std::path::PathBuf;
 
 /// The directory `shared/conformance` beside the repository, if present.

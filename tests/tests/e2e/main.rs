@@ -1,0 +1,7 @@
+//! End-to-end tests of the installed binaries: one integration binary, one module per tool.
+//!
+//! The binaries come from `UTF8_TOOLS_BIN_DIR` or beside this test executable; see
+//! `utf8_tests::cli`.
+
+mod count;
+mod util;

@@ -1,0 +1,102 @@
+//! Fixtures shared by the modules.
+
+use std::path::Path;
+use std::process::Command;
+
+pub use utf8_tests::cli::{Outcome, TestCommand};
+
+/// A temporary directory for one test.
+pub fn tempdir() -> tempfile::TempDir {
+    tempfile::tempdir().expect("temp dir")
+}
+
+/// Writes `bytes` to `dir/name`.
+pub fn write(dir: &Path, name: &str, bytes: impl AsRef<[u8]>) {
+    std::fs::write(dir.join(name), bytes).expect("write fixture");
+}
+
+/// `utf8-count` run in `dir`.
+pub fn count(dir: &Path) -> TestCommand {
+    TestCommand::new("utf8-count", dir)
+}
+
+/// Whether an external program runs (`prog --version` succeeds).
+pub fn have(prog: &str) -> bool {
+    Command::new(prog)
+        .arg("--version")
+        .output()
+        .is_ok_and(|o| o.status.success())
+}
+
+/// A deterministic pseudo-random generator (xorshift64*).
+pub struct Rng(u64);
+
+impl Rng {
+    pub fn new(seed: u64) -> Rng {
+        Rng(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1)
+    }
+
+    pub fn next(&mut self) -> u64 {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
+    }
+
+    pub fn below(&mut self, n: u64) -> u64 {
+        self.next() % n
+    }
+}
+
+/// A corpus of about `len` bytes: mixed scripts, newlines, and (with `errors`) every kind of
+/// ill-formed sequence, including long runs of continuation bytes and cut-off prefixes.
+pub fn corpus(seed: u64, len: usize, errors: bool) -> Vec<u8> {
+    const PIECES: &[&str] = &[
+        "hello ",
+        "world",
+        "\n",
+        "café ",
+        "Grüße ",
+        "Привет ",
+        "日本語の",
+        "テキスト",
+        "😀",
+        "🎉 ",
+        "ok\n",
+        "\t",
+        "Ω≈ç√ ",
+        "𐍈",
+        "\u{10FFFF}",
+        "\u{FEFF}",
+        "a",
+        "\r\n",
+    ];
+    const BAD: &[&[u8]] = &[
+        b"\xED\xA0\x80",
+        b"\xC1\x81",
+        b"\xC0",
+        b"\xE0\x80\x80",
+        b"\xF0\x80\x80\x80",
+        b"\xF4\x90\x80\x80",
+        b"\xF5",
+        b"\xFE",
+        b"\xFF",
+        b"\x80",
+        b"\xBF\xBF\xBF\xBF\xBF",
+        b"\xE2\x82",
+        b"\xF0\x9F\x98",
+        b"\xE2",
+        b"\xF8\x88\x80\x80\x80",
+        b"\x80\x80\x80",
+    ];
+    let mut rng = Rng::new(seed);
+    let mut out = Vec::with_capacity(len + 16);
+    while out.len() < len {
+        if errors && rng.below(8) == 0 {
+            out.extend_from_slice(BAD[rng.below(BAD.len() as u64) as usize]);
+        } else {
+            out.extend_from_slice(PIECES[rng.below(PIECES.len() as u64) as usize].as_bytes());
+        }
+    }
+    out
+}
