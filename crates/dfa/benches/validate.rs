@@ -133,5 +133,39 @@ fn validate(c: &mut Criterion) {
     }
 }
 
-criterion_group!(benches, validate);
+/// Inputs with errors: the whole `errors()` list, against the codec's.
+fn errors(c: &mut Criterion) {
+    let mixed = corpora().pop().expect("the mixed corpus").1;
+    // One error about every 1000 bytes, placed at character boundaries.
+    let mut sparse = Vec::with_capacity(mixed.len() + 128);
+    for (i, chunk) in mixed.chunk_by(|_, b| b & 0xC0 == 0x80).enumerate() {
+        if i % 400 == 399 {
+            sparse.extend_from_slice(b"\xED\xA0\x80");
+        }
+        sparse.extend_from_slice(chunk);
+    }
+    let mut rng = Rng(7);
+    let random: Vec<u8> = (0..SIZE).map(|_| rng.next() as u8).collect();
+    for (name, input) in [("sparse-errors", sparse), ("random-bytes", random)] {
+        assert_eq!(
+            utf8_dfa::errors(&input).count(),
+            utf8_codec::errors(&input).count()
+        );
+        let mut group = c.benchmark_group(format!("errors/{name}"));
+        group.throughput(Throughput::Bytes(input.len() as u64));
+        group.warm_up_time(Duration::from_millis(500));
+        group.measurement_time(Duration::from_secs(2));
+        group.sample_size(30);
+        let input = &input[..];
+        group.bench_with_input(BenchmarkId::new("utf8_dfa", SIZE), input, |b, i| {
+            b.iter(|| utf8_dfa::errors(black_box(i)).count())
+        });
+        group.bench_with_input(BenchmarkId::new("utf8_codec", SIZE), input, |b, i| {
+            b.iter(|| utf8_codec::errors(black_box(i)).count())
+        });
+        group.finish();
+    }
+}
+
+criterion_group!(benches, validate, errors);
 criterion_main!(benches);

@@ -36,9 +36,11 @@ use crate::generated;
 /// Independent chains walked side by side over one window of input.
 const CHAINS: usize = 4;
 /// Bytes per window split among the chains.
-const WINDOW: usize = 4096;
+const WINDOW: usize = 1024;
 /// Inputs (or rests) shorter than this are walked by one chain.
 const SHORT: usize = 64;
+/// Bytes walked exactly right after an error before the fast path takes over.
+const PROBE: usize = 256;
 /// Bytes per step of the ASCII skip.
 const ASCII_BLOCK: usize = 32;
 
@@ -158,7 +160,7 @@ impl Validator {
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn validate<'a>(&self, bytes: &'a [u8]) -> Result<&'a str, Utf8Error> {
-        match self.first_error(bytes, 0) {
+        match self.first_error(bytes, 0, 0) {
             None => {
                 // SAFETY: `first_error` found no error: the DFA, whose language is exactly
                 // well-formed UTF-8 (Table 3-7, checked against regex-automata's own UTF-8
@@ -190,7 +192,7 @@ impl Validator {
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn valid_up_to(&self, bytes: &[u8]) -> usize {
-        self.first_error(bytes, 0)
+        self.first_error(bytes, 0, 0)
             .map_or(bytes.len(), |e| e.valid_up_to())
     }
 
@@ -292,39 +294,60 @@ impl Validator {
         s
     }
 
-    /// The exact walk from a character boundary `from`: the first error at or after it.
-    fn exact_from(&self, bytes: &[u8], from: usize) -> Option<Utf8Error> {
+    /// The exact walk from the character boundary `from` over at most `limit` bytes.
+    fn exact_walk(&self, bytes: &[u8], from: usize, limit: usize) -> Walk {
         let mut s = self.start;
         let mut last = from;
-        for (i, &b) in bytes.iter().enumerate().skip(from) {
+        let end = from.saturating_add(limit).min(bytes.len());
+        for (i, &b) in bytes[..end].iter().enumerate().skip(from) {
             s = self.step(s, b);
             if self.dfa.is_special_state(s) {
                 if self.dfa.is_dead_state(s) {
-                    return Some(error(bytes, last, i - last));
+                    return Walk::Error(error(bytes, last, i - last));
                 }
                 if self.dfa.is_match_state(s) {
                     last = i;
                 }
             }
         }
-        if self.dfa.is_match_state(self.dfa.next_eoi_state(s)) {
-            None
+        if end < bytes.len() {
+            Walk::Clean(last)
+        } else if self.dfa.is_match_state(self.dfa.next_eoi_state(s)) {
+            Walk::Valid
         } else {
-            Some(error(bytes, last, bytes.len() - last))
+            Walk::Error(error(bytes, last, bytes.len() - last))
         }
     }
 
     /// The first error at or after the character boundary `from`.
+    ///
+    /// With `probe > 0` an exact walk over the next `probe` bytes comes first: right after an
+    /// error, the next one is often close, and the fast path would walk a whole window to
+    /// find it.
     #[inline]
-    fn first_error(&self, bytes: &[u8], from: usize) -> Option<Utf8Error> {
-        let rest = &bytes[from..];
-        let proven = from + self.proven_prefix(rest);
-        if proven == bytes.len() {
-            None
-        } else {
-            self.exact_from(bytes, proven)
+    fn first_error(&self, bytes: &[u8], from: usize, probe: usize) -> Option<Utf8Error> {
+        let from = match self.exact_walk(bytes, from, probe) {
+            Walk::Error(e) => return Some(e),
+            Walk::Valid => return None,
+            Walk::Clean(boundary) => boundary,
+        };
+        let proven = from + self.proven_prefix(&bytes[from..]);
+        match self.exact_walk(bytes, proven, usize::MAX) {
+            Walk::Error(e) => Some(e),
+            Walk::Valid => None,
+            Walk::Clean(_) => unreachable!("an unlimited walk reaches the end"),
         }
     }
+}
+
+/// How an exact walk ended.
+enum Walk {
+    /// At the first error.
+    Error(Utf8Error),
+    /// At the end of the input, all of it well-formed from where the walk started.
+    Valid,
+    /// At its byte limit without an error; the last character boundary it saw.
+    Clean(usize),
 }
 
 /// The error of the maximal subpart `bytes[offset..offset + len]` that the DFA delimited.
@@ -399,7 +422,8 @@ impl Iterator for Errors<'_> {
         if self.pos >= self.bytes.len() {
             return None;
         }
-        match self.validator.first_error(self.bytes, self.pos) {
+        let probe = if self.pos == 0 { 0 } else { PROBE };
+        match self.validator.first_error(self.bytes, self.pos, probe) {
             None => {
                 self.pos = self.bytes.len();
                 None

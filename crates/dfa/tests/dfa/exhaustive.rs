@@ -92,3 +92,20 @@ fn errors_at_every_offset_of_long_text() {
     });
     assert_agrees(&base);
 }
+
+/// Two errors at every distance up to past a window (the iterator walks exactly right after
+/// an error, then hands over to the fast path).
+#[test]
+fn errors_at_every_distance() {
+    let base = crate::common::mixed_text(3_000);
+    let boundaries: Vec<usize> = (0..base.len())
+        .filter(|&i| base[i] & 0xC0 != 0x80)
+        .collect();
+    for &d in &boundaries {
+        let mut v = b"\xF0\x9F".to_vec();
+        v.extend_from_slice(&base[..d]);
+        v.extend_from_slice(b"\xED\xA0");
+        v.extend_from_slice(&base[d..]);
+        assert_agrees(&v);
+    }
+}

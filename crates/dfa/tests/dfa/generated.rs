@@ -55,3 +55,34 @@ fn pattern_is_the_nine_rows() {
     let joined = format!("(?-u:(?:{})*)", utf8_dfa::TABLE_3_7_ROWS.join("|"));
     assert_eq!(joined, utf8_dfa::UTF8_PATTERN);
 }
+
+/// The check itself notices a stale or missing file (on a copy, never on the real files).
+#[test]
+fn generated_check_fails_on_a_difference() {
+    let root = Path::new(env!("CARGO_TARGET_TMPDIR")).join("gen-dfa-check");
+    let _ = std::fs::remove_dir_all(&root);
+    gen_dfa::write(&root, utf8_dfa::UTF8_PATTERN).unwrap();
+    gen_dfa::check(&root, utf8_dfa::UTF8_PATTERN).unwrap();
+
+    let blob = root.join(gen_dfa::GENERATED_DIR).join("utf8.bigendian.dfa");
+    let mut bytes = std::fs::read(&blob).unwrap();
+    let last = bytes.len() - 1;
+    bytes[last] ^= 1;
+    std::fs::write(&blob, &bytes).unwrap();
+    let err = gen_dfa::check(&root, utf8_dfa::UTF8_PATTERN)
+        .unwrap_err()
+        .to_string();
+    assert!(err.contains("utf8.bigendian.dfa differs"), "{err}");
+    assert!(err.contains("cargo xtask gen-dfa"), "{err}");
+
+    std::fs::remove_file(root.join(gen_dfa::GENERATED_DIR).join("mod.rs")).unwrap();
+    let err = gen_dfa::check(&root, utf8_dfa::UTF8_PATTERN)
+        .unwrap_err()
+        .to_string();
+    assert!(err.contains("mod.rs cannot be read"), "{err}");
+
+    // A different pattern makes different files.
+    gen_dfa::write(&root, utf8_dfa::UTF8_PATTERN).unwrap();
+    assert!(gen_dfa::check(&root, r"(?-u:[\x00-\x7F]*)").is_err());
+    let _ = std::fs::remove_dir_all(&root);
+}
