@@ -298,29 +298,59 @@ fn unreadable_file() {
 fn engines() {
     let dir = tempdir();
     fixtures(dir.path());
-    let scalar = count(dir.path())
-        .args(["--engine=scalar", "--json", "--histogram", "-L", "bad.txt"])
-        .run();
-    let auto = count(dir.path())
-        .args(["--json", "--histogram", "-L", "bad.txt"])
-        .run();
-    assert_eq!(scalar, auto);
-    let dfa = count(dir.path())
-        .args(["--engine=dfa", "--json", "--histogram", "-L", "bad.txt"])
-        .run();
-    if dfa.code == 2 {
-        assert_eq!(
-            dfa.err(),
-            "utf8-count: the dfa engine is not available in this build\n\
-             Try 'utf8-count --help' for more information.\n"
-        );
-    } else {
-        assert_eq!(dfa, auto);
+    let mut big = corpus(5, 1 << 20, true);
+    big.extend_from_slice(b"\xF0\x9F");
+    write(dir.path(), "big.txt", &big);
+    let mut files = vec!["bad.txt".to_string(), "big.txt".to_string()];
+    if let Some(conf) = utf8_tests::conformance_dir() {
+        files.push(conf.join("UTF-8-test.txt").to_string_lossy().into_owned());
     }
+    let modes: [&[&str]; 5] = [
+        &["--json", "--histogram", "-L"],
+        &["--explain"],
+        &["--explain", "--json"],
+        &["--check"],
+        &["--threads=3", "-L"],
+    ];
+    for mode in modes {
+        for file in &files {
+            let run = |engine: &str| {
+                count(dir.path())
+                    .arg_engine(engine)
+                    .args(mode)
+                    .args([file])
+                    .run()
+            };
+            let auto = run("auto");
+            assert_ne!(auto.code, 2, "{mode:?} {file}: {}", auto.err());
+            for engine in ["scalar", "dfa"] {
+                assert!(run(engine) == auto, "--engine={engine} {mode:?} {file}");
+            }
+        }
+    }
+    // Through a pipe too (chunks as the kernel delivers them).
+    let run = |engine: &str| {
+        count(dir.path())
+            .arg_engine(engine)
+            .args(["--json", "--histogram", "-L"])
+            .stdin(&big)
+            .run()
+    };
+    assert_eq!(run("dfa"), run("scalar"));
     count(dir.path())
         .args(["--engine=simd"])
         .run()
         .assert_code(2);
+}
+
+trait ArgEngine {
+    fn arg_engine(&mut self, engine: &str) -> &mut crate::util::TestCommand;
+}
+
+impl ArgEngine for crate::util::TestCommand {
+    fn arg_engine(&mut self, engine: &str) -> &mut crate::util::TestCommand {
+        self.args([format!("--engine={engine}")])
+    }
 }
 
 #[test]
@@ -444,6 +474,11 @@ fn threads_give_identical_results() {
     for n in ["2", "3", "4", "5", "7", "8", "13", "64", "1024"] {
         let o = count(dir.path()).args(["--threads", n]).args(args).run();
         assert_eq!(o, reference, "--threads {n}");
+        let o = count(dir.path())
+            .args(["--engine=dfa", "--threads", n])
+            .args(args)
+            .run();
+        assert_eq!(o, reference, "--engine=dfa --threads {n}");
         let o = count(dir.path()).args(["--threads", n, "big.txt"]).run();
         let one = count(dir.path()).args(["--threads=1", "big.txt"]).run();
         assert_eq!(o, one, "--threads {n}, fast path");
