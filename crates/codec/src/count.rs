@@ -3,7 +3,7 @@
 use core::ops::AddAssign;
 
 use crate::error::ErrorKind;
-use crate::scalar;
+use crate::simd::{self, Kernel};
 use crate::stream::{Decoder, Event, StreamError};
 
 /// Counts over some input, valid or not.
@@ -46,8 +46,13 @@ impl Counts {
 
     /// Adds the counts of a valid run of text.
     fn add_valid(&mut self, s: &[u8]) {
+        self.add_valid_with(Kernel::active(), s);
+    }
+
+    /// Adds the counts of a valid run of text, counted by kernel `k` (available).
+    fn add_valid_with(&mut self, k: Kernel, s: &[u8]) {
         let mut acc = [0; 5];
-        scalar::count_valid(s, &mut acc);
+        simd::count_valid_with(k, s, &mut acc);
         self.bytes += s.len() as u64;
         self.chars += acc[0] + acc[1] + acc[2] + acc[3];
         self.lines += acc[4];
@@ -90,12 +95,17 @@ impl AddAssign for Counts {
 /// assert_eq!(c.kind(ErrorKind::UnexpectedContinuation), 2);
 /// ```
 pub fn count(bytes: &[u8]) -> Counts {
+    count_with(Kernel::active(), bytes)
+}
+
+/// [`count`] with kernel `k`, which the caller has checked is available.
+pub(crate) fn count_with(k: Kernel, bytes: &[u8]) -> Counts {
     let mut counts = Counts::default();
     let mut pos = 0;
     while pos < bytes.len() {
         let rest = &bytes[pos..];
-        let n = scalar::valid_up_to(rest);
-        counts.add_valid(&rest[..n]);
+        let n = simd::valid_up_to_with(k, rest);
+        counts.add_valid_with(k, &rest[..n]);
         pos += n;
         if pos < bytes.len() {
             let err = crate::validate::error_at(bytes, pos);

@@ -91,6 +91,7 @@ pub mod io;
 #[cfg(feature = "alloc")]
 mod repair;
 mod scalar;
+mod simd;
 pub mod stream;
 mod validate;
 
@@ -105,4 +106,5 @@ pub use encode::{EncodeError, EncodeErrorKind, Encoded, encode, utf16_chars};
 pub use error::{ErrorKind, Utf8Error};
 #[cfg(feature = "alloc")]
 pub use repair::{Action, Practice, RepairOptions, Repairer, repair, repair_with};
+pub use simd::Kernel;
 pub use validate::{Errors, errors, is_valid, valid_up_to, validate};

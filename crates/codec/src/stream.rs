@@ -4,6 +4,7 @@ use core::fmt;
 
 use crate::error::{ErrorKind, Utf8Error};
 use crate::scalar::{self, Unit};
+use crate::simd;
 
 /// An error found by the streaming [`Decoder`]: a maximal subpart with its absolute offset in
 /// the whole stream and a copy of its bytes (the chunk it came from may be gone).
@@ -308,7 +309,7 @@ impl<'a> Iterator for Events<'_, 'a> {
             return self.complete_held();
         }
         let rest = self.chunk.get(self.pos..).filter(|r| !r.is_empty())?;
-        let n = scalar::valid_up_to(rest);
+        let n = simd::valid_up_to(rest);
         if n > 0 {
             self.pos += n;
             self.decoder.offset += n as u64;

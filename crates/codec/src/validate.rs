@@ -2,6 +2,7 @@
 
 use crate::error::Utf8Error;
 use crate::scalar::{self, Unit};
+use crate::simd;
 
 /// Checks that `bytes` is well-formed UTF-8 and returns it as `&str`, or the first error.
 ///
@@ -23,7 +24,7 @@ use crate::scalar::{self, Unit};
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 pub fn validate(bytes: &[u8]) -> Result<&str, Utf8Error> {
-    let n = scalar::valid_up_to(bytes);
+    let n = simd::valid_up_to(bytes);
     if n == bytes.len() {
         // SAFETY: `valid_up_to` returned the whole length, so every byte of `bytes` belongs to
         // a well-formed sequence of Table 3-7; the tests hold it to `core::str::from_utf8`.
@@ -40,7 +41,7 @@ pub fn validate(bytes: &[u8]) -> Result<&str, Utf8Error> {
 /// assert!(!utf8_codec::is_valid(b"\xFF"));
 /// ```
 pub fn is_valid(bytes: &[u8]) -> bool {
-    scalar::valid_up_to(bytes) == bytes.len()
+    simd::valid_up_to(bytes) == bytes.len()
 }
 
 /// The length of the longest prefix of `bytes` that is well-formed UTF-8 (a character
@@ -50,7 +51,7 @@ pub fn is_valid(bytes: &[u8]) -> bool {
 /// assert_eq!(utf8_codec::valid_up_to(b"ab\xE2\x82"), 2);
 /// ```
 pub fn valid_up_to(bytes: &[u8]) -> usize {
-    scalar::valid_up_to(bytes)
+    simd::valid_up_to(bytes)
 }
 
 /// The error that starts at `offset`, where the caller knows a maximal subpart starts.
@@ -97,7 +98,7 @@ impl Iterator for Errors<'_> {
     #[inline]
     fn next(&mut self) -> Option<Utf8Error> {
         let rest = self.bytes.get(self.pos..)?;
-        let at = self.pos + scalar::valid_up_to(rest);
+        let at = self.pos + simd::valid_up_to(rest);
         if at == self.bytes.len() {
             self.pos = at;
             return None;

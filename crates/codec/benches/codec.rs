@@ -1,0 +1,215 @@
+//! The codec against its peers, side by side in one run, on corpora generated
+//! deterministically here: `cargo bench -p utf8-codec`. `UTF8_BENCH_MIB` sets the corpus size
+//! (default 64 MiB); `UTF8_BENCH_CORPORA` a comma-separated subset of corpus names.
+#![allow(missing_docs)] // criterion_group! generates an undocumented function
+
+use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
+use std::hint::black_box;
+use std::time::Duration;
+use utf8_codec::Kernel;
+
+/// A small deterministic generator (xorshift64*).
+struct Rng(u64);
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
+    }
+    fn below(&mut self, n: u64) -> u64 {
+        self.next() % n
+    }
+}
+
+/// Text of `size` bytes (cut at a character boundary) made of characters drawn from `pick`.
+fn text(size: usize, mut pick: impl FnMut(&mut Rng) -> char) -> Vec<u8> {
+    let mut rng = Rng(0x9E37_79B9_7F4A_7C15);
+    let mut s = String::with_capacity(size + 4);
+    while s.len() < size {
+        s.push(pick(&mut rng));
+    }
+    while s.len() > size {
+        s.pop();
+    }
+    s.into_bytes()
+}
+
+fn from_ranges(rng: &mut Rng, ranges: &[(u32, u32)]) -> char {
+    let (lo, hi) = ranges[rng.below(ranges.len() as u64) as usize];
+    char::from_u32(lo + rng.below(u64::from(hi - lo + 1)) as u32).unwrap_or(' ')
+}
+
+/// Words of 2..9 letters from `ranges`, separated by spaces, with a newline now and then.
+fn words(size: usize, ranges: &'static [(u32, u32)]) -> Vec<u8> {
+    let mut left = 0;
+    text(size, move |r| {
+        if left == 0 {
+            left = 2 + r.below(8);
+            return if r.below(12) == 0 { '\n' } else { ' ' };
+        }
+        left -= 1;
+        from_ranges(r, ranges)
+    })
+}
+
+/// The corpora of DESIGN.md's performance section.
+fn corpora(size: usize) -> Vec<(&'static str, Vec<u8>)> {
+    let mixed_ranges: &'static [(u32, u32)] = &[
+        (0x61, 0x7A),
+        (0x61, 0x7A),
+        (0xE0, 0xFF),
+        (0x430, 0x44F),
+        (0x4E00, 0x9FFF),
+        (0x1F600, 0x1F64F),
+    ];
+    let mut all = vec![
+        ("ascii", words(size, &[(0x61, 0x7A)])),
+        (
+            "latin",
+            words(
+                size,
+                &[(0x61, 0x7A), (0x61, 0x7A), (0x61, 0x7A), (0xE0, 0xFF)],
+            ),
+        ),
+        ("cyrillic", words(size, &[(0x430, 0x44F)])),
+        ("cjk", text(size, |r| from_ranges(r, &[(0x4E00, 0x9FFF)]))),
+        (
+            "emoji",
+            text(size, |r| from_ranges(r, &[(0x1F600, 0x1F64F)])),
+        ),
+        ("mixed", words(size, mixed_ranges)),
+        (
+            "random-scalars",
+            text(size, |r| {
+                loop {
+                    if let Some(c) = char::from_u32(r.below(0x11_0000) as u32) {
+                        break c;
+                    }
+                }
+            }),
+        ),
+    ];
+    let mut sparse = words(size, mixed_ranges);
+    let mut rng = Rng(7);
+    let mut i = 0;
+    while i < sparse.len() {
+        sparse[i] = [0xFF, 0x80, 0xC0, 0xED][rng.below(4) as usize];
+        i += 2048 + rng.below(4096) as usize;
+    }
+    all.push(("sparse-errors", sparse));
+    let mut rng = Rng(11);
+    all.push((
+        "random-bytes",
+        (0..size).map(|_| rng.next() as u8).collect(),
+    ));
+    let only = std::env::var("UTF8_BENCH_CORPORA").unwrap_or_default();
+    all.retain(|(name, _)| only.is_empty() || only.split(',').any(|o| o == *name));
+    all
+}
+
+fn size() -> usize {
+    std::env::var("UTF8_BENCH_MIB")
+        .ok()
+        .and_then(|s| s.parse::<usize>().ok())
+        .unwrap_or(64)
+        << 20
+}
+
+fn benches(c: &mut Criterion) {
+    for (name, data) in corpora(size()) {
+        let data = &data[..];
+        let mut g = c.benchmark_group(format!("validate/{name}"));
+        g.throughput(Throughput::Bytes(data.len() as u64))
+            .sample_size(10)
+            .warm_up_time(Duration::from_millis(500))
+            .measurement_time(Duration::from_secs(2));
+        g.bench_function("std::str::from_utf8", |b| {
+            b.iter(|| std::str::from_utf8(black_box(data)).is_ok())
+        });
+        g.bench_function("simdutf8::basic", |b| {
+            b.iter(|| simdutf8::basic::from_utf8(black_box(data)).is_ok())
+        });
+        g.bench_function("simdutf8::compat", |b| {
+            b.iter(|| simdutf8::compat::from_utf8(black_box(data)).is_ok())
+        });
+        g.bench_function("encoding_rs::utf8_valid_up_to", |b| {
+            b.iter(|| encoding_rs::Encoding::utf8_valid_up_to(black_box(data)))
+        });
+        for k in Kernel::available() {
+            g.bench_function(BenchmarkId::new("utf8_codec::valid_up_to", k.name()), |b| {
+                b.iter(|| k.valid_up_to(black_box(data)))
+            });
+        }
+        g.finish();
+
+        let mut g = c.benchmark_group(format!("errors/{name}"));
+        g.throughput(Throughput::Bytes(data.len() as u64))
+            .sample_size(10)
+            .warm_up_time(Duration::from_millis(500))
+            .measurement_time(Duration::from_secs(2));
+        g.bench_function("utf8_codec::errors", |b| {
+            b.iter(|| utf8_codec::errors(black_box(data)).count())
+        });
+        g.bench_function("std::utf8_chunks", |b| {
+            b.iter(|| {
+                black_box(data)
+                    .utf8_chunks()
+                    .filter(|c| !c.invalid().is_empty())
+                    .count()
+            })
+        });
+        g.bench_function("simdutf8::compat loop", |b| {
+            b.iter(|| {
+                let (mut rest, mut n) = (black_box(data), 0usize);
+                while let Err(e) = simdutf8::compat::from_utf8(rest) {
+                    n += 1;
+                    rest = &rest
+                        [e.valid_up_to() + e.error_len().unwrap_or(rest.len() - e.valid_up_to())..];
+                }
+                n
+            })
+        });
+        g.finish();
+
+        let mut g = c.benchmark_group(format!("repair/{name}"));
+        g.throughput(Throughput::Bytes(data.len() as u64))
+            .sample_size(10)
+            .warm_up_time(Duration::from_millis(500))
+            .measurement_time(Duration::from_secs(2));
+        g.bench_function("utf8_codec::repair", |b| {
+            b.iter(|| utf8_codec::repair(black_box(data)).len())
+        });
+        g.bench_function("String::from_utf8_lossy", |b| {
+            b.iter(|| String::from_utf8_lossy(black_box(data)).len())
+        });
+        g.bench_function("encoding_rs decode", |b| {
+            b.iter(|| {
+                encoding_rs::UTF_8
+                    .decode_without_bom_handling(black_box(data))
+                    .0
+                    .len()
+            })
+        });
+        g.finish();
+
+        let mut g = c.benchmark_group(format!("count/{name}"));
+        g.throughput(Throughput::Bytes(data.len() as u64))
+            .sample_size(10)
+            .warm_up_time(Duration::from_millis(500))
+            .measurement_time(Duration::from_secs(2));
+        g.bench_function("utf8_codec::count", |b| {
+            b.iter(|| utf8_codec::count(black_box(data)).chars)
+        });
+        g.bench_function("bytecount::num_chars", |b| {
+            b.iter(|| bytecount::num_chars(black_box(data)))
+        });
+        g.bench_function("simdutf8::basic (validate only)", |b| {
+            b.iter(|| simdutf8::basic::from_utf8(black_box(data)).is_ok())
+        });
+        g.finish();
+    }
+}
+
+criterion_group!(codec, benches);
+criterion_main!(codec);

@@ -1,0 +1,287 @@
+//! The lookup algorithm (Keiser & Lemire, "Validating UTF-8 In Less Than One Instruction Per
+//! Byte", 2021), written once over [`Vector`]; each ISA module supplies the primitives.
+//!
+//! The kernel only answers "is this 64-byte block valid, given the three bytes before it?".
+//! Where it says no, or at the tail, the scalar decoder takes over from the last character
+//! boundary before the block, so the exact answer always comes from the scalar twin.
+
+use crate::scalar;
+
+/// The vector primitives the algorithm needs. Every method is `unsafe` because it may only run
+/// on a CPU with the implementing ISA; callers are `#[target_feature]` entry points reached
+/// after the run-time check (see `simd/mod.rs`).
+pub(crate) trait Vector: Copy {
+    /// Bytes per vector (16, 32 or 64); 64 must be a multiple.
+    const LANES: usize;
+    /// All bytes `b`.
+    unsafe fn splat(b: u8) -> Self;
+    /// A 16-byte table repeated in every 128-bit lane.
+    unsafe fn table(t: &[u8; 16]) -> Self;
+    /// Unaligned load of `LANES` bytes.
+    ///
+    /// # Safety
+    ///
+    /// `ptr..ptr + LANES` must be readable.
+    unsafe fn load(ptr: *const u8) -> Self;
+    /// Bitwise and.
+    unsafe fn and(self, o: Self) -> Self;
+    /// Bitwise or.
+    unsafe fn or(self, o: Self) -> Self;
+    /// Bitwise xor.
+    unsafe fn xor(self, o: Self) -> Self;
+    /// Per-byte `self >> 4`.
+    unsafe fn high_nibbles(self) -> Self;
+    /// Per-byte `self & 0x0F`.
+    unsafe fn low_nibbles(self) -> Self;
+    /// Per-byte lookup of `self` (values 0..16) in `table` (see [`Vector::table`]).
+    unsafe fn lookup(self, table: Self) -> Self;
+    /// Per-byte unsigned saturating subtraction.
+    unsafe fn saturating_sub(self, o: Self) -> Self;
+    /// Per-byte signed `self > o` as 0xFF / 0x00.
+    unsafe fn signed_gt(self, o: Self) -> Self;
+    /// The vector shifted by `N` bytes (1..=3) towards higher indices, with the last `N` bytes
+    /// of `prev` shifted in.
+    unsafe fn prev1(self, prev: Self) -> Self;
+    /// See [`Vector::prev1`].
+    unsafe fn prev2(self, prev: Self) -> Self;
+    /// See [`Vector::prev1`].
+    unsafe fn prev3(self, prev: Self) -> Self;
+    /// Whether any byte is nonzero.
+    unsafe fn any(self) -> bool;
+    /// Whether any byte has its high bit set.
+    unsafe fn any_high_bit(self) -> bool;
+    /// Per-byte `self == o` as 0xFF / 0x00.
+    unsafe fn eq(self, o: Self) -> Self;
+    /// The high bit of every byte, byte `i` in bit `i`.
+    unsafe fn high_bit_mask(self) -> u64;
+}
+
+const TOO_SHORT: u8 = 1 << 0;
+const TOO_LONG: u8 = 1 << 1;
+const OVERLONG_3: u8 = 1 << 2;
+const TOO_LARGE: u8 = 1 << 3;
+const SURROGATE: u8 = 1 << 4;
+const OVERLONG_2: u8 = 1 << 5;
+const TOO_LARGE_1000: u8 = 1 << 6;
+const OVERLONG_4: u8 = 1 << 6;
+const TWO_CONTS: u8 = 1 << 7;
+const CARRY: u8 = TOO_SHORT | TOO_LONG | TWO_CONTS;
+
+/// Classes of the byte before, by its high nibble.
+const BYTE_1_HIGH: [u8; 16] = [
+    TOO_LONG,
+    TOO_LONG,
+    TOO_LONG,
+    TOO_LONG,
+    TOO_LONG,
+    TOO_LONG,
+    TOO_LONG,
+    TOO_LONG,
+    TWO_CONTS,
+    TWO_CONTS,
+    TWO_CONTS,
+    TWO_CONTS,
+    TOO_SHORT | OVERLONG_2,
+    TOO_SHORT,
+    TOO_SHORT | OVERLONG_3 | SURROGATE,
+    TOO_SHORT | TOO_LARGE | TOO_LARGE_1000 | OVERLONG_4,
+];
+
+/// Classes of the byte before, by its low nibble.
+const BYTE_1_LOW: [u8; 16] = [
+    CARRY | OVERLONG_3 | OVERLONG_2 | OVERLONG_4,
+    CARRY | OVERLONG_2,
+    CARRY,
+    CARRY,
+    CARRY | TOO_LARGE,
+    CARRY | TOO_LARGE | TOO_LARGE_1000,
+    CARRY | TOO_LARGE | TOO_LARGE_1000,
+    CARRY | TOO_LARGE | TOO_LARGE_1000,
+    CARRY | TOO_LARGE | TOO_LARGE_1000,
+    CARRY | TOO_LARGE | TOO_LARGE_1000,
+    CARRY | TOO_LARGE | TOO_LARGE_1000,
+    CARRY | TOO_LARGE | TOO_LARGE_1000,
+    CARRY | TOO_LARGE | TOO_LARGE_1000,
+    CARRY | TOO_LARGE | TOO_LARGE_1000 | SURROGATE,
+    CARRY | TOO_LARGE | TOO_LARGE_1000,
+    CARRY | TOO_LARGE | TOO_LARGE_1000,
+];
+
+/// Classes of the current byte, by its high nibble.
+const BYTE_2_HIGH: [u8; 16] = [
+    TOO_SHORT,
+    TOO_SHORT,
+    TOO_SHORT,
+    TOO_SHORT,
+    TOO_SHORT,
+    TOO_SHORT,
+    TOO_SHORT,
+    TOO_SHORT,
+    TOO_LONG | OVERLONG_2 | TWO_CONTS | OVERLONG_3 | TOO_LARGE_1000 | OVERLONG_4,
+    TOO_LONG | OVERLONG_2 | TWO_CONTS | OVERLONG_3 | TOO_LARGE,
+    TOO_LONG | OVERLONG_2 | TWO_CONTS | SURROGATE | TOO_LARGE,
+    TOO_LONG | OVERLONG_2 | TWO_CONTS | SURROGATE | TOO_LARGE,
+    TOO_SHORT,
+    TOO_SHORT,
+    TOO_SHORT,
+    TOO_SHORT,
+];
+
+/// The tables and constants, loaded once per call.
+#[derive(Clone, Copy)]
+struct Tables<V> {
+    b1_high: V,
+    b1_low: V,
+    b2_high: V,
+    third: V,
+    fourth: V,
+    zero: V,
+    high_bit: V,
+    incomplete: V,
+}
+
+/// Nonzero bytes where `input` (with `prev` before it) breaks a rule of Table 3-7.
+///
+/// # Safety
+///
+/// Only on a CPU with `V`'s ISA.
+#[inline(always)]
+unsafe fn check<V: Vector>(t: &Tables<V>, input: V, prev: V) -> V {
+    // SAFETY: the caller runs on a CPU with V's ISA; these are register operations only.
+    unsafe {
+        let prev1 = input.prev1(prev);
+        let special = prev1
+            .high_nibbles()
+            .lookup(t.b1_high)
+            .and(prev1.low_nibbles().lookup(t.b1_low))
+            .and(input.high_nibbles().lookup(t.b2_high));
+        let prev2 = input.prev2(prev);
+        let prev3 = input.prev3(prev);
+        let must_be_continuation = prev2
+            .saturating_sub(t.third)
+            .or(prev3.saturating_sub(t.fourth))
+            .signed_gt(t.zero)
+            .and(t.high_bit);
+        must_be_continuation.xor(special)
+    }
+}
+
+/// Whether the last vector of a block ends inside a sequence (a lead among its last 3 bytes
+/// that needs more bytes than remain).
+#[inline(always)]
+unsafe fn ends_incomplete<V: Vector>(t: &Tables<V>, last: V) -> bool {
+    // SAFETY: as `check`.
+    unsafe { last.saturating_sub(t.incomplete).any() }
+}
+
+/// The length of the longest valid prefix of `bytes`, as [`scalar::valid_up_to`].
+///
+/// # Safety
+///
+/// Only on a CPU with `V`'s ISA.
+#[inline(always)]
+pub(crate) unsafe fn valid_up_to<V: Vector>(bytes: &[u8]) -> usize {
+    const BLOCK: usize = 64;
+    let n = V::LANES;
+    let mut incomplete_max = [0xFFu8; 64];
+    incomplete_max[n - 3..n].copy_from_slice(&[0xF0 - 1, 0xE0 - 1, 0xC0 - 1]);
+    // SAFETY: this function runs only on a CPU with V's ISA (caller's contract); loads read
+    // `n` bytes at `ptr + k * n` for `k * n < BLOCK` with `o + BLOCK <= bytes.len()`, and
+    // `incomplete_max` has 64 >= n readable bytes.
+    unsafe {
+        let t = Tables {
+            b1_high: V::table(&BYTE_1_HIGH),
+            b1_low: V::table(&BYTE_1_LOW),
+            b2_high: V::table(&BYTE_2_HIGH),
+            third: V::splat(0xE0 - 1),
+            fourth: V::splat(0xF0 - 1),
+            zero: V::splat(0),
+            high_bit: V::splat(0x80),
+            incomplete: V::load(incomplete_max.as_ptr()),
+        };
+        let ptr = bytes.as_ptr();
+        let mut prev = V::splat(0);
+        let mut prev_incomplete = false;
+        let mut o = 0;
+        'blocks: while o + BLOCK <= bytes.len() {
+            let mut high = V::splat(0);
+            let mut k = 0;
+            while k < BLOCK {
+                high = high.or(V::load(ptr.add(o + k)));
+                k += n;
+            }
+            if !high.any_high_bit() {
+                if prev_incomplete {
+                    break;
+                }
+                prev = V::load(ptr.add(o + BLOCK - n));
+                o += BLOCK;
+                continue;
+            }
+            let mut error = V::splat(0);
+            let mut k = 0;
+            while k < BLOCK {
+                let input = V::load(ptr.add(o + k));
+                error = error.or(check(&t, input, prev));
+                prev = input;
+                k += n;
+            }
+            if error.any() {
+                break 'blocks;
+            }
+            prev_incomplete = ends_incomplete(&t, prev);
+            o += BLOCK;
+        }
+        // Every sequence that ends before `o` has been checked. One that straddles `o` starts
+        // at the last lead among the 3 bytes before it: finish exactly from there.
+        let p = (o.saturating_sub(3)..o)
+            .rev()
+            .find(|&q| !scalar::is_continuation(bytes[q]))
+            .unwrap_or(o);
+        p + scalar::valid_up_to(&bytes[p..])
+    }
+}
+
+/// Adds the counts of a valid run to `acc` (`[ascii, lead2, lead3, lead4, newlines]`), as
+/// [`scalar::count_valid`], a vector at a time.
+///
+/// # Safety
+///
+/// Only on a CPU with `V`'s ISA.
+#[inline(always)]
+pub(crate) unsafe fn count_valid<V: Vector>(bytes: &[u8], acc: &mut [u64; 5]) {
+    let n = V::LANES;
+    let whole = bytes.len() - bytes.len() % n;
+    // SAFETY: this function runs only on a CPU with V's ISA (caller's contract); every load
+    // reads `n` bytes at `ptr + i` with `i + n <= whole <= bytes.len()`.
+    unsafe {
+        let (c0, df, ef, nl) = (
+            V::splat(0xBF),
+            V::splat(0xDF),
+            V::splat(0xEF),
+            V::splat(b'\n'),
+        );
+        let ptr = bytes.as_ptr();
+        let (mut non_ascii, mut ge_c0, mut ge_e0, mut ge_f0, mut lines) = (0u64, 0, 0, 0, 0);
+        let mut i = 0;
+        while i < whole {
+            let v = V::load(ptr.add(i));
+            lines += u64::from(v.eq(nl).high_bit_mask().count_ones());
+            let high = v.high_bit_mask();
+            if high != 0 {
+                non_ascii += u64::from(high.count_ones());
+                // Signed compares: non-ASCII bytes are negative, so mask out ASCII.
+                ge_c0 += u64::from((v.signed_gt(c0).high_bit_mask() & high).count_ones());
+                ge_e0 += u64::from((v.signed_gt(df).high_bit_mask() & high).count_ones());
+                ge_f0 += u64::from((v.signed_gt(ef).high_bit_mask() & high).count_ones());
+            }
+            i += n;
+        }
+        acc[0] += whole as u64 - non_ascii;
+        acc[1] += ge_c0 - ge_e0;
+        acc[2] += ge_e0 - ge_f0;
+        acc[3] += ge_f0;
+        acc[4] += lines;
+    }
+    scalar::count_valid(&bytes[whole..], acc);
+}

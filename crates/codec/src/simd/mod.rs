@@ -1,0 +1,201 @@
+//! Run-time selection of the validation kernel. The only module that names `target_arch`.
+//!
+//! The choice is made once, on first use, and cached in an atomic: the best kernel the CPU
+//! supports, or the one named by the environment variable `UTF8_CODEC_KERNEL` (`scalar`,
+//! `sse4.2`, `avx2`; with the `std` feature) when that one is available, so a test suite can
+//! be run through each path.
+
+use core::sync::atomic::{AtomicU8, Ordering};
+
+use crate::scalar;
+
+mod generic;
+#[cfg(target_arch = "x86_64")]
+mod x86_64;
+
+/// A validation kernel: the portable scalar decoder or a SIMD implementation.
+///
+/// Every kernel gives the same answers; they differ only in speed. [`Kernel::active`] is the
+/// one the crate's functions use.
+///
+/// ```
+/// use utf8_codec::Kernel;
+///
+/// let text = "Grüße aus Köln, 你好 ".repeat(10);
+/// for kernel in Kernel::available() {
+///     assert_eq!(kernel.valid_up_to(text.as_bytes()), Some(text.len()));
+/// }
+/// assert!(Kernel::available().any(|k| k == Kernel::active()));
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum Kernel {
+    /// The portable decoder with a word-at-a-time ASCII skip; the twin every test compares
+    /// against.
+    Scalar,
+    /// SSE4.2 (x86-64), 16 bytes per vector.
+    Sse42,
+    /// AVX2 (x86-64), 32 bytes per vector.
+    Avx2,
+}
+
+const ALL: [Kernel; 3] = [Kernel::Scalar, Kernel::Sse42, Kernel::Avx2];
+const UNSET: u8 = u8::MAX;
+static ACTIVE: AtomicU8 = AtomicU8::new(UNSET);
+
+impl Kernel {
+    /// The name used by `UTF8_CODEC_KERNEL` and `--engine`-style options: `scalar`,
+    /// `sse4.2`, `avx2`.
+    ///
+    /// ```
+    /// assert_eq!(utf8_codec::Kernel::Avx2.name(), "avx2");
+    /// ```
+    pub const fn name(self) -> &'static str {
+        match self {
+            Kernel::Scalar => "scalar",
+            Kernel::Sse42 => "sse4.2",
+            Kernel::Avx2 => "avx2",
+        }
+    }
+
+    /// The kernel with this name, if there is one.
+    ///
+    /// ```
+    /// use utf8_codec::Kernel;
+    /// assert_eq!(Kernel::from_name("sse4.2"), Some(Kernel::Sse42));
+    /// ```
+    pub fn from_name(name: &str) -> Option<Kernel> {
+        ALL.into_iter().find(|k| k.name() == name)
+    }
+
+    /// Whether this CPU can run the kernel (checked at run time with `std`, from the
+    /// compile-time target features without it).
+    ///
+    /// ```
+    /// assert!(utf8_codec::Kernel::Scalar.is_available());
+    /// ```
+    pub fn is_available(self) -> bool {
+        match self {
+            Kernel::Scalar => true,
+            #[cfg(all(target_arch = "x86_64", feature = "std"))]
+            Kernel::Sse42 => std::is_x86_feature_detected!("sse4.2"),
+            #[cfg(all(target_arch = "x86_64", feature = "std"))]
+            Kernel::Avx2 => std::is_x86_feature_detected!("avx2"),
+            #[cfg(all(target_arch = "x86_64", not(feature = "std")))]
+            Kernel::Sse42 => cfg!(target_feature = "sse4.2"),
+            #[cfg(all(target_arch = "x86_64", not(feature = "std")))]
+            Kernel::Avx2 => cfg!(target_feature = "avx2"),
+            #[cfg(not(target_arch = "x86_64"))]
+            _ => false,
+        }
+    }
+
+    /// Every kernel this CPU can run, slowest first.
+    ///
+    /// ```
+    /// assert_eq!(utf8_codec::Kernel::available().next(), Some(utf8_codec::Kernel::Scalar));
+    /// ```
+    pub fn available() -> impl Iterator<Item = Kernel> {
+        ALL.into_iter().filter(|k| k.is_available())
+    }
+
+    /// The kernel the crate's functions use: chosen on first use and cached.
+    ///
+    /// ```
+    /// assert!(utf8_codec::Kernel::active().is_available());
+    /// ```
+    pub fn active() -> Kernel {
+        match ACTIVE.load(Ordering::Relaxed) {
+            UNSET => {
+                let k = Kernel::choose();
+                ACTIVE.store(k as u8, Ordering::Relaxed);
+                k
+            }
+            i => ALL[usize::from(i)],
+        }
+    }
+
+    fn choose() -> Kernel {
+        #[cfg(feature = "std")]
+        if let Some(k) = std::env::var("UTF8_CODEC_KERNEL")
+            .ok()
+            .and_then(|name| Kernel::from_name(&name))
+            .filter(|k| k.is_available())
+        {
+            return k;
+        }
+        Kernel::available().last().unwrap_or(Kernel::Scalar)
+    }
+
+    /// The length of the longest valid prefix of `bytes` computed by this kernel, or `None`
+    /// if this CPU cannot run it. For testing and benchmarking kernels side by side; the
+    /// crate's functions use [`Kernel::active`].
+    ///
+    /// ```
+    /// use utf8_codec::Kernel;
+    /// assert_eq!(Kernel::Scalar.valid_up_to(b"ok\xFF"), Some(2));
+    /// ```
+    pub fn valid_up_to(self, bytes: &[u8]) -> Option<usize> {
+        self.is_available().then(|| run(self, bytes))
+    }
+
+    /// [`count`](crate::count) computed with this kernel, or `None` if this CPU cannot run it.
+    ///
+    /// ```
+    /// use utf8_codec::Kernel;
+    /// let input = "très\n".repeat(40);
+    /// for k in Kernel::available() {
+    ///     assert_eq!(k.count(input.as_bytes()), Some(utf8_codec::count(input.as_bytes())));
+    /// }
+    /// ```
+    pub fn count(self, bytes: &[u8]) -> Option<crate::Counts> {
+        self.is_available()
+            .then(|| crate::count::count_with(self, bytes))
+    }
+}
+
+/// Runs kernel `k`, which the caller has checked is available.
+#[inline(always)]
+fn run(k: Kernel, bytes: &[u8]) -> usize {
+    match k {
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: `k` is available (callers pass `Kernel::active()`, chosen among available
+        // kernels, or a kernel whose `is_available()` they checked).
+        Kernel::Avx2 => unsafe { x86_64::valid_up_to_avx2(bytes) },
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: as above.
+        Kernel::Sse42 => unsafe { x86_64::valid_up_to_sse42(bytes) },
+        _ => scalar::valid_up_to(bytes),
+    }
+}
+
+/// The length of the longest valid prefix of `bytes`, by the active kernel; short inputs go
+/// straight to the scalar decoder.
+#[inline]
+pub(crate) fn valid_up_to(bytes: &[u8]) -> usize {
+    valid_up_to_with(Kernel::active(), bytes)
+}
+
+/// [`valid_up_to`] with kernel `k`, which the caller has checked is available.
+#[inline]
+pub(crate) fn valid_up_to_with(k: Kernel, bytes: &[u8]) -> usize {
+    if bytes.len() < 64 {
+        return scalar::valid_up_to(bytes);
+    }
+    run(k, bytes)
+}
+
+/// Adds the counts of a valid run of text to `acc` (`[ascii, lead2, lead3, lead4, newlines]`)
+/// with kernel `k`, which the caller has checked is available.
+#[inline]
+pub(crate) fn count_valid_with(k: Kernel, bytes: &[u8], acc: &mut [u64; 5]) {
+    match k {
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: `k` is available (the caller's contract).
+        Kernel::Avx2 => unsafe { x86_64::count_valid_avx2(bytes, acc) },
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: as above.
+        Kernel::Sse42 => unsafe { x86_64::count_valid_sse42(bytes, acc) },
+        _ => scalar::count_valid(bytes, acc),
+    }
+}

@@ -1,0 +1,260 @@
+//! SSE4.2, AVX2 and AVX-512BW primitives for the generic algorithm, and their entry points.
+//!
+//! Each entry point is an `unsafe fn` with `#[target_feature]`; `simd/mod.rs` calls it only
+//! after the matching run-time (or compile-time) check.
+
+use core::arch::x86_64::*;
+
+use super::generic::{self, Vector};
+
+/// 16 bytes in an SSE register.
+#[derive(Clone, Copy)]
+pub(crate) struct Sse(__m128i);
+
+// SAFETY (whole impl): every method is only called from `valid_up_to_sse42`, which runs only
+// on CPUs with SSE4.2 (and so SSSE3/SSE4.1); loads are the caller's contract.
+impl Vector for Sse {
+    const LANES: usize = 16;
+    #[inline(always)]
+    unsafe fn splat(b: u8) -> Self {
+        // SAFETY: SSE2 is baseline on x86_64.
+        Sse(unsafe { _mm_set1_epi8(b as i8) })
+    }
+    #[inline(always)]
+    unsafe fn table(t: &[u8; 16]) -> Self {
+        // SAFETY: `t` has 16 readable bytes.
+        Sse(unsafe { _mm_loadu_si128(t.as_ptr().cast()) })
+    }
+    #[inline(always)]
+    unsafe fn load(ptr: *const u8) -> Self {
+        // SAFETY: the caller guarantees 16 readable bytes at `ptr`.
+        Sse(unsafe { _mm_loadu_si128(ptr.cast()) })
+    }
+    #[inline(always)]
+    unsafe fn and(self, o: Self) -> Self {
+        // SAFETY: SSE2 register operation.
+        Sse(unsafe { _mm_and_si128(self.0, o.0) })
+    }
+    #[inline(always)]
+    unsafe fn or(self, o: Self) -> Self {
+        // SAFETY: SSE2 register operation.
+        Sse(unsafe { _mm_or_si128(self.0, o.0) })
+    }
+    #[inline(always)]
+    unsafe fn xor(self, o: Self) -> Self {
+        // SAFETY: SSE2 register operation.
+        Sse(unsafe { _mm_xor_si128(self.0, o.0) })
+    }
+    #[inline(always)]
+    unsafe fn high_nibbles(self) -> Self {
+        // SAFETY: SSE2 register operations.
+        Sse(unsafe { _mm_and_si128(_mm_srli_epi16(self.0, 4), _mm_set1_epi8(0x0F)) })
+    }
+    #[inline(always)]
+    unsafe fn low_nibbles(self) -> Self {
+        // SAFETY: SSE2 register operations.
+        Sse(unsafe { _mm_and_si128(self.0, _mm_set1_epi8(0x0F)) })
+    }
+    #[inline(always)]
+    unsafe fn lookup(self, table: Self) -> Self {
+        // SAFETY: SSSE3, implied by the SSE4.2 check of the entry point.
+        Sse(unsafe { _mm_shuffle_epi8(table.0, self.0) })
+    }
+    #[inline(always)]
+    unsafe fn saturating_sub(self, o: Self) -> Self {
+        // SAFETY: SSE2 register operation.
+        Sse(unsafe { _mm_subs_epu8(self.0, o.0) })
+    }
+    #[inline(always)]
+    unsafe fn signed_gt(self, o: Self) -> Self {
+        // SAFETY: SSE2 register operation.
+        Sse(unsafe { _mm_cmpgt_epi8(self.0, o.0) })
+    }
+    #[inline(always)]
+    unsafe fn prev1(self, prev: Self) -> Self {
+        // SAFETY: SSSE3, implied by the SSE4.2 check of the entry point.
+        Sse(unsafe { _mm_alignr_epi8::<15>(self.0, prev.0) })
+    }
+    #[inline(always)]
+    unsafe fn prev2(self, prev: Self) -> Self {
+        // SAFETY: as prev1.
+        Sse(unsafe { _mm_alignr_epi8::<14>(self.0, prev.0) })
+    }
+    #[inline(always)]
+    unsafe fn prev3(self, prev: Self) -> Self {
+        // SAFETY: as prev1.
+        Sse(unsafe { _mm_alignr_epi8::<13>(self.0, prev.0) })
+    }
+    #[inline(always)]
+    unsafe fn any(self) -> bool {
+        // SAFETY: SSE4.1, implied by the SSE4.2 check of the entry point.
+        unsafe { _mm_testz_si128(self.0, self.0) == 0 }
+    }
+    #[inline(always)]
+    unsafe fn any_high_bit(self) -> bool {
+        // SAFETY: SSE2 register operation.
+        unsafe { _mm_movemask_epi8(self.0) != 0 }
+    }
+    #[inline(always)]
+    unsafe fn eq(self, o: Self) -> Self {
+        // SAFETY: SSE2 register operation.
+        Sse(unsafe { _mm_cmpeq_epi8(self.0, o.0) })
+    }
+    #[inline(always)]
+    unsafe fn high_bit_mask(self) -> u64 {
+        // SAFETY: SSE2 register operation; the mask has 16 meaningful bits.
+        unsafe { u64::from(_mm_movemask_epi8(self.0) as u16) }
+    }
+}
+
+/// 32 bytes in an AVX2 register.
+#[derive(Clone, Copy)]
+pub(crate) struct Avx2(__m256i);
+
+// Every method is only called from `valid_up_to_avx2`, which runs only on CPUs with AVX2.
+impl Vector for Avx2 {
+    const LANES: usize = 32;
+    #[inline(always)]
+    unsafe fn splat(b: u8) -> Self {
+        // SAFETY: AVX2 checked by the entry point's caller.
+        Avx2(unsafe { _mm256_set1_epi8(b as i8) })
+    }
+    #[inline(always)]
+    unsafe fn table(t: &[u8; 16]) -> Self {
+        // SAFETY: `t` has 16 readable bytes; AVX2 checked by the entry point's caller.
+        Avx2(unsafe { _mm256_broadcastsi128_si256(_mm_loadu_si128(t.as_ptr().cast())) })
+    }
+    #[inline(always)]
+    unsafe fn load(ptr: *const u8) -> Self {
+        // SAFETY: the caller guarantees 32 readable bytes at `ptr`.
+        Avx2(unsafe { _mm256_loadu_si256(ptr.cast()) })
+    }
+    #[inline(always)]
+    unsafe fn and(self, o: Self) -> Self {
+        // SAFETY: AVX2 register operation.
+        Avx2(unsafe { _mm256_and_si256(self.0, o.0) })
+    }
+    #[inline(always)]
+    unsafe fn or(self, o: Self) -> Self {
+        // SAFETY: AVX2 register operation.
+        Avx2(unsafe { _mm256_or_si256(self.0, o.0) })
+    }
+    #[inline(always)]
+    unsafe fn xor(self, o: Self) -> Self {
+        // SAFETY: AVX2 register operation.
+        Avx2(unsafe { _mm256_xor_si256(self.0, o.0) })
+    }
+    #[inline(always)]
+    unsafe fn high_nibbles(self) -> Self {
+        // SAFETY: AVX2 register operations.
+        Avx2(unsafe { _mm256_and_si256(_mm256_srli_epi16(self.0, 4), _mm256_set1_epi8(0x0F)) })
+    }
+    #[inline(always)]
+    unsafe fn low_nibbles(self) -> Self {
+        // SAFETY: AVX2 register operations.
+        Avx2(unsafe { _mm256_and_si256(self.0, _mm256_set1_epi8(0x0F)) })
+    }
+    #[inline(always)]
+    unsafe fn lookup(self, table: Self) -> Self {
+        // SAFETY: AVX2 register operation (per-128-bit-lane shuffle; tables are broadcast).
+        Avx2(unsafe { _mm256_shuffle_epi8(table.0, self.0) })
+    }
+    #[inline(always)]
+    unsafe fn saturating_sub(self, o: Self) -> Self {
+        // SAFETY: AVX2 register operation.
+        Avx2(unsafe { _mm256_subs_epu8(self.0, o.0) })
+    }
+    #[inline(always)]
+    unsafe fn signed_gt(self, o: Self) -> Self {
+        // SAFETY: AVX2 register operation.
+        Avx2(unsafe { _mm256_cmpgt_epi8(self.0, o.0) })
+    }
+    #[inline(always)]
+    unsafe fn prev1(self, prev: Self) -> Self {
+        // SAFETY: AVX2 register operations. The permute builds [prev.hi, self.lo] so that
+        // the per-lane alignr sees the 16 bytes before each lane.
+        Avx2(unsafe {
+            _mm256_alignr_epi8::<15>(self.0, _mm256_permute2x128_si256::<0x21>(prev.0, self.0))
+        })
+    }
+    #[inline(always)]
+    unsafe fn prev2(self, prev: Self) -> Self {
+        // SAFETY: as prev1.
+        Avx2(unsafe {
+            _mm256_alignr_epi8::<14>(self.0, _mm256_permute2x128_si256::<0x21>(prev.0, self.0))
+        })
+    }
+    #[inline(always)]
+    unsafe fn prev3(self, prev: Self) -> Self {
+        // SAFETY: as prev1.
+        Avx2(unsafe {
+            _mm256_alignr_epi8::<13>(self.0, _mm256_permute2x128_si256::<0x21>(prev.0, self.0))
+        })
+    }
+    #[inline(always)]
+    unsafe fn any(self) -> bool {
+        // SAFETY: AVX register operation.
+        unsafe { _mm256_testz_si256(self.0, self.0) == 0 }
+    }
+    #[inline(always)]
+    unsafe fn any_high_bit(self) -> bool {
+        // SAFETY: AVX2 register operation.
+        unsafe { _mm256_movemask_epi8(self.0) != 0 }
+    }
+    #[inline(always)]
+    unsafe fn eq(self, o: Self) -> Self {
+        // SAFETY: AVX2 register operation.
+        Avx2(unsafe { _mm256_cmpeq_epi8(self.0, o.0) })
+    }
+    #[inline(always)]
+    unsafe fn high_bit_mask(self) -> u64 {
+        // SAFETY: AVX2 register operation; the mask has 32 meaningful bits.
+        unsafe { u64::from(_mm256_movemask_epi8(self.0) as u32) }
+    }
+}
+
+/// The SSE4.2 kernel.
+///
+/// # Safety
+///
+/// The CPU must support SSE4.2.
+#[target_feature(enable = "sse4.2")]
+pub(crate) unsafe fn valid_up_to_sse42(bytes: &[u8]) -> usize {
+    // SAFETY: SSE4.2 is present (this function's contract).
+    unsafe { generic::valid_up_to::<Sse>(bytes) }
+}
+
+/// The AVX2 kernel.
+///
+/// # Safety
+///
+/// The CPU must support AVX2.
+#[target_feature(enable = "avx2")]
+pub(crate) unsafe fn valid_up_to_avx2(bytes: &[u8]) -> usize {
+    // SAFETY: AVX2 is present (this function's contract).
+    unsafe { generic::valid_up_to::<Avx2>(bytes) }
+}
+
+/// The SSE4.2 counting kernel.
+///
+/// # Safety
+///
+/// The CPU must support SSE4.2.
+#[target_feature(enable = "sse4.2,popcnt")]
+pub(crate) unsafe fn count_valid_sse42(bytes: &[u8], acc: &mut [u64; 5]) {
+    // SAFETY: SSE4.2 (and POPCNT, which every SSE4.2 CPU has) is present (this function's
+    // contract).
+    unsafe { generic::count_valid::<Sse>(bytes, acc) }
+}
+
+/// The AVX2 counting kernel.
+///
+/// # Safety
+///
+/// The CPU must support AVX2.
+#[target_feature(enable = "avx2,popcnt")]
+pub(crate) unsafe fn count_valid_avx2(bytes: &[u8], acc: &mut [u64; 5]) {
+    // SAFETY: AVX2 (and POPCNT, which every AVX2 CPU has) is present (this function's
+    // contract).
+    unsafe { generic::count_valid::<Avx2>(bytes, acc) }
+}

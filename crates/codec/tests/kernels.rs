@@ -1,0 +1,189 @@
+//! Every validation kernel available on this CPU against the scalar twin (and std): short
+//! sequences at every position around the 64-byte block boundaries, in ASCII and non-ASCII
+//! surroundings; random and mutated long inputs.
+
+use proptest::prelude::*;
+use utf8_codec::Kernel;
+
+fn simd_kernels() -> Vec<Kernel> {
+    let ks: Vec<Kernel> = Kernel::available()
+        .filter(|&k| k != Kernel::Scalar)
+        .collect();
+    if ks.is_empty() {
+        eprintln!("kernels: no SIMD kernel on this CPU; only the scalar path is tested");
+    }
+    ks
+}
+
+fn expected(bytes: &[u8]) -> usize {
+    std::str::from_utf8(bytes).map_or_else(|e| e.valid_up_to(), str::len)
+}
+
+fn assert_kernels(kernels: &[Kernel], bytes: &[u8]) {
+    let want = expected(bytes);
+    for &k in kernels {
+        assert_eq!(k.valid_up_to(bytes), Some(want), "{k:?} on {bytes:02X?}");
+    }
+}
+
+/// Surroundings: ASCII, 2-byte, 3-byte and 4-byte text, so the bytes before a block are of
+/// every kind.
+const FILL: [&str; 4] = ["a", "é", "€", "😀"];
+
+/// A 192-byte buffer of `fill` text with `x` written at `at` (the text is cut to fit).
+fn placed(fill: &str, x: &[u8], at: usize) -> Vec<u8> {
+    let mut v = fill.repeat(192).into_bytes();
+    v.truncate(192);
+    v[at..at + x.len()].copy_from_slice(x);
+    v
+}
+
+#[test]
+fn every_two_byte_sequence_at_every_position_near_block_boundaries() {
+    let ks = simd_kernels();
+    for fill in FILL {
+        for at in (56..=72).chain(120..=130).chain([0, 1, 2, 189, 190]) {
+            for a in 0..=255u8 {
+                for b in 0..=255u8 {
+                    assert_kernels(&ks, &placed(fill, &[a, b], at));
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn every_three_byte_sequence_with_non_ascii_lead_across_a_boundary() {
+    let ks = simd_kernels();
+    for at in 61..=64 {
+        for a in 0x80..=0xFFu8 {
+            for b in 0..=255u8 {
+                for c in [
+                    0x00, 0x41, 0x7F, 0x80, 0x8F, 0x90, 0x9F, 0xA0, 0xBF, 0xC0, 0xC2, 0xE0, 0xF0,
+                    0xF4, 0xF5, 0xFF,
+                ] {
+                    assert_kernels(&ks, &placed("a", &[a, b, c], at));
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn incomplete_sequences_at_the_end_of_a_block_and_of_the_input() {
+    let ks = simd_kernels();
+    for len in 60..=200 {
+        for tail in [
+            &b"\xC3"[..],
+            b"\xE2\x82",
+            b"\xF0\x9F\x98",
+            b"\xF0\x9F",
+            b"\xF0",
+            b"\xE2",
+        ] {
+            for fill in FILL {
+                let mut v = placed(fill, b"", 0);
+                v.truncate(len - tail.len());
+                // Keep the text valid up to the tail: cut to a boundary.
+                while std::str::from_utf8(&v).is_err() {
+                    v.pop();
+                }
+                v.extend_from_slice(tail);
+                assert_kernels(&ks, &v);
+                // The same tail followed by ASCII in the next block.
+                v.extend_from_slice(&[b'a'; 70]);
+                assert_kernels(&ks, &v);
+            }
+        }
+    }
+}
+
+#[test]
+#[ignore = "release-mode sweep: cargo test --release -- --ignored exhaustive"]
+fn exhaustive_every_three_byte_sequence_across_block_boundaries_every_kernel() {
+    let ks = simd_kernels();
+    let handles: Vec<_> = FILL
+        .into_iter()
+        .map(|fill| {
+            let ks = ks.clone();
+            std::thread::spawn(move || {
+                for at in 61..=64 {
+                    for a in 0..=255u8 {
+                        for b in 0..=255u8 {
+                            for c in 0..=255u8 {
+                                assert_kernels(&ks, &placed(fill, &[a, b, c], at));
+                            }
+                        }
+                    }
+                }
+            })
+        })
+        .collect();
+    for h in handles {
+        h.join().expect("sweep thread panicked");
+    }
+}
+
+fn long_input() -> impl Strategy<Value = Vec<u8>> {
+    (
+        prop::collection::vec(
+            prop::sample::select(vec!["a", "é", "€", "😀", "Ω", "\n", "日本"]),
+            0..300,
+        ),
+        prop::collection::vec((any::<prop::sample::Index>(), any::<u8>()), 0..3),
+    )
+        .prop_map(|(parts, edits)| {
+            let mut v = parts.concat().into_bytes();
+            for (at, byte) in edits {
+                if !v.is_empty() {
+                    let i = at.index(v.len());
+                    v[i] = byte;
+                }
+            }
+            v
+        })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(2048))]
+
+    #[test]
+    fn kernels_agree_on_long_inputs(v in long_input(), skip in 0..64usize) {
+        let ks: Vec<Kernel> = Kernel::available().collect();
+        let v = &v[skip.min(v.len())..]; // misaligned starts
+        assert_kernels(&ks, v);
+        // The error iterator resumes with the kernel after each error.
+        let errs: Vec<(usize, usize)> = utf8_codec::errors(v).map(|e| (e.offset(), e.len())).collect();
+        let mut pos = 0;
+        let mut std_errs = Vec::new();
+        for chunk in v.utf8_chunks() {
+            pos += chunk.valid().len();
+            if !chunk.invalid().is_empty() {
+                std_errs.push((pos, chunk.invalid().len()));
+                pos += chunk.invalid().len();
+            }
+        }
+        prop_assert_eq!(errs, std_errs);
+    }
+
+    #[test]
+    fn kernels_agree_on_random_bytes(v in prop::collection::vec(any::<u8>(), 0..400)) {
+        let ks: Vec<Kernel> = Kernel::available().collect();
+        assert_kernels(&ks, &v);
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(1024))]
+
+    #[test]
+    fn every_kernel_counts_like_the_scalar_twin(v in long_input(), skip in 0..64usize) {
+        let v = &v[skip.min(v.len())..];
+        let want = Kernel::Scalar.count(v).expect("scalar is always available");
+        for k in Kernel::available() {
+            prop_assert_eq!(k.count(v), Some(want), "{:?}", k);
+        }
+        prop_assert_eq!(want.lines, v.iter().filter(|&&b| b == b'\n').count() as u64);
+        prop_assert_eq!(want.chars + want.errors, String::from_utf8_lossy(v).chars().count() as u64);
+    }
+}
