@@ -295,28 +295,42 @@ impl Validator {
     }
 
     /// The exact walk from the character boundary `from` over at most `limit` bytes.
+    ///
+    /// The loop only watches for the dead state (a branch that is almost never taken) and
+    /// keeps the states after the last four bytes; the last character boundary is read off
+    /// them afterwards, since it is never more than three bytes back (see the module docs).
     fn exact_walk(&self, bytes: &[u8], from: usize, limit: usize) -> Walk {
         let mut s = self.start;
-        let mut last = from;
+        let mut ring = [self.start; 4];
         let end = from.saturating_add(limit).min(bytes.len());
         for (i, &b) in bytes[..end].iter().enumerate().skip(from) {
             s = self.step(s, b);
-            if self.dfa.is_special_state(s) {
-                if self.dfa.is_dead_state(s) {
-                    return Walk::Error(error(bytes, last, i - last));
-                }
-                if self.dfa.is_match_state(s) {
-                    last = i;
-                }
+            ring[i & 3] = s;
+            if self.dfa.is_dead_state(s) {
+                let last = self.last_boundary(&ring, from, i, 3);
+                return Walk::Error(error(bytes, last, i - last));
             }
         }
         if end < bytes.len() {
-            Walk::Clean(last)
+            Walk::Clean(self.last_boundary(&ring, from, end, 4))
         } else if self.dfa.is_match_state(self.dfa.next_eoi_state(s)) {
             Walk::Valid
         } else {
-            Walk::Error(error(bytes, last, bytes.len() - last))
+            let last = self.last_boundary(&ring, from, end, 3);
+            Walk::Error(error(bytes, last, end - last))
         }
+    }
+
+    /// The last character boundary `p < upto` (and `p >= upto - back`) of a walk from the
+    /// boundary `from`, where `ring[p & 3]` holds the state entered on byte `p`: that state
+    /// is a match state exactly when `p` is a boundary (matches arrive one byte late).
+    #[inline]
+    fn last_boundary(&self, ring: &[StateID; 4], from: usize, upto: usize, back: usize) -> usize {
+        let lowest = from.max(upto.saturating_sub(back));
+        (lowest..upto)
+            .rev()
+            .find(|&p| p == from || self.dfa.is_match_state(ring[p & 3]))
+            .unwrap_or(from)
     }
 
     /// The first error at or after the character boundary `from`.
