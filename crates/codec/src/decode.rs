@@ -20,7 +20,7 @@ fn to_decoded(offset: usize, unit: Unit) -> Decoded {
 /// The iterator is double-ended: walking it from the back yields exactly the forward
 /// sequence reversed, on any input (the segmentation into maximal subparts is
 /// self-synchronizing). Joining the scalars, with one U+FFFD per error, gives
-/// [`repair`](crate::repair)'s output.
+/// `repair`'s output.
 ///
 /// ```
 /// use utf8_codec::{decode, ErrorKind};

@@ -64,7 +64,7 @@
 //!
 //! # Cargo features
 //!
-//! * `std` (default): `std::error::Error` impls and the [`io`] adapters. Implies `alloc`.
+//! * `std` (default): `std::error::Error` impls and the `io` adapters. Implies `alloc`.
 //! * `alloc`: repair into `String`s.
 //!
 //! With `--no-default-features` the crate is `no_std` and allocation-free.

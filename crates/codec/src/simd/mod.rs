@@ -2,7 +2,7 @@
 //!
 //! The choice is made once, on first use, and cached in an atomic: the best kernel the CPU
 //! supports, or the one named by the environment variable `UTF8_CODEC_KERNEL` (`scalar`,
-//! `sse4.2`, `avx2`; with the `std` feature) when that one is available, so a test suite can
+//! `sse4.2`, `avx2`, `avx512`; with the `std` feature) when that one is available, so a test suite can
 //! be run through each path.
 
 use core::sync::atomic::{AtomicU8, Ordering};
@@ -37,15 +37,17 @@ pub enum Kernel {
     Sse42,
     /// AVX2 (x86-64), 32 bytes per vector.
     Avx2,
+    /// AVX-512F with AVX-512BW (x86-64), 64 bytes per vector.
+    Avx512,
 }
 
-const ALL: [Kernel; 3] = [Kernel::Scalar, Kernel::Sse42, Kernel::Avx2];
+const ALL: [Kernel; 4] = [Kernel::Scalar, Kernel::Sse42, Kernel::Avx2, Kernel::Avx512];
 const UNSET: u8 = u8::MAX;
 static ACTIVE: AtomicU8 = AtomicU8::new(UNSET);
 
 impl Kernel {
     /// The name used by `UTF8_CODEC_KERNEL` and `--engine`-style options: `scalar`,
-    /// `sse4.2`, `avx2`.
+    /// `sse4.2`, `avx2`, `avx512`.
     ///
     /// ```
     /// assert_eq!(utf8_codec::Kernel::Avx2.name(), "avx2");
@@ -55,6 +57,7 @@ impl Kernel {
             Kernel::Scalar => "scalar",
             Kernel::Sse42 => "sse4.2",
             Kernel::Avx2 => "avx2",
+            Kernel::Avx512 => "avx512",
         }
     }
 
@@ -81,10 +84,17 @@ impl Kernel {
             Kernel::Sse42 => std::is_x86_feature_detected!("sse4.2"),
             #[cfg(all(target_arch = "x86_64", feature = "std"))]
             Kernel::Avx2 => std::is_x86_feature_detected!("avx2"),
+            #[cfg(all(target_arch = "x86_64", feature = "std"))]
+            Kernel::Avx512 => {
+                std::is_x86_feature_detected!("avx512f")
+                    && std::is_x86_feature_detected!("avx512bw")
+            }
             #[cfg(all(target_arch = "x86_64", not(feature = "std")))]
             Kernel::Sse42 => cfg!(target_feature = "sse4.2"),
             #[cfg(all(target_arch = "x86_64", not(feature = "std")))]
             Kernel::Avx2 => cfg!(target_feature = "avx2"),
+            #[cfg(all(target_arch = "x86_64", not(feature = "std")))]
+            Kernel::Avx512 => cfg!(all(target_feature = "avx512f", target_feature = "avx512bw")),
             #[cfg(not(target_arch = "x86_64"))]
             _ => false,
         }
@@ -161,6 +171,10 @@ fn run(k: Kernel, bytes: &[u8]) -> usize {
         #[cfg(target_arch = "x86_64")]
         // SAFETY: `k` is available (callers pass `Kernel::active()`, chosen among available
         // kernels, or a kernel whose `is_available()` they checked).
+        Kernel::Avx512 => unsafe { x86_64::valid_up_to_avx512(bytes) },
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: `k` is available (callers pass `Kernel::active()`, chosen among available
+        // kernels, or a kernel whose `is_available()` they checked).
         Kernel::Avx2 => unsafe { x86_64::valid_up_to_avx2(bytes) },
         #[cfg(target_arch = "x86_64")]
         // SAFETY: as above.
@@ -190,6 +204,9 @@ pub(crate) fn valid_up_to_with(k: Kernel, bytes: &[u8]) -> usize {
 #[inline]
 pub(crate) fn count_valid_with(k: Kernel, bytes: &[u8], acc: &mut [u64; 5]) {
     match k {
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: `k` is available (the caller's contract).
+        Kernel::Avx512 => unsafe { x86_64::count_valid_avx512(bytes, acc) },
         #[cfg(target_arch = "x86_64")]
         // SAFETY: `k` is available (the caller's contract).
         Kernel::Avx2 => unsafe { x86_64::count_valid_avx2(bytes, acc) },
