@@ -40,7 +40,7 @@ const WINDOW: usize = 1024;
 /// Inputs (or rests) shorter than this are walked by one chain.
 const SHORT: usize = 64;
 /// Bytes walked exactly right after an error before the fast path takes over.
-const PROBE: usize = 256;
+const PROBE: usize = 64;
 /// Bytes per step of the ASCII skip.
 const ASCII_BLOCK: usize = 32;
 
