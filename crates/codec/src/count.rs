@@ -100,14 +100,20 @@ pub fn count(bytes: &[u8]) -> Counts {
 
 /// [`count`] with kernel `k`, which the caller has checked is available.
 pub(crate) fn count_with(k: Kernel, bytes: &[u8]) -> Counts {
+    // Validate and count window by window, so the counting pass reads what validation has
+    // just brought into the cache.
+    const WINDOW: usize = 32 * 1024;
     let mut counts = Counts::default();
     let mut pos = 0;
     while pos < bytes.len() {
-        let rest = &bytes[pos..];
-        let n = simd::valid_up_to_with(k, rest);
-        counts.add_valid_with(k, &rest[..n]);
+        let end = bytes.len().min(pos + WINDOW);
+        let window = &bytes[pos..end];
+        let n = simd::valid_up_to_with(k, window);
+        counts.add_valid_with(k, &window[..n]);
         pos += n;
-        if pos < bytes.len() {
+        // A stop within the last 3 bytes of a window that is not the end of the input may
+        // only be a sequence cut by the window: the next window starts there.
+        if pos < bytes.len() && (end == bytes.len() || pos + 3 < end) {
             let err = crate::validate::error_at(bytes, pos);
             counts.add_error(err.len(), err.kind());
             pos += err.len();

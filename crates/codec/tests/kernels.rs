@@ -191,3 +191,40 @@ proptest! {
         prop_assert_eq!(want.chars + want.errors, String::from_utf8_lossy(v).chars().count() as u64);
     }
 }
+
+#[test]
+fn count_across_its_internal_windows() {
+    // `count` validates and counts in 32 KiB windows: sequences and errors cut by a window
+    // edge must count as in one piece.
+    for fill in FILL {
+        let base = fill.repeat(70_000 / fill.len()).into_bytes();
+        for x in [
+            &b"\xE2\x82\xAC"[..],
+            b"\xF0\x9F\x98\x80",
+            b"\xE2\x82",
+            b"\xFF",
+            b"\xF0\x9F\x98",
+            b"\xC3\xA9",
+        ] {
+            for at in 32_760..32_772 {
+                let mut v = base.clone();
+                v[at..at + x.len()].copy_from_slice(x);
+                let lossy = String::from_utf8_lossy(&v);
+                for k in Kernel::available() {
+                    let c = k.count(&v).expect("available");
+                    assert_eq!(
+                        c.chars + c.errors,
+                        lossy.chars().count() as u64,
+                        "{k:?} {fill} {x:02X?} @{at}"
+                    );
+                    assert_eq!(
+                        c.errors,
+                        utf8_codec::errors(&v).count() as u64,
+                        "{k:?} {fill} {x:02X?} @{at}"
+                    );
+                    assert_eq!(c.bytes, v.len() as u64);
+                }
+            }
+        }
+    }
+}
