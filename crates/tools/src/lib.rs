@@ -23,4 +23,5 @@ pub mod exit;
 pub mod input;
 pub mod output;
 pub mod position;
+pub mod repair;
 pub mod report;

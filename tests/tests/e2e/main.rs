@@ -4,4 +4,5 @@
 //! `utf8_tests::cli`.
 
 mod count;
+mod repair;
 mod util;

@@ -1,0 +1,4 @@
+//! `utf8-repair`: repair invalid UTF-8 (or transcode to UTF-8); see `--help`.
+fn main() -> std::process::ExitCode {
+    utf8_tools::repair::main()
+}

@@ -1,0 +1,153 @@
+//! What was typed on the command line of `utf8-repair`.
+
+use std::ffi::OsString;
+use std::path::PathBuf;
+
+use clap::{Parser, ValueEnum};
+use utf8_codec::Practice;
+
+use crate::args::CommonArgs;
+
+const AFTER_HELP: &str = "\
+Valid input passes through byte for byte. By default every maximal subpart of ill-formed
+input (the Unicode, WHATWG, CPython and Rust segmentation) becomes one U+FFFD.
+
+--in-place writes a temporary file in the file's directory, fsyncs it and renames it over
+the original, keeping its mode, owner and group: an interrupted run leaves either the
+original or the repaired file. A symlink stays a symlink (its target is repaired); a file
+with several hard links is refused; a file that needs no change is not touched at all.
+-o FILE is written the same way (a device such as /dev/stdout is written directly).
+
+Exit status: 0 success (whether or not anything was repaired); 1 an input needs repair
+under --check; 2 trouble (usage, unreadable input, write error, refused file).";
+
+/// Repair invalid UTF-8, or transcode any encoding to UTF-8, streaming and safely.
+#[derive(Parser, Debug, Clone)]
+#[command(
+    name = "utf8-repair",
+    version,
+    about = "Repair invalid UTF-8, or transcode any encoding to UTF-8, streaming and safely",
+    after_help = AFTER_HELP,
+    max_term_width = 100
+)]
+pub struct RepairArgs {
+    /// Write the repaired text to FILE (atomically: temporary file, fsync, rename) instead
+    /// of standard output. Several inputs are concatenated.
+    #[arg(short = 'o', long, value_name = "FILE", conflicts_with_all = ["in_place", "check"])]
+    pub output: Option<PathBuf>,
+
+    /// Repair each FILE in place (atomically); files that need no change are left untouched.
+    #[arg(short = 'i', long, conflicts_with = "check")]
+    pub in_place: bool,
+
+    /// With --in-place, keep the original of each changed file as FILE followed by SUFFIX
+    /// (default '~').
+    #[arg(
+        long,
+        value_name = "SUFFIX",
+        num_args = 0..=1,
+        require_equals = true,
+        default_missing_value = "~",
+        requires = "in_place"
+    )]
+    pub backup: Option<OsString>,
+
+    /// How ill-formed input is cut into substitutes: one per maximal subpart, one per byte,
+    /// or one per sequence announced by a lead byte (C0..FD, up to 6 bytes).
+    #[arg(long, value_enum, value_name = "PRACTICE", default_value_t = PracticeArg::MaximalSubpart)]
+    pub practice: PracticeArg,
+
+    /// What each substitute becomes: the replacement string, nothing, or \xNN for each byte
+    /// (as Python's backslashreplace).
+    #[arg(long, value_enum, value_name = "ACTION", default_value_t = ActionArg::Replace)]
+    pub action: ActionArg,
+
+    /// The replacement string (default U+FFFD); implies --action replace.
+    #[arg(long, value_name = "STRING")]
+    pub replacement: Option<String>,
+
+    /// Write nothing; name the first error of each input that needs repair; exit 1 if any
+    /// does.
+    #[arg(long)]
+    pub check: bool,
+
+    /// Report every repaired error on standard error, as text (with a summary by kind) or
+    /// JSON lines.
+    #[arg(
+        long,
+        value_enum,
+        value_name = "FORMAT",
+        num_args = 0..=1,
+        require_equals = true,
+        default_missing_value = "text"
+    )]
+    pub report: Option<ReportFormat>,
+
+    /// Decode the input from ENCODING (any WHATWG label: windows-1252, iso-8859-2,
+    /// shift_jis, euc-kr, gb18030, utf-16le, ...); a byte order mark overrides it.
+    #[arg(long, value_name = "ENCODING")]
+    pub from: Option<String>,
+
+    /// What to do with a byte order mark at the start of UTF-8 input: keep it or strip it.
+    #[arg(long, value_enum, value_name = "WHAT", default_value_t = BomArg::Keep)]
+    pub bom: BomArg,
+
+    #[command(flatten)]
+    #[allow(missing_docs)]
+    pub common: CommonArgs,
+
+    /// Files to read; '-' or none means standard input.
+    #[arg(value_name = "FILE")]
+    pub files: Vec<OsString>,
+}
+
+/// The value of `--practice`.
+#[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PracticeArg {
+    /// One substitute per maximal subpart (Unicode's recommendation, WHATWG, CPython, Rust).
+    MaximalSubpart,
+    /// One substitute per byte of every ill-formed subpart.
+    PerByte,
+    /// One substitute per sequence announced by a lead byte C0..FD.
+    PerSequence,
+}
+
+impl From<PracticeArg> for Practice {
+    fn from(p: PracticeArg) -> Practice {
+        match p {
+            PracticeArg::MaximalSubpart => Practice::MaximalSubpart,
+            PracticeArg::PerByte => Practice::PerByte,
+            PracticeArg::PerSequence => Practice::PerSequence,
+        }
+    }
+}
+
+/// The value of `--action`.
+#[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ActionArg {
+    /// The replacement string (U+FFFD unless --replacement).
+    Replace,
+    /// Nothing: the bytes are dropped.
+    Delete,
+    /// \xNN for each byte, lowercase hex.
+    Escape,
+}
+
+/// The value of `--report`.
+#[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ReportFormat {
+    /// `utf8-repair: PATH:LINE:COLUMN: KIND at byte OFFSET (SUBPART): explanation`, then a
+    /// summary by kind.
+    Text,
+    /// One JSON object per error.
+    Json,
+}
+
+/// The value of `--bom`.
+#[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BomArg {
+    /// Pass a UTF-8 byte order mark through.
+    Keep,
+    /// Remove a UTF-8 byte order mark at the start of each input.
+    Strip,
+}

@@ -1,0 +1,39 @@
+//! `utf8-repair`: repaired UTF-8 to stdout, `-o FILE` or `--in-place`, streaming in bounded
+//! memory, with every substitution practice of the codec and any source encoding of
+//! encoding_rs.
+//!
+//! * [`args`](RepairArgs): what was typed;
+//! * `run`: the validated configuration and the loop over inputs;
+//! * `pipeline`: one input stream to one output stream (UTF-8 repair or `--from` transcoding),
+//!   with the error reports;
+//! * `atomic`: files written through a temporary file in the same directory, fsync and
+//!   rename, with the original's mode, owner and group, and no temporary file left behind
+//!   by SIGINT, SIGTERM or SIGHUP.
+
+mod args;
+mod atomic;
+mod pipeline;
+mod run;
+
+pub use args::{ActionArg, BomArg, PracticeArg, RepairArgs, ReportFormat};
+
+use std::process::ExitCode;
+
+/// The clap command of `utf8-repair`, for man pages and completions.
+///
+/// ```
+/// assert_eq!(utf8_tools::repair::command().get_name(), "utf8-repair");
+/// ```
+pub fn command() -> clap::Command {
+    <RepairArgs as clap::CommandFactory>::command()
+}
+
+/// Runs `utf8-repair` with the process's arguments.
+pub fn main() -> ExitCode {
+    run::run(std::env::args_os())
+}
+
+/// Runs `utf8-repair` with the given arguments (the first is the program name).
+pub fn main_with(args: impl IntoIterator<Item = std::ffi::OsString>) -> ExitCode {
+    run::run(args)
+}

@@ -1,0 +1,458 @@
+//! One input stream to one output stream: UTF-8 repaired through the codec's [`Repairer`],
+//! or another encoding transcoded through encoding_rs, in fixed-size reads, with every
+//! error reported as it is repaired.
+//!
+//! Memory is bounded: reads are [`CHUNK_SIZE`] bytes, and the repaired text is written out
+//! whenever it reaches [`FLUSH_AT`] bytes (one event adds at most one chunk, or one
+//! substitute per byte of an error).
+
+use std::fmt::Write as _;
+use std::io::{self, Read, Write};
+
+use encoding_rs::{DecoderResult, Encoding};
+use utf8_codec::stream::{Event, StreamError};
+use utf8_codec::{Action, ErrorKind, RepairOptions, Repairer};
+
+use crate::args::Engine;
+use crate::engine::Scanner;
+use crate::input::{CHUNK_SIZE, Chunks};
+use crate::position::LineTracker;
+use crate::report::{ErrorReport, hex, json_string};
+
+/// Repaired text is written out when it reaches this many bytes.
+const FLUSH_AT: usize = 64 * 1024;
+
+/// How one stream is turned into UTF-8.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Pipeline<'a> {
+    /// Practice and action for ill-formed UTF-8.
+    pub options: RepairOptions<'a>,
+    /// The validator that finds the errors.
+    pub engine: Engine,
+    /// Remove a UTF-8 byte order mark at the start.
+    pub strip_bom: bool,
+    /// Decode from this encoding instead (never UTF-8, which the codec handles).
+    pub from: Option<&'static Encoding>,
+}
+
+/// Why a stream stopped.
+#[derive(Debug)]
+pub(super) enum Failure {
+    /// Reading the input failed.
+    Input(io::Error),
+    /// Writing the output (or the `--check --json` lines) failed.
+    Output(io::Error),
+}
+
+/// What a stream held.
+#[derive(Clone, Copy, Debug, Default)]
+pub(super) struct Tally {
+    /// Errors found (maximal subparts, or malformed sequences of the source encoding).
+    pub errors: u64,
+}
+
+impl Pipeline<'_> {
+    /// Converts `reader` to `out`, reporting errors to `reporter`; stops early when the
+    /// reporter says so (`--check`).
+    pub fn run(
+        &self,
+        reader: impl Read,
+        name: &str,
+        out: &mut dyn Write,
+        reporter: Option<&mut Reporter>,
+    ) -> Result<Tally, Failure> {
+        match self.from {
+            Some(enc) => self.transcode(reader, enc, name, out, reporter),
+            None => self.repair(reader, name, out, reporter),
+        }
+    }
+
+    fn repair(
+        &self,
+        reader: impl Read,
+        name: &str,
+        out: &mut dyn Write,
+        mut reporter: Option<&mut Reporter>,
+    ) -> Result<Tally, Failure> {
+        let mut chunks = Chunks::new(reader);
+        let mut scanner = Scanner::new(self.engine);
+        let mut st = State {
+            repairer: Repairer::new(self.options),
+            buf: String::with_capacity(FLUSH_AT + CHUNK_SIZE),
+            tracker: LineTracker::new(),
+            tally: Tally::default(),
+            at_start: true,
+            strip_bom: self.strip_bom,
+            track: reporter.is_some(),
+            stop: false,
+            failed: None,
+        };
+        while let Some(chunk) = chunks.next_chunk().map_err(Failure::Input)? {
+            scanner.feed(chunk.data, |ev| {
+                st.event(ev, |o| chunk.after(o), name, &mut reporter, out);
+            });
+            st.write(out, true)?;
+            if st.stop {
+                return Ok(st.tally);
+            }
+        }
+        scanner.finish(|ev| st.event(ev, |_| &[], name, &mut reporter, out));
+        st.repairer.finish(&mut st.buf);
+        st.write(out, true)?;
+        if let Some(r) = reporter {
+            r.failed().map_err(Failure::Output)?;
+        }
+        Ok(st.tally)
+    }
+
+    fn transcode(
+        &self,
+        mut reader: impl Read,
+        enc: &'static Encoding,
+        name: &str,
+        out: &mut dyn Write,
+        mut reporter: Option<&mut Reporter>,
+    ) -> Result<Tally, Failure> {
+        let mut decoder = enc.new_decoder();
+        let mut input = vec![0u8; CHUNK_SIZE];
+        // A few bytes of the previous read: a malformed sequence may start there.
+        let mut prev = [0u8; 8];
+        let mut prev_len = 0usize;
+        let mut text = String::with_capacity(FLUSH_AT + 64);
+        let mut tracked = 0usize;
+        let mut tracker = LineTracker::new();
+        let mut tally = Tally::default();
+        let mut base = 0u64;
+        loop {
+            let n = loop {
+                match reader.read(&mut input) {
+                    Ok(n) => break n,
+                    Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+                    Err(e) => return Err(Failure::Input(e)),
+                }
+            };
+            let last = n == 0;
+            let mut pos = 0usize;
+            loop {
+                let (result, read) =
+                    decoder.decode_to_string_without_replacement(&input[pos..n], &mut text, last);
+                pos += read;
+                match result {
+                    DecoderResult::InputEmpty => break,
+                    DecoderResult::OutputFull => {
+                        if reporter.is_some() {
+                            tracker.text(&text.as_bytes()[tracked..]);
+                        }
+                        tracked = 0;
+                        out.write_all(text.as_bytes()).map_err(Failure::Output)?;
+                        text.clear();
+                    }
+                    DecoderResult::Malformed(bad, extra) => {
+                        let (bad, extra) = (usize::from(bad), usize::from(extra));
+                        let end = pos - extra;
+                        let mut bytes = Vec::with_capacity(bad);
+                        if end >= bad {
+                            bytes.extend_from_slice(&input[end - bad..end]);
+                        } else {
+                            let from_prev = (bad - end).min(prev_len);
+                            bytes.extend_from_slice(&prev[prev_len - from_prev..prev_len]);
+                            bytes.extend_from_slice(&input[..end]);
+                        }
+                        tally.errors += 1;
+                        if let Some(r) = reporter.as_deref_mut() {
+                            tracker.text(&text.as_bytes()[tracked..]);
+                            let offset = (base + end as u64).saturating_sub(bytes.len() as u64);
+                            r.malformed(name, enc, offset, &bytes, &tracker);
+                            tracker.error();
+                        }
+                        substitute(self.options.action, &bytes, &mut text);
+                        tracked = text.len();
+                        if text.len() >= FLUSH_AT {
+                            out.write_all(text.as_bytes()).map_err(Failure::Output)?;
+                            text.clear();
+                            tracked = 0;
+                        }
+                        if reporter.as_deref().is_some_and(Reporter::stop) {
+                            return Ok(tally);
+                        }
+                    }
+                }
+            }
+            if last {
+                break;
+            }
+            // Keep the last bytes of this read.
+            let keep = n.min(prev.len());
+            if keep == prev.len() {
+                prev.copy_from_slice(&input[n - keep..n]);
+                prev_len = keep;
+            } else {
+                let total = (prev_len + keep).min(prev.len());
+                let mut merged = [0u8; 8];
+                let from_old = total - keep;
+                merged[..from_old].copy_from_slice(&prev[prev_len - from_old..prev_len]);
+                merged[from_old..total].copy_from_slice(&input[..keep]);
+                prev = merged;
+                prev_len = total;
+            }
+            base += n as u64;
+        }
+        out.write_all(text.as_bytes()).map_err(Failure::Output)?;
+        if let Some(r) = reporter {
+            r.failed().map_err(Failure::Output)?;
+        }
+        Ok(tally)
+    }
+}
+
+/// What one malformed sequence of another encoding becomes (practices apply to UTF-8 only).
+fn substitute(action: Action<'_>, bytes: &[u8], out: &mut String) {
+    match action {
+        Action::Replace(s) => out.push_str(s),
+        Action::Delete => {}
+        Action::Escape => {
+            for b in bytes {
+                let _ = write!(out, "\\x{b:02x}");
+            }
+        }
+    }
+}
+
+/// The state of one UTF-8 stream while the scanner's events arrive.
+struct State<'r> {
+    repairer: Repairer<'r>,
+    buf: String,
+    tracker: LineTracker,
+    tally: Tally,
+    at_start: bool,
+    strip_bom: bool,
+    /// Whether lines and columns are needed.
+    track: bool,
+    stop: bool,
+    failed: Option<io::Error>,
+}
+
+impl State<'_> {
+    fn event<'a>(
+        &mut self,
+        ev: Event<'_>,
+        after: impl Fn(u64) -> &'a [u8],
+        name: &str,
+        reporter: &mut Option<&mut Reporter>,
+        out: &mut dyn Write,
+    ) {
+        if self.stop || self.failed.is_some() {
+            return;
+        }
+        let at_start = std::mem::replace(&mut self.at_start, false);
+        match ev {
+            Event::Str(s) => {
+                let s = match s.strip_prefix('\u{FEFF}') {
+                    Some(rest) if at_start && self.strip_bom => rest,
+                    _ => s,
+                };
+                if self.track {
+                    self.tracker.text(s.as_bytes());
+                }
+                self.repairer.push(Event::Str(s), &mut self.buf);
+            }
+            Event::Char(c) => {
+                if at_start && self.strip_bom && c == '\u{FEFF}' {
+                    return;
+                }
+                if self.track {
+                    self.tracker.char(c);
+                }
+                self.repairer.push(Event::Char(c), &mut self.buf);
+            }
+            Event::Error(e) => {
+                self.tally.errors += 1;
+                if let Some(r) = reporter.as_deref_mut() {
+                    let follow = after(e.offset() + e.len() as u64);
+                    r.error(name, &e, follow, &self.tracker);
+                    self.stop = r.stop();
+                }
+                self.tracker.error();
+                self.repairer.push_error(e, &mut self.buf);
+            }
+        }
+        if self.buf.len() >= FLUSH_AT {
+            if let Err(e) = out.write_all(self.buf.as_bytes()) {
+                self.failed = Some(e);
+            }
+            self.buf.clear();
+        }
+    }
+
+    /// Writes the text held and reports an earlier write failure.
+    fn write(&mut self, out: &mut dyn Write, _all: bool) -> Result<(), Failure> {
+        if let Some(e) = self.failed.take() {
+            return Err(Failure::Output(e));
+        }
+        if !self.buf.is_empty() {
+            out.write_all(self.buf.as_bytes())
+                .map_err(Failure::Output)?;
+            self.buf.clear();
+        }
+        Ok(())
+    }
+}
+
+/// Where reports go.
+#[derive(Debug)]
+pub(super) enum ReportTo {
+    /// Standard error (`--report`, text `--check`).
+    Stderr,
+    /// Standard output (`--check --json`, as `utf8-count --check --json`).
+    Stdout,
+}
+
+/// Writes error reports in DESIGN.md's format: every error (`--report`), or only the first
+/// of each input (`--check`).
+#[derive(Debug)]
+pub(super) struct Reporter {
+    program: &'static str,
+    json: bool,
+    color: bool,
+    first_only: bool,
+    to: ReportTo,
+    line: String,
+    /// Errors of the current input, by kind, and malformed sequences of other encodings.
+    by_kind: [u64; 7],
+    malformed: u64,
+    failed: Option<io::Error>,
+}
+
+impl Reporter {
+    pub fn new(
+        program: &'static str,
+        json: bool,
+        color: bool,
+        first_only: bool,
+        to: ReportTo,
+    ) -> Reporter {
+        Reporter {
+            program,
+            json,
+            color,
+            first_only,
+            to,
+            line: String::new(),
+            by_kind: [0; 7],
+            malformed: 0,
+            failed: None,
+        }
+    }
+
+    /// Whether the stream can stop: `--check` has seen its first error.
+    pub fn stop(&self) -> bool {
+        self.first_only && self.count() > 0
+    }
+
+    fn count(&self) -> u64 {
+        self.by_kind.iter().sum::<u64>() + self.malformed
+    }
+
+    fn error(&mut self, name: &str, e: &StreamError, after: &[u8], t: &LineTracker) {
+        self.by_kind[e.kind().index()] += 1;
+        let r = ErrorReport::new(name, e, after, t.line(), t.column());
+        let line = if self.json {
+            r.json()
+        } else {
+            r.text(self.program, self.color)
+        };
+        self.emit(line);
+    }
+
+    fn malformed(
+        &mut self,
+        name: &str,
+        enc: &'static Encoding,
+        offset: u64,
+        bytes: &[u8],
+        t: &LineTracker,
+    ) {
+        self.malformed += 1;
+        let mut s = String::new();
+        if self.json {
+            s.push_str("{\"path\": ");
+            json_string(&mut s, name);
+            let _ = write!(
+                s,
+                ", \"offset\": {offset}, \"len\": {}, \"kind\": \"malformed\", \"bytes\": \"{}\", \"line\": {}, \"column\": {}, \"encoding\": \"{}\"}}",
+                bytes.len(),
+                hex(bytes),
+                t.line(),
+                t.column(),
+                enc.name()
+            );
+        } else {
+            let (on, off) = if self.color {
+                ("\x1b[1;31m", "\x1b[0m")
+            } else {
+                ("", "")
+            };
+            let _ = write!(
+                s,
+                "{}: {name}:{}:{}: {on}malformed{off} at byte {offset} ({}): not a valid {} sequence",
+                self.program,
+                t.line(),
+                t.column(),
+                hex(bytes),
+                enc.name()
+            );
+        }
+        self.emit(s);
+    }
+
+    fn emit(&mut self, mut line: String) {
+        line.push('\n');
+        self.line = line;
+        let r = match self.to {
+            ReportTo::Stderr => io::stderr().lock().write_all(self.line.as_bytes()),
+            ReportTo::Stdout => io::stdout().lock().write_all(self.line.as_bytes()),
+        };
+        if let Err(e) = r
+            && matches!(self.to, ReportTo::Stdout)
+            && self.failed.is_none()
+        {
+            self.failed = Some(e);
+        }
+    }
+
+    /// A write error of the reports on standard output, if any.
+    fn failed(&mut self) -> io::Result<()> {
+        match self.failed.take() {
+            Some(e) => Err(e),
+            None => Ok(()),
+        }
+    }
+
+    /// Ends the report of one input: the summary line of a text `--report`; resets the counts.
+    pub fn end_input(&mut self, name: &str) {
+        let total = self.count();
+        if !self.json && !self.first_only {
+            let mut s = format!("{}: {name}: ", self.program);
+            if total == 0 {
+                s.push_str("no errors");
+            } else {
+                let plural = if total == 1 { "" } else { "s" };
+                let _ = write!(s, "{total} error{plural} repaired:");
+                let mut sep = " ";
+                for k in ErrorKind::ALL {
+                    let n = self.by_kind[k.index()];
+                    if n > 0 {
+                        let _ = write!(s, "{sep}{n} {}", k.as_str());
+                        sep = ", ";
+                    }
+                }
+                if self.malformed > 0 {
+                    let _ = write!(s, "{sep}{} malformed", self.malformed);
+                }
+            }
+            self.emit(s);
+        }
+        self.by_kind = [0; 7];
+        self.malformed = 0;
+    }
+}
