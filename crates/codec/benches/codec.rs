@@ -133,6 +133,9 @@ fn benches(c: &mut Criterion) {
         g.bench_function("simdutf8::compat", |b| {
             b.iter(|| simdutf8::compat::from_utf8(black_box(data)).is_ok())
         });
+        g.bench_function("simdutf::validate_utf8", |b| {
+            b.iter(|| simdutf::validate_utf8(black_box(data)))
+        });
         g.bench_function("encoding_rs::utf8_valid_up_to", |b| {
             b.iter(|| encoding_rs::Encoding::utf8_valid_up_to(black_box(data)))
         });
@@ -170,6 +173,20 @@ fn benches(c: &mut Criterion) {
                 n
             })
         });
+        g.bench_function("simdutf::validate_utf8_with_errors loop", |b| {
+            // simdutf reports where an error starts, not its length: resume one byte later.
+            b.iter(|| {
+                let (mut rest, mut n) = (black_box(data), 0usize);
+                loop {
+                    let r = simdutf::validate_utf8_with_errors(rest);
+                    if matches!(r.error, simdutf::ErrorCode::Success) {
+                        break n;
+                    }
+                    n += 1;
+                    rest = &rest[r.count + 1..];
+                }
+            })
+        });
         g.finish();
 
         let mut g = c.benchmark_group(format!("repair/{name}"));
@@ -189,6 +206,25 @@ fn benches(c: &mut Criterion) {
                     .decode_without_bom_handling(black_box(data))
                     .0
                     .len()
+            })
+        });
+        g.bench_function("simdutf8::compat + push U+FFFD", |b| {
+            b.iter(|| {
+                let (mut rest, mut out) = (black_box(data), String::with_capacity(data.len()));
+                loop {
+                    match simdutf8::compat::from_utf8(rest) {
+                        Ok(s) => {
+                            out.push_str(s);
+                            break out.len();
+                        }
+                        Err(e) => {
+                            let (ok, bad) = rest.split_at(e.valid_up_to());
+                            out.push_str(std::str::from_utf8(ok).unwrap_or_default());
+                            out.push('\u{FFFD}');
+                            rest = &bad[e.error_len().unwrap_or(bad.len())..];
+                        }
+                    }
+                }
             })
         });
         g.finish();
