@@ -20,6 +20,7 @@ pub mod count;
 pub mod diag;
 pub mod engine;
 pub mod exit;
+pub mod grep;
 pub mod input;
 pub mod output;
 pub mod position;

@@ -4,5 +4,6 @@
 //! `utf8_tests::cli`.
 
 mod count;
+mod grep;
 mod repair;
 mod util;

@@ -1,0 +1,4 @@
+//! `utf8-grep`: search for fixed strings in UTF-8 text on raw bytes; see `--help`.
+fn main() -> std::process::ExitCode {
+    utf8_tools::grep::main()
+}

@@ -1,0 +1,181 @@
+//! What was typed on the command line of `utf8-grep`.
+
+use std::ffi::OsString;
+
+use clap::{ArgAction, Parser, ValueEnum};
+
+use crate::args::CommonArgs;
+
+const AFTER_HELP: &str = "\
+PATTERN is a fixed string (as grep -F), searched on raw bytes without decoding; a pattern
+holding newlines is several patterns. Several patterns match leftmost-longest. A pattern
+that is not valid UTF-8 is a usage error.
+
+Invalid UTF-8 in the text never hides a line: lines are printed as they are (or repaired
+with --repair-output). A file holding NUL bytes is binary (\"binary file matches\") unless -a.
+
+Exit status: 0 if a line is selected, 1 if none is, 2 on trouble (usage, unreadable input,
+write error) unless -q found a match.";
+
+/// Search for fixed strings in UTF-8 text, on raw bytes, correctly on any bytes.
+#[derive(Parser, Debug, Clone)]
+#[command(
+    name = "utf8-grep",
+    version,
+    about = "Search for fixed strings in UTF-8 text, on raw bytes, correctly on any bytes",
+    after_help = AFTER_HELP,
+    max_term_width = 100,
+    disable_help_flag = true
+)]
+pub struct GrepArgs {
+    /// The pattern (unless -e or -f is given).
+    #[arg(value_name = "PATTERN")]
+    pub pattern: Option<OsString>,
+
+    /// Files or directories to search ('-' for stdin; none: stdin, or '.' with -r).
+    #[arg(value_name = "FILE")]
+    pub files: Vec<OsString>,
+
+    /// Use PATTERNS (may be repeated; newlines separate patterns).
+    #[arg(short = 'e', long = "regexp", value_name = "PATTERNS", action = ArgAction::Append)]
+    pub regexp: Vec<OsString>,
+
+    /// Take patterns from FILE, one per line.
+    #[arg(short = 'f', long = "file", value_name = "FILE", action = ArgAction::Append)]
+    pub file: Vec<OsString>,
+
+    /// Patterns are fixed strings (always the case; accepted for grep compatibility).
+    #[arg(short = 'F', long = "fixed-strings")]
+    pub fixed_strings: bool,
+
+    /// Ignore case (Unicode simple case folding).
+    #[arg(short = 'i', long = "ignore-case")]
+    pub ignore_case: bool,
+
+    /// Match only whole words (word characters: Unicode letters, digits, '_').
+    #[arg(short = 'w', long = "word-regexp")]
+    pub word_regexp: bool,
+
+    /// Match only whole lines.
+    #[arg(short = 'x', long = "line-regexp")]
+    pub line_regexp: bool,
+
+    /// Select non-matching lines.
+    #[arg(short = 'v', long = "invert-match")]
+    pub invert_match: bool,
+
+    /// Print only a count of selected lines per file.
+    #[arg(short = 'c', long = "count")]
+    pub count: bool,
+
+    /// Print only the names of files with selected lines.
+    #[arg(short = 'l', long = "files-with-matches")]
+    pub files_with_matches: bool,
+
+    /// Print only the names of files without selected lines.
+    #[arg(short = 'L', long = "files-without-match")]
+    pub files_without_match: bool,
+
+    /// Print the line number with each output line.
+    #[arg(short = 'n', long = "line-number")]
+    pub line_number: bool,
+
+    /// Print the 0-based byte offset with each output line (of the match with -o).
+    #[arg(short = 'b', long = "byte-offset")]
+    pub byte_offset: bool,
+
+    /// Print LINE:COLUMN: (implies -n); COLUMN is the 1-based column of the first match in
+    /// code points, each invalid sequence counting as one.
+    #[arg(long)]
+    pub column: bool,
+
+    /// Print only the matched parts of selected lines, one per line.
+    #[arg(short = 'o', long = "only-matching")]
+    pub only_matching: bool,
+
+    /// Stop reading a file after NUM selected lines.
+    #[arg(short = 'm', long = "max-count", value_name = "NUM")]
+    pub max_count: Option<u64>,
+
+    /// Print nothing; exit 0 on the first match, even if an error occurred.
+    #[arg(short = 'q', long = "quiet", visible_alias = "silent")]
+    pub quiet: bool,
+
+    /// Suppress messages about nonexistent or unreadable files.
+    #[arg(short = 's', long = "no-messages")]
+    pub no_messages: bool,
+
+    /// Print the file name with each match.
+    #[arg(short = 'H', long = "with-filename", overrides_with = "no_filename")]
+    pub with_filename: bool,
+
+    /// Never print file names.
+    #[arg(short = 'h', long = "no-filename", overrides_with = "with_filename")]
+    pub no_filename: bool,
+
+    /// Name standard input LABEL in the output.
+    #[arg(long, value_name = "LABEL")]
+    pub label: Option<String>,
+
+    /// Print a NUL byte after file names instead of ':' (or a newline with -l/-L).
+    #[arg(short = 'Z', long = "null")]
+    pub null: bool,
+
+    /// Print NUM lines of trailing context.
+    #[arg(short = 'A', long = "after-context", value_name = "NUM")]
+    pub after_context: Option<usize>,
+
+    /// Print NUM lines of leading context.
+    #[arg(short = 'B', long = "before-context", value_name = "NUM")]
+    pub before_context: Option<usize>,
+
+    /// Print NUM lines of output context.
+    #[arg(short = 'C', long = "context", value_name = "NUM")]
+    pub context: Option<usize>,
+
+    /// Search directories recursively (symbolic links inside are not followed).
+    #[arg(short = 'r', long = "recursive")]
+    pub recursive: bool,
+
+    /// Search only files whose base name matches GLOB.
+    #[arg(long, value_name = "GLOB", action = ArgAction::Append)]
+    pub include: Vec<String>,
+
+    /// Skip files whose base name matches GLOB.
+    #[arg(long, value_name = "GLOB", action = ArgAction::Append)]
+    pub exclude: Vec<String>,
+
+    /// Skip directories whose base name matches GLOB.
+    #[arg(long = "exclude-dir", value_name = "GLOB", action = ArgAction::Append)]
+    pub exclude_dir: Vec<String>,
+
+    /// Search binary files (holding NUL bytes) as text.
+    #[arg(short = 'a', long = "text")]
+    pub text: bool,
+
+    /// Print lines with each invalid sequence replaced by U+FFFD.
+    #[arg(long = "repair-output")]
+    pub repair_output: bool,
+
+    /// What to do with invalid UTF-8 in the searched text: ignore it, or report each
+    /// invalid sequence on stderr in the shared format.
+    #[arg(long, value_enum, value_name = "WHAT", default_value_t = InvalidMode::Ignore)]
+    pub invalid: InvalidMode,
+
+    /// Print help.
+    #[arg(long, action = ArgAction::Help)]
+    pub help: Option<bool>,
+
+    #[command(flatten)]
+    #[allow(missing_docs)]
+    pub common: CommonArgs,
+}
+
+/// The value of `--invalid`.
+#[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum InvalidMode {
+    /// Search invalid text silently.
+    Ignore,
+    /// List every invalid sequence on stderr (`PROGRAM: PATH:LINE:COLUMN: KIND ...`).
+    Report,
+}

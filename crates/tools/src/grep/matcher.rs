@@ -1,0 +1,212 @@
+//! Fixed-string matching on raw bytes: memchr's memmem for one pattern, aho-corasick
+//! (leftmost-longest) for several, regex-automata for `-i` (Unicode simple case folding,
+//! still a byte-level automaton). `-w` and `-x` are decided by decoding only the characters
+//! next to a match.
+
+use aho_corasick::{AhoCorasick, AhoCorasickKind, MatchKind};
+use memchr::memmem;
+use regex_automata::meta::Regex;
+use regex_automata::util::syntax;
+use regex_automata::{Anchored, Input};
+use utf8_codec::{decode_first, decode_last};
+
+use crate::diag::ToolError;
+
+/// What to match: the patterns (valid UTF-8, no newline) and how.
+#[derive(Debug)]
+pub struct Matcher {
+    engine: Engine,
+    /// Patterns, longest first (bytes), for `-w` retries and `-x`.
+    patterns: Vec<String>,
+    word: bool,
+    line: bool,
+    /// An upper bound of the byte length of any match.
+    max_match_len: usize,
+    /// `-i -x`: the whole line must match.
+    line_re: Option<Regex>,
+}
+
+#[derive(Debug)]
+enum Engine {
+    One(Box<memmem::Finder<'static>>),
+    Many(AhoCorasick),
+    Fold(Regex),
+}
+
+/// Whether `c` is a word character for `-w`: a Unicode letter or digit, or `_`.
+pub fn is_word_char(c: char) -> bool {
+    c == '_' || c.is_alphanumeric()
+}
+
+fn escape(p: &str) -> String {
+    let mut s = String::with_capacity(p.len() + 8);
+    for c in p.chars() {
+        if "\\.+*?()|[]{}^$#&-~".contains(c) {
+            s.push('\\');
+        }
+        s.push(c);
+    }
+    s
+}
+
+fn fold_regex(pats: &[String], whole_line: bool) -> Result<Regex, ToolError> {
+    let alts: Vec<String> = pats
+        .iter()
+        .map(|p| {
+            if whole_line {
+                format!(r"\A(?:{})\z", escape(p))
+            } else {
+                escape(p)
+            }
+        })
+        .collect();
+    Regex::builder()
+        .syntax(syntax::Config::new().case_insensitive(true).utf8(false))
+        .configure(Regex::config().utf8_empty(false))
+        .build_many(&alts)
+        .map_err(|e| ToolError::Usage(format!("cannot compile the patterns: {e}")))
+}
+
+impl Matcher {
+    /// A matcher for `patterns` (at least one).
+    ///
+    /// # Errors
+    ///
+    /// [`ToolError::Usage`] when the automaton cannot be built (too large).
+    pub fn new(
+        mut patterns: Vec<String>,
+        ignore_case: bool,
+        word: bool,
+        line: bool,
+    ) -> Result<Matcher, ToolError> {
+        patterns.sort_by(|a, b| b.len().cmp(&a.len()).then_with(|| a.cmp(b)));
+        patterns.dedup();
+        let longest = patterns.first().map_or(0, String::len);
+        let (engine, max_match_len, line_re) = if ignore_case {
+            let chars = patterns
+                .iter()
+                .map(|p| p.chars().count())
+                .max()
+                .unwrap_or(0);
+            let re = fold_regex(&patterns, false)?;
+            let line_re = if line {
+                Some(fold_regex(&patterns, true)?)
+            } else {
+                None
+            };
+            (Engine::Fold(re), chars * 4, line_re)
+        } else if patterns.len() == 1 {
+            let f = memmem::Finder::new(patterns[0].as_bytes()).into_owned();
+            (Engine::One(Box::new(f)), longest, None)
+        } else {
+            let ac = AhoCorasick::builder()
+                .match_kind(MatchKind::LeftmostLongest)
+                .kind(Some(AhoCorasickKind::DFA).filter(|_| patterns.len() <= 64))
+                .build(&patterns)
+                .map_err(|e| ToolError::Usage(format!("cannot compile the patterns: {e}")))?;
+            (Engine::Many(ac), longest, None)
+        };
+        Ok(Matcher {
+            engine,
+            patterns,
+            word,
+            line,
+            max_match_len,
+            line_re,
+        })
+    }
+
+    /// An upper bound of the length in bytes of any match.
+    pub fn max_match_len(&self) -> usize {
+        self.max_match_len
+    }
+
+    /// Whether `-x` is in effect.
+    pub fn whole_line(&self) -> bool {
+        self.line
+    }
+
+    /// The leftmost(-longest) raw match in `hay`, ignoring `-w`/`-x`.
+    pub fn find_raw(&self, hay: &[u8]) -> Option<(usize, usize)> {
+        match &self.engine {
+            Engine::One(f) => f.find(hay).map(|s| (s, s + f.needle().len())),
+            Engine::Many(ac) => ac.find(hay).map(|m| (m.start(), m.end())),
+            Engine::Fold(re) => re.find(hay).map(|m| (m.start(), m.end())),
+        }
+    }
+
+    /// Whether the match `s..e` of `line` stands alone as a word: the characters just
+    /// before and after it (if any) are not word characters.
+    pub fn word_ok(line: &[u8], s: usize, e: usize) -> bool {
+        let before = matches!(decode_last(&line[..s]), Some(Ok(c)) if is_word_char(c));
+        let after = matches!(decode_first(&line[e..]), Some(Ok(c)) if is_word_char(c));
+        !before && !after
+    }
+
+    /// The longest pattern match starting at `s` in `line` that is shorter than `limit`
+    /// bytes and stands alone as a word (for `-w` retries, as GNU grep does).
+    fn shorter_word_at(&self, line: &[u8], s: usize, limit: usize) -> Option<usize> {
+        match &self.engine {
+            Engine::Fold(re) => {
+                // Try every shorter end the automaton accepts, longest first.
+                let mut e = s + limit;
+                while e > s {
+                    e -= 1;
+                    let input = Input::new(&line[..e]).range(s..e).anchored(Anchored::Yes);
+                    match re.search(&input) {
+                        Some(m) if m.end() == e => {
+                            if Matcher::word_ok(line, s, e) {
+                                return Some(e);
+                            }
+                        }
+                        Some(_) => {}
+                        None => return None,
+                    }
+                }
+                None
+            }
+            _ => self
+                .patterns
+                .iter()
+                .filter(|p| p.len() < limit && line[s..].starts_with(p.as_bytes()))
+                .map(|p| s + p.len())
+                .find(|&e| Matcher::word_ok(line, s, e)),
+        }
+    }
+
+    /// The first match in `line` at or after `from` that satisfies `-w`/`-x`.
+    pub fn find_in(&self, line: &[u8], from: usize) -> Option<(usize, usize)> {
+        if self.line {
+            if from > 0 {
+                return None;
+            }
+            let hit = match &self.line_re {
+                Some(re) => re.is_match(line),
+                None => self.patterns.iter().any(|p| p.as_bytes() == line),
+            };
+            return hit.then_some((0, line.len()));
+        }
+        let mut from = from;
+        loop {
+            if from > line.len() {
+                return None;
+            }
+            let (s, e) = self
+                .find_raw(&line[from..])
+                .map(|(s, e)| (s + from, e + from))?;
+            if !self.word {
+                return Some((s, e));
+            }
+            let before_word = matches!(decode_last(&line[..s]), Some(Ok(c)) if is_word_char(c));
+            if !before_word {
+                if Matcher::word_ok(line, s, e) {
+                    return Some((s, e));
+                }
+                if let Some(e2) = self.shorter_word_at(line, s, e - s) {
+                    return Some((s, e2));
+                }
+            }
+            from = s + 1;
+        }
+    }
+}

@@ -1,0 +1,38 @@
+//! `utf8-grep`: fixed-string search on raw bytes, without decoding.
+//!
+//! UTF-8 is self-synchronizing: a valid UTF-8 pattern found in valid UTF-8 text starts and
+//! ends on character boundaries, so no decoding is needed to search. Only `-w` (the
+//! characters next to a match), `--column`, `--repair-output`, `--json` and
+//! `--invalid=report` decode anything.
+
+mod args;
+mod matcher;
+mod printer;
+mod run;
+mod search;
+mod walk;
+
+pub use args::{GrepArgs, InvalidMode};
+pub use matcher::{Matcher, is_word_char};
+pub use walk::glob_match;
+
+use std::process::ExitCode;
+
+/// The clap command of `utf8-grep`, for man pages and completions.
+///
+/// ```
+/// assert_eq!(utf8_tools::grep::command().get_name(), "utf8-grep");
+/// ```
+pub fn command() -> clap::Command {
+    <GrepArgs as clap::CommandFactory>::command()
+}
+
+/// Runs `utf8-grep` with the process's arguments.
+pub fn main() -> ExitCode {
+    run::run(std::env::args_os())
+}
+
+/// Runs `utf8-grep` with the given arguments (the first is the program name).
+pub fn main_with(args: impl IntoIterator<Item = std::ffi::OsString>) -> ExitCode {
+    run::run(args)
+}

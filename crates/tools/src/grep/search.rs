@@ -1,0 +1,669 @@
+//! Searching one input line by line over chunked reads, in bounded memory.
+//!
+//! The buffer holds whole lines; matches are searched across the whole buffer at once and
+//! only then mapped to their lines, so rare needles run at memchr speed. A line longer than
+//! [`LONG_LINE`] is streamed when no whole line has to be printed (`-c`, `-l`, `-L`, `-q`,
+//! `-o`): the window keeps only the bytes a match could still start in.
+
+use std::collections::VecDeque;
+use std::io::{self, Read};
+
+use utf8_codec::floor_boundary;
+use utf8_codec::stream::{Decoder, Event};
+
+use super::matcher::Matcher;
+use super::printer::{At, JsonPrinter, Printer, units};
+use crate::diag::{Diag, ToolError};
+use crate::output::Output;
+use crate::position::LineTracker;
+use crate::report::ErrorReport;
+
+/// Bytes read at a time.
+pub const CHUNK: usize = 256 * 1024;
+/// A line longer than this is streamed when its text is not printed.
+pub const LONG_LINE: usize = 4 << 20;
+
+/// The per-run settings of the searcher.
+#[derive(Debug, Clone)]
+pub struct Settings {
+    /// `-v`.
+    pub invert: bool,
+    /// `-q`.
+    pub quiet: bool,
+    /// `-l` or `-L`: stop at the first selected line.
+    pub list: bool,
+    /// `-c`.
+    pub count: bool,
+    /// `-o`.
+    pub only: bool,
+    /// `--json`.
+    pub json: bool,
+    /// `-m`.
+    pub max_count: Option<u64>,
+    /// `-B`.
+    pub before: usize,
+    /// `-A`.
+    pub after: usize,
+    /// Whether `-A/-B/-C` was given.
+    pub context: bool,
+    /// `-a`.
+    pub text: bool,
+    /// `--invalid=report`.
+    pub report: bool,
+    /// Color the error reports.
+    pub report_color: bool,
+}
+
+impl Settings {
+    fn printing(&self) -> bool {
+        !(self.quiet || self.list || self.count)
+    }
+
+    fn streamable(&self, m: &Matcher) -> bool {
+        let locate = !self.printing() || (self.only && !self.json && !self.context);
+        locate && m.max_match_len() * 2 + 64 < LONG_LINE
+    }
+}
+
+/// What searching one input found.
+#[derive(Debug, Default, Clone, Copy)]
+pub struct FileResult {
+    /// Selected lines.
+    pub selected: u64,
+    /// Matches (JSON submatches and `-o` parts).
+    pub matches: u64,
+    /// A binary file had a selected line (not printed).
+    pub binary_matched: bool,
+    /// Bytes read.
+    pub bytes: u64,
+}
+
+struct Report {
+    decoder: Decoder,
+    tracker: LineTracker,
+}
+
+/// The search of one input.
+pub struct FileSearch<'a> {
+    s: &'a Settings,
+    m: &'a Matcher,
+    printer: &'a mut Printer,
+    out: &'a mut Output,
+    diag: &'a Diag,
+    /// Name as printed (`(standard input)` or the label for stdin).
+    name: &'a str,
+    /// Name in diagnostics and JSON.
+    diag_name: &'a str,
+    buf: Vec<u8>,
+    len: usize,
+    base: u64,
+    eof: bool,
+    binary: bool,
+    unscanned: usize,
+    line_no: u64,
+    res: FileResult,
+    after_left: usize,
+    last_printed: Option<u64>,
+    before_q: VecDeque<(u64, u64, Vec<u8>)>,
+    draining: bool,
+    stop: bool,
+    json_begun: bool,
+    report: Option<Report>,
+    fed: usize,
+}
+
+impl<'a> FileSearch<'a> {
+    /// A search writing through `printer` to `out`.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(
+        s: &'a Settings,
+        m: &'a Matcher,
+        printer: &'a mut Printer,
+        out: &'a mut Output,
+        diag: &'a Diag,
+        name: &'a str,
+        diag_name: &'a str,
+    ) -> FileSearch<'a> {
+        FileSearch {
+            s,
+            m,
+            printer,
+            out,
+            diag,
+            name,
+            diag_name,
+            buf: Vec::new(),
+            len: 0,
+            base: 0,
+            eof: false,
+            binary: false,
+            unscanned: 0,
+            line_no: 1,
+            res: FileResult::default(),
+            after_left: 0,
+            last_printed: None,
+            before_q: VecDeque::new(),
+            draining: false,
+            stop: false,
+            json_begun: false,
+            report: s.report.then(|| Report {
+                decoder: Decoder::new(),
+                tracker: LineTracker::new(),
+            }),
+            fed: 0,
+        }
+    }
+
+    fn find_term(&self, hay: &[u8]) -> Option<usize> {
+        if self.binary {
+            memchr::memchr2(b'\n', 0, hay)
+        } else {
+            memchr::memchr(b'\n', hay)
+        }
+    }
+
+    fn rfind_term(&self, hay: &[u8]) -> Option<usize> {
+        if self.binary {
+            memchr::memrchr2(b'\n', 0, hay)
+        } else {
+            memchr::memrchr(b'\n', hay)
+        }
+    }
+
+    fn count_terms(&self, hay: &[u8]) -> u64 {
+        if self.binary {
+            memchr::memchr2_iter(b'\n', 0, hay).count() as u64
+        } else {
+            memchr::memchr_iter(b'\n', hay).count() as u64
+        }
+    }
+
+    /// Reads one chunk; false at the end of the input.
+    fn read_more(&mut self, reader: &mut dyn Read) -> Result<bool, ToolError> {
+        if self.buf.len() < self.len + CHUNK {
+            self.buf.resize(self.len + CHUNK, 0);
+        }
+        let n = loop {
+            match reader.read(&mut self.buf[self.len..]) {
+                Ok(n) => break n,
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+                Err(e) => return Err(ToolError::input(self.diag_name, &e)),
+            }
+        };
+        if n == 0 {
+            self.eof = true;
+            return Ok(false);
+        }
+        let new = &self.buf[self.len..self.len + n];
+        if !self.s.text && !self.binary && memchr::memchr(0, new).is_some() {
+            self.binary = true;
+        }
+        self.len += n;
+        self.res.bytes += n as u64;
+        Ok(true)
+    }
+
+    /// Feeds `buf[fed..upto]` to the `--invalid=report` decoder.
+    fn feed(&mut self, upto: usize) {
+        let Some(r) = &mut self.report else { return };
+        if upto <= self.fed {
+            return;
+        }
+        let data = &self.buf[self.fed..upto];
+        let base = self.base;
+        let whole = &self.buf[..self.len];
+        for ev in r.decoder.decode(data) {
+            match ev {
+                Event::Str(s) => r.tracker.text(s.as_bytes()),
+                Event::Char(c) => r.tracker.char(c),
+                Event::Error(e) => {
+                    let after = e
+                        .offset()
+                        .checked_sub(base)
+                        .map(|i| i as usize + e.len())
+                        .and_then(|i| whole.get(i..(i + 8).min(whole.len())))
+                        .unwrap_or(&[]);
+                    emit_report(self.diag, self.s, self.diag_name, &e, after, &r.tracker);
+                    r.tracker.error();
+                }
+            }
+        }
+        self.fed = upto;
+    }
+
+    fn discard(&mut self, d: usize) {
+        self.buf.copy_within(d..self.len, 0);
+        self.base += d as u64;
+        self.len -= d;
+        self.fed = self.fed.saturating_sub(d);
+    }
+
+    /// Searches the whole input.
+    ///
+    /// # Errors
+    ///
+    /// Reading (an input error) or writing (an output error) failed.
+    pub fn run(mut self, reader: &mut dyn Read) -> Result<FileResult, ToolError> {
+        if self.s.max_count == Some(0) {
+            return Ok(self.res);
+        }
+        while !self.stop {
+            if !self.eof {
+                self.read_more(reader)?;
+            }
+            let cut = if self.eof {
+                self.len
+            } else {
+                match self.rfind_term(&self.buf[self.unscanned..self.len]) {
+                    Some(i) => self.unscanned + i + 1,
+                    None => {
+                        if self.len >= LONG_LINE && self.s.streamable(self.m) {
+                            self.long_line(reader)?;
+                            self.unscanned = 0;
+                        } else {
+                            self.unscanned = self.len;
+                        }
+                        continue;
+                    }
+                }
+            };
+            self.feed(cut);
+            self.process(cut)?;
+            self.discard(cut);
+            self.unscanned = self.len;
+            if self.eof && self.len == 0 {
+                break;
+            }
+        }
+        let last = match (&mut self.report, self.stop) {
+            (Some(r), false) => r.decoder.finish().map(|e| (e, r.tracker)),
+            _ => None,
+        };
+        if let Some((e, t)) = last {
+            emit_report(self.diag, self.s, self.diag_name, &e, &[], &t);
+        }
+        if self.json_begun {
+            JsonPrinter::end(
+                self.out,
+                self.diag_name,
+                self.res.binary_matched,
+                self.res.selected,
+                self.res.matches,
+                self.res.bytes,
+            )?;
+        }
+        Ok(self.res)
+    }
+
+    fn process(&mut self, cut: usize) -> Result<(), ToolError> {
+        let mut pos = 0;
+        while pos < cut && !self.stop {
+            let next = self.next_match_line(pos, cut);
+            let upto = next.map_or(cut, |n| n.0);
+            self.pass(pos, upto)?;
+            if self.stop {
+                break;
+            }
+            match next {
+                Some((ls, le, m)) => {
+                    self.on_line(ls, le, le < cut, Some(m))?;
+                    pos = if le < cut { le + 1 } else { cut };
+                }
+                None => pos = cut,
+            }
+        }
+        Ok(())
+    }
+
+    /// The first line at or after `pos` with a match: (start, end without terminator, match).
+    fn next_match_line(&self, pos: usize, cut: usize) -> Option<(usize, usize, (usize, usize))> {
+        let mut from = pos;
+        while from <= cut {
+            let (s, e) = self
+                .m
+                .find_raw(&self.buf[from..cut])
+                .map(|(s, e)| (s + from, e + from))?;
+            let ls = self
+                .rfind_term(&self.buf[pos..s])
+                .map_or(pos, |i| pos + i + 1);
+            let le = self.find_term(&self.buf[e..cut]).map_or(cut, |i| e + i);
+            let line = &self.buf[ls..le];
+            let found = if self.m.whole_line() {
+                self.m.find_in(line, 0)
+            } else {
+                self.m.find_in(line, s - ls)
+            };
+            if let Some(m) = found {
+                return Some((ls, le, m));
+            }
+            if le >= cut {
+                return None;
+            }
+            from = le + 1;
+        }
+        None
+    }
+
+    /// Lines `pos..upto` have no match.
+    fn pass(&mut self, pos: usize, upto: usize) -> Result<(), ToolError> {
+        let each = self.s.invert
+            || (self.s.printing() && (self.draining || self.after_left > 0 || self.s.before > 0));
+        if !each {
+            if self.s.printing() {
+                self.line_no += self.count_terms(&self.buf[pos..upto]);
+            }
+            return Ok(());
+        }
+        let mut p = pos;
+        while p < upto && !self.stop {
+            let le = self.find_term(&self.buf[p..upto]).map_or(upto, |i| p + i);
+            self.on_line(p, le, le < upto, None)?;
+            p = le + 1;
+        }
+        Ok(())
+    }
+
+    fn max_reached(&self) -> bool {
+        self.s.max_count.is_some_and(|m| self.res.selected >= m)
+    }
+
+    fn on_line(
+        &mut self,
+        ls: usize,
+        le: usize,
+        terminated: bool,
+        m: Option<(usize, usize)>,
+    ) -> Result<(), ToolError> {
+        let selected = m.is_some() != self.s.invert;
+        let quiet_binary = self.binary && !self.s.text;
+        if self.draining {
+            // GNU grep prints the trailing context after -m NUM, matching lines included.
+            if self.after_left == 0 || quiet_binary {
+                self.stop = true;
+                return Ok(());
+            }
+            self.emit(ls, le, terminated, false, None)?;
+            self.after_left -= 1;
+            if self.after_left == 0 {
+                self.stop = true;
+            }
+            self.line_no += 1;
+            return Ok(());
+        }
+        if selected {
+            self.res.selected += 1;
+            if self.s.quiet || self.s.list {
+                self.stop = true;
+                return Ok(());
+            }
+            if self.s.count {
+                if self.max_reached() {
+                    self.stop = true;
+                }
+                return Ok(());
+            }
+            if quiet_binary {
+                self.res.binary_matched = true;
+                self.stop = true;
+                return Ok(());
+            }
+            while let Some((n, off, bytes)) = self.before_q.pop_front() {
+                self.emit_owned(n, off, &bytes, true, false)?;
+            }
+            self.emit(ls, le, terminated, true, m)?;
+            self.after_left = self.s.after;
+            if self.max_reached() {
+                self.draining = true;
+                if self.s.after == 0 {
+                    self.stop = true;
+                }
+            }
+        } else if self.s.printing() && !quiet_binary {
+            if self.after_left > 0 {
+                self.emit(ls, le, terminated, false, None)?;
+                self.after_left -= 1;
+            } else if self.s.before > 0 {
+                if self.before_q.len() == self.s.before {
+                    self.before_q.pop_front();
+                }
+                let bytes = self.buf[ls..le].to_vec();
+                self.before_q
+                    .push_back((self.line_no, self.base + ls as u64, bytes));
+            }
+        }
+        self.line_no += 1;
+        Ok(())
+    }
+
+    fn separator(&mut self, n: u64) -> Result<(), ToolError> {
+        if self.s.context
+            && !self.s.json
+            && self.printer.printed_any
+            && self.last_printed.is_none_or(|l| n > l + 1)
+        {
+            self.printer.group_separator(self.out)?;
+        }
+        self.last_printed = Some(n);
+        Ok(())
+    }
+
+    fn begin_json(&mut self) -> Result<(), ToolError> {
+        if !self.json_begun {
+            self.json_begun = true;
+            JsonPrinter::begin(self.out, self.diag_name)?;
+        }
+        Ok(())
+    }
+
+    /// A queued before-context line.
+    fn emit_owned(
+        &mut self,
+        n: u64,
+        off: u64,
+        bytes: &[u8],
+        terminated: bool,
+        selected: bool,
+    ) -> Result<(), ToolError> {
+        self.separator(n)?;
+        let at = At {
+            line: n,
+            offset: off,
+            column: None,
+        };
+        if self.s.json {
+            self.begin_json()?;
+            JsonPrinter::line(
+                self.out,
+                self.m,
+                self.diag_name,
+                at,
+                bytes,
+                terminated,
+                selected,
+                self.s.invert,
+            )?;
+        } else if !self.s.only {
+            self.printer
+                .line(self.out, self.m, self.name, at, bytes, selected)?;
+        }
+        Ok(())
+    }
+
+    fn emit(
+        &mut self,
+        ls: usize,
+        le: usize,
+        terminated: bool,
+        selected: bool,
+        m: Option<(usize, usize)>,
+    ) -> Result<(), ToolError> {
+        let n = self.line_no;
+        self.separator(n)?;
+        let line = &self.buf[ls..le];
+        let off = self.base + ls as u64;
+        let column = if self.printer.style.column {
+            m.map(|(s, _)| units(&line[..s]) + 1)
+        } else {
+            None
+        };
+        let at = At {
+            line: n,
+            offset: off,
+            column,
+        };
+        if self.s.json {
+            if !self.json_begun {
+                self.json_begun = true;
+                JsonPrinter::begin(self.out, self.diag_name)?;
+            }
+            let find = selected != self.s.invert;
+            let k = JsonPrinter::line(
+                self.out,
+                self.m,
+                self.diag_name,
+                at,
+                line,
+                terminated,
+                selected,
+                find,
+            )?;
+            if selected {
+                self.res.matches += k;
+            }
+        } else if self.s.only {
+            if selected {
+                let mut from = 0;
+                let (mut upos, mut ucount) = (0, 0);
+                while let Some((s, e)) = self.m.find_in(line, from) {
+                    if e > s {
+                        if self.printer.style.column {
+                            ucount += units(&line[upos..s]);
+                            upos = s;
+                        }
+                        let at = At {
+                            line: n,
+                            offset: off + s as u64,
+                            column: Some(ucount + 1),
+                        };
+                        self.printer.only(self.out, self.name, at, &line[s..e])?;
+                        self.res.matches += 1;
+                        from = e;
+                    } else {
+                        from = s + 1;
+                    }
+                    if self.m.whole_line() {
+                        break;
+                    }
+                }
+            }
+        } else {
+            self.printer
+                .line(self.out, self.m, self.name, at, line, selected)?;
+        }
+        Ok(())
+    }
+
+    /// Streams a line that does not fit: `buf[..len]` is its start and holds no terminator.
+    fn long_line(&mut self, reader: &mut dyn Read) -> Result<(), ToolError> {
+        let keep = self.m.max_match_len() + 8;
+        let mut matched = false;
+        let mut scan = 0;
+        let mut term_from = self.len;
+        // Units of the line before `buf[upos]`.
+        let mut units_before = 0u64;
+        let mut upos = 0;
+        loop {
+            let term = self
+                .find_term(&self.buf[term_from..self.len])
+                .map(|i| term_from + i);
+            let complete = term.is_some() || self.eof;
+            let limit = term.unwrap_or(self.len);
+            if (!matched || self.s.only) && !self.m.whole_line() {
+                let safe = if complete {
+                    limit
+                } else {
+                    limit.saturating_sub(keep)
+                };
+                while let Some((s, e)) = self.m.find_in(&self.buf[..limit], scan) {
+                    if !complete && s >= safe {
+                        break;
+                    }
+                    matched = true;
+                    scan = if e > s { e } else { s + 1 };
+                    if !self.s.only {
+                        break;
+                    }
+                    if !self.s.invert && e > s {
+                        if self.printer.style.column {
+                            units_before += units(&self.buf[upos..s]);
+                            upos = s;
+                        }
+                        let at = At {
+                            line: self.line_no,
+                            offset: self.base + s as u64,
+                            column: Some(units_before + 1),
+                        };
+                        self.res.matches += 1;
+                        let text = self.buf[s..e].to_vec();
+                        self.printer.only(self.out, self.name, at, &text)?;
+                    }
+                }
+                if !complete {
+                    scan = scan.max(safe);
+                }
+            }
+            if complete {
+                let selected = matched != self.s.invert;
+                if selected {
+                    self.res.selected += 1;
+                    if self.s.quiet || self.s.list || self.max_reached() {
+                        self.stop = true;
+                    }
+                }
+                self.line_no += 1;
+                let d = (limit + 1).min(self.len);
+                self.feed(d);
+                self.discard(d);
+                return Ok(());
+            }
+            if matched && !self.s.invert && (self.s.quiet || self.s.list) {
+                self.res.selected += 1;
+                self.stop = true;
+                return Ok(());
+            }
+            let want = if matched && !self.s.only {
+                self.len
+            } else {
+                scan.min(self.len).saturating_sub(keep)
+            };
+            let d = floor_boundary(&self.buf[..self.len], want);
+            if d > 0 {
+                if self.printer.style.column {
+                    units_before += units(&self.buf[upos.min(d)..d]);
+                    upos = upos.saturating_sub(d);
+                }
+                self.feed(d);
+                self.discard(d);
+                scan -= d.min(scan);
+            }
+            term_from = self.len;
+            self.read_more(reader)?;
+        }
+    }
+}
+
+fn emit_report(
+    diag: &Diag,
+    s: &Settings,
+    path: &str,
+    e: &utf8_codec::stream::StreamError,
+    after: &[u8],
+    t: &LineTracker,
+) {
+    let r = ErrorReport::new(path, e, after, t.line(), t.column());
+    if s.json {
+        diag.raw_line(&r.json());
+    } else {
+        diag.raw_line(&r.text(diag.program(), s.report_color));
+    }
+}

@@ -1,0 +1,502 @@
+//! utf8-grep end to end: differential against GNU grep -F, the edges grep gets wrong
+//! (invalid text, invalid needles), binary files, JSON and snapshots of what users see.
+
+use std::ffi::OsString;
+use std::path::Path;
+use std::process::Command;
+
+use insta::assert_snapshot;
+
+use crate::util::{Outcome, TestCommand, corpus, tempdir, write};
+
+fn grep(dir: &Path) -> TestCommand {
+    TestCommand::new("utf8-grep", dir)
+}
+
+/// Whether GNU grep is installed.
+fn have_gnu_grep() -> bool {
+    Command::new("grep")
+        .arg("--version")
+        .output()
+        .is_ok_and(|o| o.status.success() && String::from_utf8_lossy(&o.stdout).contains("GNU"))
+}
+
+/// A UTF-8 locale for GNU grep's -i and -w, if one exists.
+fn utf8_locale() -> Option<String> {
+    let out = Command::new("locale").arg("-a").output().ok()?;
+    let text = String::from_utf8_lossy(&out.stdout).into_owned();
+    ["C.utf8", "C.UTF-8", "en_US.utf8", "en_US.UTF-8"]
+        .iter()
+        .find(|l| text.lines().any(|x| x == **l))
+        .map(|l| l.to_string())
+}
+
+fn gnu(dir: &Path, locale: &str, args: &[&str]) -> Outcome {
+    let out = Command::new("grep")
+        .arg("-F")
+        .args(args)
+        .current_dir(dir)
+        .env("LC_ALL", locale)
+        .env_remove("GREP_COLORS")
+        .output()
+        .expect("run grep");
+    Outcome {
+        code: out.status.code().unwrap_or(-1),
+        stdout: out.stdout,
+        stderr: out.stderr,
+    }
+}
+
+fn ours(dir: &Path, args: &[&str]) -> Outcome {
+    grep(dir).args(args).run()
+}
+
+/// Compares stdout and exit code with GNU grep -F for every option set and pattern.
+fn differential(
+    dir: &Path,
+    locale: &str,
+    option_sets: &[&[&str]],
+    patterns: &[&[&str]],
+    files: &[&str],
+) -> usize {
+    let mut n = 0;
+    for opts in option_sets {
+        for pats in patterns {
+            let mut args: Vec<&str> = opts.to_vec();
+            args.extend_from_slice(pats);
+            args.extend_from_slice(files);
+            let want = gnu(dir, locale, &args);
+            let got = ours(dir, &args);
+            assert_eq!(
+                (got.code, got.out()),
+                (want.code, want.out()),
+                "utf8-grep {args:?} differs from LC_ALL={locale} grep -F\n--- our stderr\n{}",
+                got.err()
+            );
+            n += 1;
+        }
+    }
+    n
+}
+
+fn corpus_files(dir: &Path) {
+    write(dir, "a.txt", corpus(1, 40_000, false));
+    write(dir, "b.txt", corpus(2, 20_000, false));
+    // A final line without a newline, empty lines, words next to letters and digits.
+    write(
+        dir,
+        "c.txt",
+        "hello\n\nhello world\nhelloworld\nworld_hello\n9hello\nПривет мир\nмирный мир\nend hello",
+    );
+}
+
+const PATTERNS: &[&[&str]] = &[
+    &["hello"],
+    &["world"],
+    &["日本語"],
+    &["Привет"],
+    &["😀"],
+    &["ok"],
+    &["-e", "hello", "-e", "hello wor"],
+    &["-e", "café", "-e", "テキスト", "-e", "o"],
+    &["zzz-not-there"],
+    &["мир"],
+];
+
+#[test]
+fn same_as_gnu_grep_bytes() {
+    if !have_gnu_grep() {
+        eprintln!("same_as_gnu_grep_bytes: skipped: GNU grep is absent");
+        return;
+    }
+    let dir = tempdir();
+    corpus_files(dir.path());
+    let sets: &[&[&str]] = &[
+        &[],
+        &["-n"],
+        &["-c"],
+        &["-v"],
+        &["-v", "-c"],
+        &["-l"],
+        &["-L"],
+        &["-b"],
+        &["-o"],
+        &["-o", "-b"],
+        &["-o", "-n"],
+        &["-n", "-b", "-H"],
+        &["-h"],
+        &["-x"],
+        &["-x", "-v", "-n"],
+        &["-m", "3"],
+        &["-m", "2", "-c"],
+        &["-m", "1", "-A", "2"],
+        &["-n", "-A", "1"],
+        &["-n", "-B", "2"],
+        &["-C", "1"],
+        &["-n", "-C", "2", "-v"],
+        &["-o", "-C", "1"],
+        &["--null", "-l"],
+        &["--null", "-n"],
+        &["--color=always"],
+        &["--color=always", "-n", "-b", "-H"],
+        &["--color=always", "-v", "-C", "1"],
+        &["--color=always", "-o"],
+        &["--color=always", "-l"],
+        &["--color=always", "-c"],
+        &["--label=LBL", "-H"],
+    ];
+    let mut n = 0;
+    for files in [&["a.txt"][..], &["a.txt", "b.txt", "c.txt"][..]] {
+        n += differential(dir.path(), "C", sets, PATTERNS, files);
+    }
+    assert!(n > 600);
+}
+
+#[test]
+fn same_as_gnu_grep_utf8_locale() {
+    if !have_gnu_grep() {
+        eprintln!("same_as_gnu_grep_utf8_locale: skipped: GNU grep is absent");
+        return;
+    }
+    let Some(locale) = utf8_locale() else {
+        eprintln!("same_as_gnu_grep_utf8_locale: skipped: no UTF-8 locale (locale -a)");
+        return;
+    };
+    let dir = tempdir();
+    corpus_files(dir.path());
+    write(
+        dir.path(),
+        "case.txt",
+        "HELLO World\nhello world\nПРИВЕТ мир\nпривет МИР\nCAFÉ café\nÄÖÜ äöü\nnothing\n",
+    );
+    let sets: &[&[&str]] = &[
+        &["-w"],
+        &["-w", "-n", "-o"],
+        &["-w", "-c"],
+        &["-w", "-v"],
+        &["-w", "-x"],
+        &["-i"],
+        &["-i", "-o"],
+        &["-i", "-n", "-c"],
+        &["-i", "-w"],
+        &["-i", "-x"],
+        &["-i", "-v", "-c"],
+        &["-i", "--color=always"],
+    ];
+    let patterns: &[&[&str]] = &[
+        &["hello"],
+        &["HELLO"],
+        &["мир"],
+        &["ПРИВЕТ"],
+        &["café"],
+        &["äöü"],
+        &["-e", "hello", "-e", "hello world"],
+        &["-e", "world", "-e", "мир"],
+        &["hello world"],
+    ];
+    differential(
+        dir.path(),
+        &locale,
+        sets,
+        patterns,
+        &["a.txt", "c.txt", "case.txt"],
+    );
+}
+
+#[test]
+fn recursive_with_globs() {
+    if !have_gnu_grep() {
+        eprintln!("recursive_with_globs: skipped: GNU grep is absent");
+        return;
+    }
+    let dir = tempdir();
+    let d = dir.path();
+    std::fs::create_dir_all(d.join("src/skip")).expect("mkdir");
+    std::fs::create_dir_all(d.join("docs")).expect("mkdir");
+    write(d, "src/a.rs", "fn hello() {}\n");
+    write(d, "src/b.txt", "hello text\n");
+    write(d, "src/skip/c.rs", "hello skipped\n");
+    write(d, "docs/d.md", "# hello\n");
+    let sorted = |o: &Outcome| {
+        let mut l: Vec<String> = o.out().lines().map(String::from).collect();
+        l.sort();
+        (o.code, l)
+    };
+    for args in [
+        &["-r", "hello"][..],
+        &["-r", "hello", "src"],
+        &["-r", "-n", "hello", "."],
+        &["-r", "--include=*.rs", "hello"],
+        &["-r", "--exclude=*.rs", "hello"],
+        &["-r", "--exclude-dir=skip", "hello", "src"],
+        &["-r", "-l", "hello"],
+        &["-r", "-c", "hello", "docs"],
+        &["-r", "-h", "hello"],
+    ] {
+        assert_eq!(
+            sorted(&ours(d, args)),
+            sorted(&gnu(d, "C", args)),
+            "{args:?}"
+        );
+    }
+}
+
+#[test]
+fn help() {
+    let dir = tempdir();
+    let o = grep(dir.path()).args(["--help"]).run();
+    o.assert_code(0);
+    assert_snapshot!("grep_help", o.snapshot());
+}
+
+fn invalid_fixture(dir: &Path) {
+    write(
+        dir,
+        "bad.txt",
+        b"ok line\nnaive caf\xC3\xA9 \xED\xA0\x80 surrogate caf\xC3\xA9\n\xFF\xFE caf\xC3\xA9 end\xF0\x9F\x98\nplain\n\xE2\x82caf\xC3\xA9",
+    );
+}
+
+#[test]
+fn invalid_text_never_hides_a_line() {
+    let dir = tempdir();
+    invalid_fixture(dir.path());
+    let o = ours(dir.path(), &["-n", "café", "bad.txt"]);
+    o.assert_code(0);
+    assert_eq!(
+        o.stdout,
+        b"2:naive caf\xC3\xA9 \xED\xA0\x80 surrogate caf\xC3\xA9\n3:\xFF\xFE caf\xC3\xA9 end\xF0\x9F\x98\n5:\xE2\x82caf\xC3\xA9\n"
+    );
+    let o = ours(
+        dir.path(),
+        &["--column", "--repair-output", "café", "bad.txt"],
+    );
+    assert_snapshot!("grep_invalid_repair_column", o.snapshot());
+    let o = ours(dir.path(), &["-c", "--invalid=report", "café", "bad.txt"]);
+    o.assert_code(0);
+    assert_snapshot!("grep_invalid_report", o.snapshot());
+    // The -o text of a match next to invalid bytes is the match alone.
+    let o = ours(dir.path(), &["-o", "-b", "café", "bad.txt"]);
+    assert_eq!(o.out(), "14:café\n34:café\n43:café\n64:café\n");
+    if have_gnu_grep() {
+        assert_eq!(
+            o.out(),
+            gnu(dir.path(), "C", &["-o", "-b", "café", "bad.txt"]).out()
+        );
+    }
+}
+
+#[test]
+fn invalid_needle_is_a_usage_error() {
+    let dir = tempdir();
+    write(dir.path(), "a.txt", "abc\n");
+    #[cfg(unix)]
+    {
+        use std::os::unix::ffi::OsStringExt;
+        let pat = OsString::from_vec(b"ab\xED\xA0\x80".to_vec());
+        let o = grep(dir.path()).args([pat.clone(), "a.txt".into()]).run();
+        o.assert_code(2);
+        assert_snapshot!("grep_invalid_needle", o.snapshot());
+        let o = grep(dir.path())
+            .args([
+                OsString::from("-e"),
+                "abc".into(),
+                "-e".into(),
+                pat,
+                "a.txt".into(),
+            ])
+            .run();
+        o.assert_code(2);
+        assert!(o.err().contains("surrogate at byte 2"), "{}", o.err());
+    }
+    write(dir.path(), "pats", b"abc\nx\xC1\x81\n");
+    let o = ours(dir.path(), &["-f", "pats", "a.txt"]);
+    o.assert_code(2);
+    assert_eq!(
+        o.err(),
+        "utf8-grep: pats:2: the pattern is not valid UTF-8: overlong at byte 1 (C1)\n\
+         Try 'utf8-grep --help' for more information.\n"
+    );
+}
+
+#[test]
+fn binary_files() {
+    let dir = tempdir();
+    write(dir.path(), "bin.dat", b"abc\0abc\nxyz abc\nend\n");
+    let o = ours(dir.path(), &["abc", "bin.dat"]);
+    o.assert_code(0);
+    assert_snapshot!("grep_binary", o.snapshot());
+    if have_gnu_grep() {
+        for args in [
+            &["abc", "bin.dat"][..],
+            &["-c", "abc", "bin.dat"],
+            &["-v", "-c", "abc", "bin.dat"],
+            &["-l", "abc", "bin.dat"],
+            &["-a", "-n", "abc", "bin.dat"],
+            &["zzz", "bin.dat"],
+            &["-o", "abc", "bin.dat"],
+        ] {
+            let want = gnu(dir.path(), "C", args);
+            let got = ours(dir.path(), args);
+            assert_eq!((got.code, got.out()), (want.code, want.out()), "{args:?}");
+            assert_eq!(
+                got.err().replace("utf8-grep", "grep"),
+                want.err(),
+                "{args:?}"
+            );
+        }
+    }
+}
+
+#[test]
+fn json_lines_parse() {
+    let dir = tempdir();
+    invalid_fixture(dir.path());
+    let o = ours(dir.path(), &["--json", "-C", "1", "café", "bad.txt"]);
+    o.assert_code(0);
+    assert_snapshot!("grep_json", o.snapshot());
+    if crate::util::have("python3") {
+        let script = r#"
+import json, sys
+kinds = []
+for line in sys.stdin:
+    obj = json.loads(line)
+    kinds.append(obj["type"])
+    if obj["type"] in ("match", "context"):
+        d = obj["data"]
+        text = d["lines"]["text"]
+        for m in d["submatches"]:
+            assert text.encode()[m["start"]:m["end"]].decode() == m["match"]["text"], m
+        for e in d["invalid"]:
+            assert set(e) == {"offset", "len", "kind"}, e
+print(" ".join(kinds))
+"#;
+        let out = Command::new("python3")
+            .args(["-c", script])
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::piped())
+            .spawn()
+            .and_then(|mut c| {
+                use std::io::Write;
+                c.stdin.take().expect("stdin").write_all(&o.stdout)?;
+                c.wait_with_output()
+            })
+            .expect("python3");
+        assert!(out.status.success());
+        assert_eq!(
+            String::from_utf8_lossy(&out.stdout).trim(),
+            "begin context match match context match end summary"
+        );
+    } else {
+        eprintln!("json_lines_parse: python3 absent, JSON checked by snapshot only");
+    }
+}
+
+#[test]
+fn exit_status_and_quiet() {
+    let dir = tempdir();
+    write(dir.path(), "a.txt", "abc\n");
+    ours(dir.path(), &["abc", "a.txt"]).assert_code(0);
+    ours(dir.path(), &["zzz", "a.txt"]).assert_code(1);
+    let o = ours(dir.path(), &["abc", "missing", "a.txt"]);
+    o.assert_code(2);
+    assert_eq!(o.out(), "a.txt:abc\n");
+    assert_eq!(o.err(), "utf8-grep: missing: No such file or directory\n");
+    // -q: a match wins over trouble; -s hides the message, not the status.
+    ours(dir.path(), &["-q", "abc", "missing", "a.txt"]).assert_code(0);
+    let o = ours(dir.path(), &["-s", "zzz", "missing", "a.txt"]);
+    o.assert_code(2);
+    assert_eq!(o.err(), "");
+    // stdin, --label.
+    let o = grep(dir.path())
+        .args(["-H", "--label=in", "b"])
+        .stdin("abc\n")
+        .run();
+    assert_eq!(o.out(), "in:abc\n");
+    let o = grep(dir.path())
+        .args(["-c", "b", "-", "a.txt"])
+        .stdin("b\nb\n")
+        .run();
+    assert_eq!(o.out(), "(standard input):2\na.txt:1\n");
+}
+
+#[test]
+fn closed_stdout_after_a_match_exits_0() {
+    let dir = tempdir();
+    let mut big = String::new();
+    for i in 0..200_000 {
+        big.push_str(&format!("line {i} match\n"));
+    }
+    write(dir.path(), "big.txt", &big);
+    let o = grep(dir.path()).args(["match", "big.txt"]).run_head(10);
+    o.assert_code(0);
+    assert_eq!(o.err(), "");
+}
+
+#[test]
+fn long_single_line_streams() {
+    // 9 MiB without a newline: longer than the buffer threshold, so -c, -o and -l stream.
+    let dir = tempdir();
+    let unit = "日本語のテキスト café ";
+    let mut s = String::new();
+    while s.len() < 9 << 20 {
+        s.push_str(unit);
+    }
+    s.push_str("needle");
+    s.push_str(unit);
+    s.push_str("\nsecond line needle\n");
+    write(dir.path(), "long.txt", &s);
+    let o = ours(dir.path(), &["-c", "needle", "long.txt"]);
+    assert_eq!(o.out(), "2\n");
+    let o = ours(dir.path(), &["-o", "-b", "-n", "needle", "long.txt"]);
+    let at = s.find("needle").expect("needle");
+    let second = s.rfind("needle").expect("needle");
+    assert_eq!(o.out(), format!("1:{at}:needle\n2:{second}:needle\n"));
+    let o = ours(dir.path(), &["-o", "--column", "-w", "café", "long.txt"]);
+    let text = o.out();
+    let lines: Vec<&str> = text.lines().collect();
+    let per = unit.chars().count();
+    assert_eq!(lines[0], format!("1:{}:café", 10));
+    assert_eq!(lines[1], format!("1:{}:café", 10 + per));
+    let o = ours(dir.path(), &["-c", "-v", "zzz", "long.txt"]);
+    assert_eq!(o.out(), "2\n");
+    let o = ours(dir.path(), &["-c", "-x", "second line needle", "long.txt"]);
+    assert_eq!(o.out(), "1\n");
+    if have_gnu_grep() {
+        for args in [
+            &["-c", "テキスト", "long.txt"][..],
+            &["-o", "-b", "needle", "long.txt"],
+            &["-l", "needle", "long.txt"],
+            &["-c", "-e", "zz", "-e", "é n", "long.txt"],
+        ] {
+            let want = gnu(dir.path(), "C", args);
+            assert_eq!(ours(dir.path(), args).out(), want.out(), "{args:?}");
+        }
+    }
+}
+
+#[test]
+fn color_and_context_snapshot() {
+    let dir = tempdir();
+    write(
+        dir.path(),
+        "a.txt",
+        "one\ntwo match\nthree\nfour\nfive\nsix match\nseven\n",
+    );
+    let o = ours(
+        dir.path(),
+        &["--color=always", "-n", "-C", "1", "match", "a.txt"],
+    );
+    assert_snapshot!("grep_color_context", o.snapshot());
+    // NO_COLOR is honoured by auto, an explicit --color wins.
+    let o = grep(dir.path())
+        .env("NO_COLOR", "1")
+        .args(["--color=always", "two", "a.txt"])
+        .run();
+    assert!(o.out().contains("\x1b[01;31m"));
+    let o = grep(dir.path())
+        .env("NO_COLOR", "1")
+        .args(["--color=auto", "two", "a.txt"])
+        .run();
+    assert_eq!(o.out(), "two match\n");
+}
