@@ -35,14 +35,18 @@ use crate::generated;
 
 /// Independent chains walked side by side over one window of input.
 const CHAINS: usize = 4;
-/// Bytes per window split among the chains.
-const WINDOW: usize = 1024;
+/// Bytes of the first window split among the chains; each window that passes doubles the
+/// next, up to [`WINDOW_MAX`] (errors are found soon after they start, long valid runs pay
+/// little per-window overhead).
+const WINDOW_MIN: usize = 256;
+/// The largest window.
+const WINDOW_MAX: usize = 4096;
 /// Inputs (or rests) shorter than this are walked by one chain.
 const SHORT: usize = 64;
 /// Bytes walked exactly right after an error before the fast path takes over.
 const PROBE: usize = 64;
 /// Bytes per step of the ASCII skip.
-const ASCII_BLOCK: usize = 32;
+const ASCII_BLOCK: usize = 64;
 
 /// A UTF-8 validator that walks the generated DFA; cheap to copy.
 ///
@@ -247,12 +251,13 @@ impl Validator {
     fn proven_prefix(&self, bytes: &[u8]) -> usize {
         let n = bytes.len();
         let mut i = 0;
+        let mut window = WINDOW_MIN;
         while i < n {
             i = skip_ascii(bytes, i);
             if n - i < SHORT {
                 return if self.accepts(&bytes[i..]) { n } else { i };
             }
-            let end = boundary_at(bytes, (i + WINDOW).min(n), n);
+            let end = boundary_at(bytes, (i + window).min(n), n);
             let part = (end - i) / CHAINS;
             let cuts: [usize; CHAINS + 1] = core::array::from_fn(|k| match k {
                 0 => i,
@@ -267,6 +272,7 @@ impl Validator {
                 }
             }
             i = end;
+            window = (window * 2).min(WINDOW_MAX);
         }
         n
     }
@@ -394,21 +400,31 @@ fn boundary_at(bytes: &[u8], i: usize, end: usize) -> usize {
     j
 }
 
-/// Skips whole blocks of ASCII from the character boundary `i`; returns the new boundary.
+/// Skips whole blocks of ASCII from the character boundary `i`, 64 bytes at a time and
+/// then 16 at a time; returns the new boundary (ASCII bytes are boundaries on both sides).
 #[inline]
 fn skip_ascii(bytes: &[u8], mut i: usize) -> usize {
-    const HIGH: u64 = 0x8080_8080_8080_8080;
     while let Some(block) = bytes.get(i..i + ASCII_BLOCK) {
-        let mut acc = 0u64;
-        for w in block.chunks_exact(8) {
-            acc |= word(w);
-        }
-        if acc & HIGH != 0 {
+        if !is_ascii(block) {
             break;
         }
         i += ASCII_BLOCK;
     }
+    while let Some(block) = bytes.get(i..i + 16) {
+        if !is_ascii(block) {
+            break;
+        }
+        i += 16;
+    }
     i
+}
+
+/// Whether a block (a multiple of 8 bytes long) is all ASCII; the compiler turns the
+/// word loop into vector ORs.
+#[inline(always)]
+fn is_ascii(block: &[u8]) -> bool {
+    const HIGH: u64 = 0x8080_8080_8080_8080;
+    block.chunks_exact(8).fold(0, |acc, w| acc | word(w)) & HIGH == 0
 }
 
 /// The iterator returned by [`errors`](crate::errors) and [`Validator::errors`]: one
