@@ -623,6 +623,12 @@ fn sigkill_leaves_original_or_repaired() {
     let dir = tempdir();
     let d = dir.path();
     let (data, repaired) = large(d);
+    // One run to the end: the kills below fall anywhere in a run of that length.
+    let start = Instant::now();
+    repair(d).args(["-i", "big.txt"]).run().assert_code(0);
+    let full = start.elapsed().as_millis() as u64 + 1;
+    assert!(std::fs::read(d.join("big.txt")).unwrap() == repaired);
+    write(d, "big.txt", &data);
     let mut rng = Rng::new(2024);
     let mut seen = [0usize; 2];
     for _ in 0..20 {
@@ -633,7 +639,7 @@ fn sigkill_leaves_original_or_repaired() {
             .stderr(Stdio::null())
             .spawn()
             .unwrap();
-        std::thread::sleep(Duration::from_millis(rng.below(400)));
+        std::thread::sleep(Duration::from_millis(rng.below(full + full / 8)));
         let _ = child.kill();
         let _ = child.wait();
         let now = std::fs::read(d.join("big.txt")).unwrap();

@@ -91,14 +91,14 @@ impl Pipeline<'_> {
             scanner.feed(chunk.data, |ev| {
                 st.event(ev, |o| chunk.after(o), name, &mut reporter, out);
             });
-            st.write(out, true)?;
+            st.write(out)?;
             if st.stop {
                 return Ok(st.tally);
             }
         }
         scanner.finish(|ev| st.event(ev, |_| &[], name, &mut reporter, out));
         st.repairer.finish(&mut st.buf);
-        st.write(out, true)?;
+        st.write(out)?;
         if let Some(r) = reporter {
             r.failed().map_err(Failure::Output)?;
         }
@@ -285,7 +285,7 @@ impl State<'_> {
     }
 
     /// Writes the text held and reports an earlier write failure.
-    fn write(&mut self, out: &mut dyn Write, _all: bool) -> Result<(), Failure> {
+    fn write(&mut self, out: &mut dyn Write) -> Result<(), Failure> {
         if let Some(e) = self.failed.take() {
             return Err(Failure::Output(e));
         }
@@ -316,7 +316,6 @@ pub(super) struct Reporter {
     color: bool,
     first_only: bool,
     to: ReportTo,
-    line: String,
     /// Errors of the current input, by kind, and malformed sequences of other encodings.
     by_kind: [u64; 7],
     malformed: u64,
@@ -337,7 +336,6 @@ impl Reporter {
             color,
             first_only,
             to,
-            line: String::new(),
             by_kind: [0; 7],
             malformed: 0,
             failed: None,
@@ -407,10 +405,9 @@ impl Reporter {
 
     fn emit(&mut self, mut line: String) {
         line.push('\n');
-        self.line = line;
         let r = match self.to {
-            ReportTo::Stderr => io::stderr().lock().write_all(self.line.as_bytes()),
-            ReportTo::Stdout => io::stdout().lock().write_all(self.line.as_bytes()),
+            ReportTo::Stderr => io::stderr().lock().write_all(line.as_bytes()),
+            ReportTo::Stdout => io::stdout().lock().write_all(line.as_bytes()),
         };
         if let Err(e) = r
             && matches!(self.to, ReportTo::Stdout)

@@ -144,7 +144,7 @@ impl<'a> Config<'a> {
             Mode::InPlace { backup } => {
                 for input in &self.inputs {
                     if let Input::Path(p) = input
-                        && let Err(e) = self.in_place(p, backup.as_deref(), diag)
+                        && let Err(e) = self.in_place(p, backup.as_deref())
                     {
                         diag.error(&e);
                     }
@@ -223,12 +223,7 @@ impl<'a> Config<'a> {
     }
 
     /// `--in-place` for one file.
-    fn in_place(
-        &self,
-        path: &Path,
-        backup: Option<&OsStr>,
-        diag: &mut Diag,
-    ) -> Result<(), ToolError> {
+    fn in_place(&self, path: &Path, backup: Option<&OsStr>) -> Result<(), ToolError> {
         let name = path.to_string_lossy().into_owned();
         let fail = |e: io::Error| ToolError::input(&name, &e);
         let target = resolve(path).map_err(fail)?;
@@ -282,9 +277,7 @@ impl<'a> Config<'a> {
             b.push(suffix);
             PathBuf::from(b)
         });
-        file.commit(backup.as_deref()).map_err(fail)?;
-        let _ = diag;
-        Ok(())
+        file.commit(backup.as_deref()).map_err(fail)
     }
 
     fn run_check(&self, diag: &mut Diag) -> Result<(), ToolError> {
