@@ -197,12 +197,12 @@ impl Config {
 
     fn count_source(&self, source: Source, mode: Mode) -> io::Result<Tally> {
         #[cfg(unix)]
-        if !self.hex {
-            if let Some((file, len)) = source.regular_file() {
-                let parts = self.parts(len);
-                if parts > 1 {
-                    return tally::count_parallel(file, len, parts, mode);
-                }
+        if !self.hex
+            && let Some((file, len)) = source.regular_file()
+        {
+            let parts = self.parts(len);
+            if parts > 1 {
+                return tally::count_parallel(file, len, parts, mode);
             }
         }
         tally::count_reader(self.reader(source), mode, None)
