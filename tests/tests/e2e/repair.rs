@@ -612,7 +612,7 @@ fn in_place() {
 
 /// A large file with sparse errors, and what it repairs to.
 fn large(d: &Path) -> (Vec<u8>, Vec<u8>) {
-    let data = corpus(77, 24 << 20, true);
+    let data = corpus(77, 12 << 20, true);
     let repaired = String::from_utf8_lossy(&data).into_owned().into_bytes();
     write(d, "big.txt", &data);
     (data, repaired)
