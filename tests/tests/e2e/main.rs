@@ -4,6 +4,7 @@
 //! `utf8_tests::cli`.
 
 mod count;
+mod faults;
 mod grep;
 mod repair;
 mod util;
