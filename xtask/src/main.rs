@@ -3,16 +3,23 @@
 //! ```text
 //! cargo xtask gen-dfa            rebuild crates/dfa/src/generated/ from utf8_dfa::UTF8_PATTERN
 //! cargo xtask gen-dfa --check    fail (exit 1) when the committed files differ from a fresh build
+//! cargo xtask dist [--target T]  release archive and SHA256SUMS (see `release`)
+//! cargo xtask man [--out DIR]    man pages
+//! cargo xtask completions [--out DIR]   shell completions
 //! ```
 #![forbid(unsafe_code)]
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
+mod completions;
+mod dist;
 mod gen_dfa;
+mod man;
 #[path = "../../crates/dfa/src/patterns.rs"]
 #[allow(dead_code)] // only UTF8_PATTERN is needed here
 mod patterns;
+mod release;
 
 const USAGE: &str = "\
 usage: cargo xtask <task>
@@ -20,6 +27,7 @@ usage: cargo xtask <task>
 tasks:
   gen-dfa [--check]   build the UTF-8 DFA into crates/dfa/src/generated/;
                       with --check, exit 1 if the committed files differ
+{release}
   help                print this message";
 
 fn main() -> ExitCode {
@@ -28,18 +36,24 @@ fn main() -> ExitCode {
     match args.as_slice() {
         ["gen-dfa"] => report(gen_dfa::write(&root(), patterns::UTF8_PATTERN), "wrote"),
         ["gen-dfa", "--check"] => report(gen_dfa::check(&root(), patterns::UTF8_PATTERN), "fresh"),
+        [task @ ("dist" | "man" | "completions"), rest @ ..] => release::run(task, rest, &root()),
         ["help" | "--help" | "-h"] => {
-            println!("{USAGE}");
+            println!("{}", usage());
             ExitCode::SUCCESS
         }
         _ => {
             eprintln!(
-                "xtask: unknown or missing task: {}\n\n{USAGE}",
-                args.join(" ")
+                "xtask: unknown or missing task: {}\n\n{}",
+                args.join(" "),
+                usage()
             );
             ExitCode::from(2)
         }
     }
+}
+
+fn usage() -> String {
+    USAGE.replace("{release}", release::USAGE)
 }
 
 fn report(result: Result<gen_dfa::Stats, Box<dyn std::error::Error>>, verb: &str) -> ExitCode {

@@ -26,3 +26,18 @@ pub mod output;
 pub mod position;
 pub mod repair;
 pub mod report;
+
+/// The version `-V` prints and the man pages carry: the package version.
+///
+/// ```
+/// assert_eq!(utf8_tools::VERSION, env!("CARGO_PKG_VERSION"));
+/// ```
+pub const VERSION: &str = env!("CARGO_PKG_VERSION");
+
+/// The version `--version` prints: [`VERSION`] and, when built from a git checkout, the
+/// commit, as in `0.1.0 (commit 1a2b3c4)` (set by the package's build script).
+///
+/// ```
+/// assert!(utf8_tools::LONG_VERSION.starts_with(utf8_tools::VERSION));
+/// ```
+pub const LONG_VERSION: &str = env!("UTF8_TOOLS_LONG_VERSION");

@@ -18,7 +18,8 @@ input, write error).";
 #[derive(Parser, Debug, Clone)]
 #[command(
     name = "utf8-count",
-    version,
+    version = crate::VERSION,
+    long_version = crate::LONG_VERSION,
     about = "Count lines, characters, bytes and invalid UTF-8 sequences, correctly on any bytes",
     after_help = AFTER_HELP,
     max_term_width = 100

@@ -21,7 +21,8 @@ write error) unless -q found a match.";
 #[derive(Parser, Debug, Clone)]
 #[command(
     name = "utf8-grep",
-    version,
+    version = crate::VERSION,
+    long_version = crate::LONG_VERSION,
     about = "Search for fixed strings in UTF-8 text, on raw bytes, correctly on any bytes",
     after_help = AFTER_HELP,
     max_term_width = 100,

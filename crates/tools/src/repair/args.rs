@@ -25,7 +25,8 @@ under --check; 2 trouble (usage, unreadable input, write error, refused file).";
 #[derive(Parser, Debug, Clone)]
 #[command(
     name = "utf8-repair",
-    version,
+    version = crate::VERSION,
+    long_version = crate::LONG_VERSION,
     about = "Repair invalid UTF-8, or transcode any encoding to UTF-8, streaming and safely",
     after_help = AFTER_HELP,
     max_term_width = 100
