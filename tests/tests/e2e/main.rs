@@ -7,4 +7,5 @@ mod count;
 mod faults;
 mod grep;
 mod repair;
+mod resources;
 mod util;
