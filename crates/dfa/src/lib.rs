@@ -71,7 +71,7 @@
 //! # Performance
 //!
 //! The hot loop steps the DFA directly (`next_state_unchecked`, one table load per byte):
-//! ASCII runs are skipped 64 (then 16) bytes at a time; the rest is cut into windows (256 bytes, doubling up to 4 KiB), each
+//! ASCII runs are skipped 128 (then 16) bytes at a time; the rest is cut into windows (256 bytes, doubling up to 4 KiB), each
 //! split at non-continuation bytes into four parts that are walked side by side so that their
 //! table loads overlap, and each part must end at a character boundary. Nothing is tested
 //! inside the loop: the dead state is absorbing. When a part fails, an exact walk over it

@@ -46,7 +46,7 @@ const SHORT: usize = 64;
 /// Bytes walked exactly right after an error before the fast path takes over.
 const PROBE: usize = 64;
 /// Bytes per step of the ASCII skip.
-const ASCII_BLOCK: usize = 64;
+const ASCII_BLOCK: usize = 128;
 
 /// A UTF-8 validator that walks the generated DFA; cheap to copy.
 ///
@@ -400,17 +400,17 @@ fn boundary_at(bytes: &[u8], i: usize, end: usize) -> usize {
     j
 }
 
-/// Skips whole blocks of ASCII from the character boundary `i`, 64 bytes at a time and
+/// Skips whole blocks of ASCII from the character boundary `i`, 128 bytes at a time and
 /// then 16 at a time; returns the new boundary (ASCII bytes are boundaries on both sides).
 #[inline]
 fn skip_ascii(bytes: &[u8], mut i: usize) -> usize {
-    while let Some(block) = bytes.get(i..i + ASCII_BLOCK) {
+    for block in bytes[i..].chunks_exact(ASCII_BLOCK) {
         if !is_ascii(block) {
             break;
         }
         i += ASCII_BLOCK;
     }
-    while let Some(block) = bytes.get(i..i + 16) {
+    for block in bytes[i..].chunks_exact(16) {
         if !is_ascii(block) {
             break;
         }
