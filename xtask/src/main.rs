@@ -6,6 +6,7 @@
 //! cargo xtask dist [--target T]  release archive and SHA256SUMS (see `release`)
 //! cargo xtask man [--out DIR]    man pages
 //! cargo xtask completions [--out DIR]   shell completions
+//! cargo xtask fuzz [--seconds N] [TARGET...]   the cargo-fuzz targets of fuzz/ (nightly)
 //! ```
 #![forbid(unsafe_code)]
 
@@ -14,6 +15,7 @@ use std::process::ExitCode;
 
 mod completions;
 mod dist;
+mod fuzz;
 mod gen_dfa;
 mod man;
 #[path = "../../crates/dfa/src/patterns.rs"]
@@ -28,6 +30,7 @@ tasks:
   gen-dfa [--check]   build the UTF-8 DFA into crates/dfa/src/generated/;
                       with --check, exit 1 if the committed files differ
 {release}
+{fuzz}
   help                print this message";
 
 fn main() -> ExitCode {
@@ -37,6 +40,7 @@ fn main() -> ExitCode {
         ["gen-dfa"] => report(gen_dfa::write(&root(), patterns::UTF8_PATTERN), "wrote"),
         ["gen-dfa", "--check"] => report(gen_dfa::check(&root(), patterns::UTF8_PATTERN), "fresh"),
         [task @ ("dist" | "man" | "completions"), rest @ ..] => release::run(task, rest, &root()),
+        ["fuzz", rest @ ..] => fuzz::run(rest, &root()),
         ["help" | "--help" | "-h"] => {
             println!("{}", usage());
             ExitCode::SUCCESS
@@ -53,7 +57,9 @@ fn main() -> ExitCode {
 }
 
 fn usage() -> String {
-    USAGE.replace("{release}", release::USAGE)
+    USAGE
+        .replace("{release}", release::USAGE)
+        .replace("{fuzz}", fuzz::USAGE)
 }
 
 fn report(result: Result<gen_dfa::Stats, Box<dyn std::error::Error>>, verb: &str) -> ExitCode {
