@@ -1,5 +1,6 @@
 //! The codec against `../shared/conformance`: every row of `vectors.tsv` and Markus Kuhn's
 //! stress test. Skips with a message when `../shared` is absent.
+#![forbid(unsafe_code)]
 
 use utf8_codec::stream::{Decoder, Event};
 use utf8_tests::{conformance_dir_or_skip, parse_hex, vectors};

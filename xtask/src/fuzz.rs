@@ -228,7 +228,9 @@ fn run_target(root: &Path, dir: &Path, target: &str, seconds: u64) -> Result<Out
         if let Some(n) = line.strip_prefix("stat::number_of_executed_units:") {
             runs = n.trim().parse().ok();
         }
-        let loud = ["Done ", "ERROR", "panicked", "SUMMARY", "artifact", "stat::", "error"];
+        let loud = [
+            "Done ", "ERROR", "panicked", "SUMMARY", "artifact", "stat::", "error",
+        ];
         if loud.iter().any(|w| line.contains(w)) {
             eprintln!("{line}");
         }

@@ -2,10 +2,12 @@
 //!
 //! The binaries come from `UTF8_TOOLS_BIN_DIR` or beside this test executable; see
 //! `utf8_tests::cli`.
+#![forbid(unsafe_code)]
 
 mod count;
 mod faults;
 mod grep;
 mod repair;
 mod resources;
+mod unsafe_audit;
 mod util;

@@ -10,6 +10,11 @@ use crate::scalar;
 /// The vector primitives the algorithm needs. Every method is `unsafe` because it may only run
 /// on a CPU with the implementing ISA; callers are `#[target_feature]` entry points reached
 /// after the run-time check (see `simd/mod.rs`).
+///
+/// # Safety
+///
+/// Every method may be called only on a CPU that supports the implementing type's ISA
+/// (SSE4.2, AVX2 or AVX-512BW); [`load`](Vector::load) also needs `LANES` readable bytes.
 pub(crate) trait Vector: Copy {
     /// Bytes per vector (16, 32 or 64); 64 must be a multiple.
     const LANES: usize;
@@ -168,6 +173,10 @@ unsafe fn check<V: Vector>(t: &Tables<V>, input: V, prev: V) -> V {
 
 /// Whether the last vector of a block ends inside a sequence (a lead among its last 3 bytes
 /// that needs more bytes than remain).
+///
+/// # Safety
+///
+/// As [`Vector`]: the CPU supports `V`'s ISA.
 #[inline(always)]
 unsafe fn ends_incomplete<V: Vector>(t: &Tables<V>, last: V) -> bool {
     // SAFETY: as `check`.

@@ -1,0 +1,216 @@
+//! The unsafe policy of issue 8, checked on the sources: `unsafe` only in utf8-codec's
+//! `simd/`, `from_utf8_unchecked` on validated slices (codec `validate.rs`, `stream.rs`;
+//! utf8-dfa `validator.rs`) and utf8-dfa's unchecked state steps; every `unsafe` block has a
+//! `// SAFETY:` comment; every `unsafe fn` (or the trait declaring it) a `# Safety` section;
+//! `#![forbid(unsafe_code)]` at every other crate root that can carry it.
+
+use std::path::{Path, PathBuf};
+
+fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .expect("workspace root")
+        .to_path_buf()
+}
+
+/// Every `.rs` file under `dir`, skipping build output.
+fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
+    for e in entries.flatten() {
+        let p = e.path();
+        let name = e.file_name();
+        if p.is_dir() {
+            if !matches!(
+                name.to_str(),
+                Some("target" | "corpus" | "artifacts" | ".git")
+            ) {
+                rust_files(&p, out);
+            }
+        } else if p.extension().is_some_and(|x| x == "rs") {
+            out.push(p);
+        }
+    }
+}
+
+/// The code of a line: without a `//` comment and without the insides of string literals.
+fn code(line: &str) -> String {
+    let mut out = String::new();
+    let mut in_str = false;
+    let mut prev = ' ';
+    let chars: Vec<char> = line.chars().collect();
+    let mut i = 0;
+    while i < chars.len() {
+        let c = chars[i];
+        if !in_str && c == '/' && chars.get(i + 1) == Some(&'/') {
+            break;
+        }
+        if c == '"' && prev != '\\' {
+            in_str = !in_str;
+        } else if !in_str {
+            out.push(c);
+        }
+        prev = if prev == '\\' && c == '\\' { ' ' } else { c };
+        i += 1;
+    }
+    out
+}
+
+/// Whether `code` uses the keyword `unsafe` (not `unsafe_code` and the like).
+fn has_unsafe(code: &str) -> bool {
+    code.match_indices("unsafe").any(|(i, _)| {
+        let before = code[..i].chars().next_back();
+        let after = code[i + 6..].chars().next();
+        let word = |c: Option<char>| c.is_some_and(|c| c.is_alphanumeric() || c == '_');
+        !word(before) && !word(after)
+    })
+}
+
+/// The allowed places, as (path suffix, what every unsafe line there must mention).
+const ALLOWED: &[(&str, &[&str])] = &[
+    ("crates/codec/src/simd/", &[]),
+    ("crates/codec/src/validate.rs", &["from_utf8_unchecked"]),
+    ("crates/codec/src/stream.rs", &["from_utf8_unchecked"]),
+    (
+        "crates/dfa/src/validator.rs",
+        &["from_utf8_unchecked", "next_state_unchecked"],
+    ),
+];
+
+#[test]
+fn unsafe_only_where_allowed_and_documented() {
+    let root = root();
+    let mut files = Vec::new();
+    for dir in ["crates", "xtask", "tests", "fuzz"] {
+        rust_files(&root.join(dir), &mut files);
+    }
+    assert!(files.len() > 20, "found only {} sources", files.len());
+    let mut problems = Vec::new();
+    for f in &files {
+        let rel = f
+            .strip_prefix(&root)
+            .unwrap()
+            .to_string_lossy()
+            .replace('\\', "/");
+        let text = std::fs::read_to_string(f).unwrap();
+        let lines: Vec<&str> = text.lines().collect();
+        let allowed = ALLOWED.iter().find(|(p, _)| rel.starts_with(p));
+        for (i, line) in lines.iter().enumerate() {
+            let c = code(line);
+            if !has_unsafe(&c) || c.contains("forbid(") || c.contains("deny(") {
+                continue;
+            }
+            let at = format!("{rel}:{}", i + 1);
+            let Some((_, must)) = allowed else {
+                problems.push(format!("{at}: unsafe outside the allowed files"));
+                continue;
+            };
+            let window = lines[i..lines.len().min(i + 3)].join(" ");
+            if !must.is_empty() && !must.iter().any(|m| window.contains(m)) {
+                problems.push(format!("{at}: unsafe for something else than {must:?}"));
+            }
+            let is_fn = c.contains("unsafe fn");
+            let is_impl = c.contains("unsafe impl");
+            if !is_fn && !is_impl {
+                // A block: `// SAFETY:` on this line or in the comment lines just above.
+                let mut ok = line.contains("SAFETY:");
+                let mut j = i;
+                while !ok && j > 0 {
+                    j -= 1;
+                    let t = lines[j].trim();
+                    if t.starts_with("//") {
+                        ok = t.contains("SAFETY");
+                    } else if !t.ends_with('(') && !t.ends_with('{') && !t.ends_with('=') {
+                        break;
+                    }
+                    if i - j > 12 {
+                        break;
+                    }
+                }
+                if !ok {
+                    problems.push(format!("{at}: unsafe block without a SAFETY comment"));
+                }
+            } else if is_fn && !safety_documented(&lines, i) {
+                problems.push(format!("{at}: unsafe fn without a # Safety section"));
+            }
+        }
+    }
+    assert!(
+        problems.is_empty(),
+        "unsafe policy (issue 8):\n{}",
+        problems.join("\n")
+    );
+}
+
+/// Whether the `unsafe fn` on line `i` has `# Safety` in its doc comment, or is a method of
+/// a trait implementation or declaration whose trait documents it (`# Safety` on the trait).
+fn safety_documented(lines: &[&str], i: usize) -> bool {
+    let mut j = i;
+    while j > 0 {
+        j -= 1;
+        let t = lines[j].trim();
+        if t.starts_with("///") || t.starts_with("#[") || t.starts_with("//") {
+            if t.contains("# Safety") {
+                return true;
+            }
+            continue;
+        }
+        break;
+    }
+    // A method: find the enclosing item at column 0.
+    let Some(k) = (0..i).rev().find(|&k| {
+        let l = lines[k];
+        !l.starts_with(' ') && !l.starts_with('}') && !l.trim().is_empty() && !l.starts_with("//")
+    }) else {
+        return false;
+    };
+    let head = lines[k];
+    if head.starts_with("impl") && head.contains(" for ") {
+        // Implementations of a trait: the trait carries the contract.
+        return true;
+    }
+    if head.contains("trait ") {
+        return (0..k)
+            .rev()
+            .take_while(|&m| lines[m].trim_start().starts_with("//"))
+            .any(|m| lines[m].contains("# Safety"));
+    }
+    false
+}
+
+#[test]
+fn crate_roots_forbid_unsafe_code() {
+    let root = root();
+    let mut roots = vec![
+        root.join("crates/tools/src/lib.rs"),
+        root.join("xtask/src/main.rs"),
+        root.join("tests/src/lib.rs"),
+        root.join("tests/tests/e2e/main.rs"),
+    ];
+    for dir in ["crates/tools/src/bin", "tests/tests", "fuzz/fuzz_targets"] {
+        if let Ok(rd) = std::fs::read_dir(root.join(dir)) {
+            roots.extend(
+                rd.flatten()
+                    .map(|e| e.path())
+                    .filter(|p| p.extension().is_some_and(|x| x == "rs")),
+            );
+        }
+    }
+    if root.join("fuzz/src/lib.rs").is_file() {
+        roots.push(root.join("fuzz/src/lib.rs"));
+    }
+    let missing: Vec<String> = roots
+        .iter()
+        .filter(|p| {
+            !std::fs::read_to_string(p)
+                .unwrap()
+                .contains("#![forbid(unsafe_code)]")
+        })
+        .map(|p| p.strip_prefix(&root).unwrap().display().to_string())
+        .collect();
+    assert!(
+        missing.is_empty(),
+        "crate roots without #![forbid(unsafe_code)]: {missing:?}"
+    );
+}
