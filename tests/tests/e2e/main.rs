@@ -7,6 +7,7 @@
 mod count;
 mod faults;
 mod grep;
+mod hostile;
 mod repair;
 mod resources;
 mod unsafe_audit;
