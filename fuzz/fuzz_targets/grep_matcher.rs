@@ -1,0 +1,107 @@
+//! utf8-grep's matchers (one pattern: memmem; several: aho-corasick leftmost-longest; `-i`:
+//! regex-automata) against a naive search; `-w` and `-x` too.
+#![no_main]
+#![forbid(unsafe_code)]
+
+use libfuzzer_sys::fuzz_target;
+use utf8_tools::grep::{Matcher, is_word_char};
+
+/// Leftmost, then longest pattern there, satisfying `ok`.
+fn naive(pats: &[String], hay: &[u8], ok: impl Fn(usize, usize) -> bool) -> Option<(usize, usize)> {
+    let mut sorted: Vec<&String> = pats.iter().collect();
+    sorted.sort_by_key(|p| std::cmp::Reverse(p.len()));
+    (0..=hay.len()).find_map(|s| {
+        sorted
+            .iter()
+            .filter(|p| hay[s..].starts_with(p.as_bytes()))
+            .map(|p| (s, s + p.len()))
+            .find(|&(s, e)| ok(s, e))
+    })
+}
+
+/// The character ending at `i` / starting at `i`, if a well-formed one is there.
+fn char_before(b: &[u8], i: usize) -> Option<char> {
+    (1..=4.min(i)).find_map(|k| {
+        std::str::from_utf8(&b[i - k..i])
+            .ok()
+            .and_then(|s| s.chars().next_back())
+            .filter(|c| c.len_utf8() == k)
+    })
+}
+fn char_after(b: &[u8], i: usize) -> Option<char> {
+    (1..=4.min(b.len() - i)).find_map(|k| {
+        std::str::from_utf8(&b[i..i + k])
+            .ok()
+            .and_then(|s| s.chars().next())
+    })
+}
+
+fn word_ok(b: &[u8], s: usize, e: usize) -> bool {
+    !char_before(b, s).is_some_and(is_word_char) && !char_after(b, e).is_some_and(is_word_char)
+}
+
+fuzz_target!(|data: &[u8]| {
+    let (ctl, rest) = utf8_fuzz::split_control::<1>(data);
+    let flags = ctl[0];
+    let npats = usize::from(flags >> 4) % 4 + 1;
+    let mut parts = rest.splitn(npats + 1, |&b| b == b'\n');
+    let mut pats = Vec::new();
+    for _ in 0..npats {
+        match parts.next().map(std::str::from_utf8) {
+            Some(Ok(p)) => pats.push(p.to_string()),
+            _ => return,
+        }
+    }
+    // One line of haystack (the tools search line by line).
+    let hay: Vec<u8> = parts
+        .next()
+        .unwrap_or_default()
+        .iter()
+        .copied()
+        .filter(|&b| b != b'\n')
+        .collect();
+    let ignore_case = flags & 1 == 1;
+    let word = flags & 2 == 2;
+    let line = flags & 4 == 4;
+    let Ok(m) = Matcher::new(pats.clone(), ignore_case, word, line) else {
+        return;
+    };
+    let exact = naive(&pats, &hay, |_, _| true);
+    if !ignore_case {
+        assert_eq!(m.find_raw(&hay), exact, "find_raw {pats:?}");
+        let want = if line {
+            pats.iter()
+                .any(|p| p.as_bytes() == hay)
+                .then_some((0, hay.len()))
+        } else if word {
+            naive(&pats, &hay, |s, e| word_ok(&hay, s, e))
+        } else {
+            exact
+        };
+        assert_eq!(
+            m.find_in(&hay, 0),
+            want,
+            "find_in {pats:?} w={word} x={line}"
+        );
+        return;
+    }
+    let found = m.find_raw(&hay);
+    // -i finds at least every exact match, never later.
+    if let Some((s, _)) = exact {
+        let (fs, _) = found.expect("-i missed an exact match");
+        assert!(fs <= s, "-i found {fs}, exact match at {s}");
+    }
+    if let Some((s, e)) = found {
+        assert!(s <= e && e <= hay.len());
+    }
+    // ASCII only: exactly ASCII case-insensitive leftmost(-first in length order) search.
+    if hay.is_ascii() && pats.iter().all(|p| p.is_ascii()) {
+        let low: Vec<String> = pats.iter().map(|p| p.to_ascii_lowercase()).collect();
+        let hay_low = hay.to_ascii_lowercase();
+        assert_eq!(
+            found,
+            naive(&low, &hay_low, |_, _| true),
+            "-i ascii {pats:?}"
+        );
+    }
+});
