@@ -56,11 +56,12 @@ fuzz_target!(|data: &[u8]| {
             (Ok((_, c)), Ok(d)) => assert_eq!(*c, d),
             (Err(e), Err(f)) => {
                 assert_eq!(e.len(), f.len(), "decode_last at {end}");
-                let k = |x: utf8_codec::ErrorKind| match x.as_str() {
-                    "truncated" => "unexpected-end",
-                    other => other,
-                };
-                assert_eq!(k(e.kind()), k(f.kind()), "decode_last at {end}");
+                // The kind is decided by the byte after the subpart's first byte; a prefix
+                // cut right after the subpart lost that byte, so `unexpected-end` there may
+                // stand for any kind (F4 90: out-of-range whole, F4 at the end alone).
+                if f.kind().as_str() != "unexpected-end" {
+                    assert_eq!(e.kind(), f.kind(), "decode_last at {end}");
+                }
             }
             (a, b) => panic!("decode_last at {end}: {a:?} vs {b:?}"),
         }
