@@ -102,8 +102,12 @@ fn extra(tool: Tool) -> Extra {
                     "utf8-repair --in-place --backup=.orig *.txt",
                 ),
                 (
-                    "Check without writing, listing every error with its offset and kind:",
-                    "utf8-repair --check --report notes.txt",
+                    "Check without writing (exit status 1 when a file needs repair):",
+                    "utf8-repair --check *.txt",
+                ),
+                (
+                    "Repair, listing every error with its offset and kind as JSON lines:",
+                    "utf8-repair --report=json notes.txt > fixed.txt",
                 ),
                 (
                     "Escape invalid bytes as \\xNN instead of replacing them:",
