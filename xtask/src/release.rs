@@ -13,8 +13,7 @@ use std::process::{Command, ExitCode};
 use crate::{completions, dist, man};
 
 /// Usage lines for the release tasks, for the dispatcher's help.
-pub const USAGE: &str = "\
-  dist [--target T]   build the binaries (profile release-lto) and write
+pub const USAGE: &str = "  dist [--target T]   build the binaries (profile release-lto) and write
                       DIST/utf8-tools-VERSION-T.tar.gz and DIST/SHA256SUMS, where DIST is
                       $CARGO_TARGET_DIR/dist, or target/dist when it is unset
   man [--out DIR]     write the man pages (default DIST/man)
