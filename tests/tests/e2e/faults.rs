@@ -13,7 +13,9 @@ use std::path::{Path, PathBuf};
 use std::process::{Child, Command, ExitStatus, Stdio};
 use std::time::{Duration, Instant};
 
-use crate::util::{Outcome, Rng, TestCommand, corpus, have, tempdir, write};
+use crate::util::{
+    Outcome, Rng, TestCommand, corpus, have, leftovers, signal_after_temp_file, tempdir, write,
+};
 
 const TOOLS: [&str; 3] = ["utf8-count", "utf8-repair", "utf8-grep"];
 
@@ -448,16 +450,6 @@ fn file_shrinking_while_read_does_not_crash() {
 
 // ----- utf8-repair --in-place under SIGKILL, SIGINT, SIGTERM, SIGHUP -----
 
-/// Temporary files utf8-repair left in `dir`.
-fn leftovers(dir: &Path) -> Vec<String> {
-    std::fs::read_dir(dir)
-        .unwrap()
-        .filter_map(|e| e.ok())
-        .map(|e| e.file_name().to_string_lossy().into_owned())
-        .filter(|n| n.contains(".utf8-repair-"))
-        .collect()
-}
-
 fn spawn_repair(d: &Path, args: &[&str]) -> Child {
     Command::new(utf8_tests::cli::bin("utf8-repair"))
         .args(args)
@@ -548,23 +540,11 @@ fn in_place_sigint_sigterm_sighup_leave_no_temporary_file() {
     ];
     for (sig, args) in cases {
         let mut child = spawn_repair(d, args);
-        let start = Instant::now();
-        while leftovers(d).is_empty() && start.elapsed() < Duration::from_secs(20) {
-            if child.try_wait().unwrap().is_some() {
-                break;
-            }
-            std::thread::sleep(Duration::from_millis(1));
-        }
-        if child.try_wait().unwrap().is_some() {
+        let Some(status) = signal_after_temp_file(&mut child, d, sig) else {
             eprintln!("sig{sig} {args:?}: finished before the signal; nothing to test");
             write(d, "f.txt", &data);
             continue;
-        }
-        Command::new("kill")
-            .args([format!("-{sig}"), child.id().to_string()])
-            .status()
-            .unwrap();
-        let status = child.wait().unwrap();
+        };
         assert!(
             status.code().is_none(),
             "{sig}: died of the signal: {status:?}"

@@ -8,7 +8,9 @@ use std::time::{Duration, Instant};
 
 use insta::assert_snapshot;
 
-use crate::util::{Rng, TestCommand, corpus, have, tempdir, write};
+use crate::util::{
+    Rng, TestCommand, corpus, have, leftovers, signal_after_temp_file, tempdir, write,
+};
 
 fn repair(dir: &Path) -> TestCommand {
     TestCommand::new("utf8-repair", dir)
@@ -16,16 +18,6 @@ fn repair(dir: &Path) -> TestCommand {
 
 const BAD: &[u8] =
     b"ok\xED\xA0\x80 line\nsecond \xC1\x81 \xF4\x90\x80\x80\n\xE2\x82A\xFF\x80 end\xF0\x9F\x98";
-
-/// Temporary files utf8-repair left in `dir`.
-fn leftovers(dir: &Path) -> Vec<String> {
-    std::fs::read_dir(dir)
-        .unwrap()
-        .filter_map(|e| e.ok())
-        .map(|e| e.file_name().to_string_lossy().into_owned())
-        .filter(|n| n.contains(".utf8-repair-"))
-        .collect()
-}
 
 // ----- output, oracles -----
 
@@ -682,24 +674,12 @@ fn sigint_sigterm_leave_no_temporary_file() {
             .stderr(Stdio::null())
             .spawn()
             .unwrap();
-        // Wait for the temporary file (pass 1 compares first).
-        let start = Instant::now();
-        while leftovers(d).is_empty() && start.elapsed() < Duration::from_secs(20) {
-            if child.try_wait().unwrap().is_some() {
-                break;
-            }
-            std::thread::sleep(Duration::from_millis(2));
-        }
-        if child.try_wait().unwrap().is_some() {
+        // Signal once the temporary file exists (pass 1 compares first).
+        let Some(status) = signal_after_temp_file(&mut child, d, sig) else {
             eprintln!("sigint_sigterm: finished before the signal; nothing to test");
             write(d, "big.txt", &data);
             continue;
-        }
-        Command::new("kill")
-            .args([format!("-{sig}"), child.id().to_string()])
-            .status()
-            .unwrap();
-        let status = child.wait().unwrap();
+        };
         assert!(
             status.code().is_none(),
             "{sig}: died of the signal: {status:?}"

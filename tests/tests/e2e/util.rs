@@ -1,7 +1,8 @@
 //! Fixtures shared by the modules.
 
 use std::path::Path;
-use std::process::Command;
+use std::process::{Child, Command, ExitStatus};
+use std::time::{Duration, Instant};
 
 pub use utf8_tests::cli::{Outcome, TestCommand};
 
@@ -99,4 +100,35 @@ pub fn corpus(seed: u64, len: usize, errors: bool) -> Vec<u8> {
         }
     }
     out
+}
+
+/// Temporary files utf8-repair left in `dir`.
+pub fn leftovers(dir: &Path) -> Vec<String> {
+    std::fs::read_dir(dir)
+        .unwrap()
+        .filter_map(|e| e.ok())
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .filter(|n| n.contains(".utf8-repair-"))
+        .collect()
+}
+
+/// Waits (up to 20 s) until utf8-repair has its temporary file in `dir`, then sends signal
+/// `sig` (a name: "INT", "TERM", ...) to `child` and waits for it to end. `None` when the
+/// child finished before a temporary file appeared: there was nothing to interrupt.
+pub fn signal_after_temp_file(child: &mut Child, dir: &Path, sig: &str) -> Option<ExitStatus> {
+    let start = Instant::now();
+    while leftovers(dir).is_empty() && start.elapsed() < Duration::from_secs(20) {
+        if child.try_wait().unwrap().is_some() {
+            break;
+        }
+        std::thread::sleep(Duration::from_millis(1));
+    }
+    if child.try_wait().unwrap().is_some() {
+        return None;
+    }
+    Command::new("kill")
+        .args([format!("-{sig}"), child.id().to_string()])
+        .status()
+        .unwrap();
+    Some(child.wait().unwrap())
 }
