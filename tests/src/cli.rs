@@ -129,12 +129,8 @@ impl TestCommand {
         &mut self.cmd
     }
 
-    /// Runs the command to the end.
-    ///
-    /// # Panics
-    ///
-    /// When it cannot be spawned.
-    pub fn run(&mut self) -> Outcome {
+    /// Spawns the command with piped stdio and a thread writing its standard input.
+    fn spawn(&mut self) -> (std::process::Child, std::thread::JoinHandle<()>) {
         let mut child = self
             .cmd
             .stdin(Stdio::piped())
@@ -147,6 +143,16 @@ impl TestCommand {
         let writer = std::thread::spawn(move || {
             let _ = stdin.write_all(&input);
         });
+        (child, writer)
+    }
+
+    /// Runs the command to the end.
+    ///
+    /// # Panics
+    ///
+    /// When it cannot be spawned.
+    pub fn run(&mut self) -> Outcome {
+        let (child, writer) = self.spawn();
         let out = child.wait_with_output().expect("wait for the binary");
         let _ = writer.join();
         Outcome {
@@ -163,18 +169,7 @@ impl TestCommand {
     ///
     /// When it cannot be spawned.
     pub fn run_head(&mut self, keep: usize) -> Outcome {
-        let mut child = self
-            .cmd
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .expect("spawn the binary");
-        let mut stdin = child.stdin.take().expect("stdin");
-        let input = std::mem::take(&mut self.stdin);
-        let writer = std::thread::spawn(move || {
-            let _ = stdin.write_all(&input);
-        });
+        let (mut child, writer) = self.spawn();
         let mut stdout = child.stdout.take().expect("stdout");
         let mut head = vec![0; keep];
         let _ = stdout.read_exact(&mut head);
