@@ -500,3 +500,129 @@ fn color_and_context_snapshot() {
         .run();
     assert_eq!(o.out(), "two match\n");
 }
+
+/// Lines of `line NNNNNNN match` with some CJK, NUL bytes at `nuls`: about `len` bytes.
+fn numbered_lines(len: usize, nuls: &[usize]) -> Vec<u8> {
+    let mut data = Vec::with_capacity(len + 64);
+    let mut i = 0;
+    while data.len() < len {
+        data.extend_from_slice(format!("line {i:07} match").as_bytes());
+        for _ in 0..(i * 7) % 13 {
+            data.extend_from_slice(" 日本語".as_bytes());
+        }
+        data.push(b'\n');
+        i += 1;
+    }
+    for &at in nuls {
+        data.insert(at, 0);
+    }
+    data
+}
+
+/// Compares stdout, stderr (program name aside) and exit code with GNU grep -F.
+fn same_as_gnu_with_stderr(dir: &Path, args: &[&str]) {
+    let want = gnu(dir, "C", args);
+    let got = ours(dir, args);
+    assert_eq!(
+        (got.code, got.out(), got.err().replace("utf8-grep", "grep")),
+        (want.code, want.out(), want.err()),
+        "utf8-grep {args:?} differs from LC_ALL=C grep -F"
+    );
+}
+
+/// Files of 4 MiB and more are mapped in 16 MiB windows; lines, matches and the switch to
+/// binary at a NUL must not depend on where a window ends.
+#[test]
+fn mapped_files_same_as_gnu_grep() {
+    if !have_gnu_grep() {
+        eprintln!("mapped_files_same_as_gnu_grep: skipped: GNU grep is absent");
+        return;
+    }
+    let dir = tempdir();
+    let d = dir.path();
+    let mut big = corpus(11, 34 << 20, false);
+    big.extend_from_slice("\nlast line hello 日本語".as_bytes());
+    write(d, "big.txt", &big);
+    let sets: &[&[&str]] = &[
+        &["-c"],
+        &["-n"],
+        &["-o", "-b"],
+        &["-v", "-c"],
+        &["-l"],
+        &["-m", "5000", "-c"],
+        &["-n", "-C", "1"],
+    ];
+    let patterns: &[&[&str]] = &[
+        &["hello"],
+        &["日本語"],
+        &["-e", "world", "-e", "テキスト"],
+        &["zzz-not-there"],
+    ];
+    differential(d, "C", sets, patterns, &["big.txt"]);
+    // A NUL near each window edge, and at block (96 KiB) edges of GNU grep's reads.
+    const W: usize = 16 << 20;
+    for nul in [
+        W - 5,
+        W,
+        W + 1000,
+        2 * W + 3,
+        98_304 * 200,
+        98_304 * 200 - 1,
+    ] {
+        write(d, "nul.txt", numbered_lines(34 << 20, &[nul]));
+        for args in [
+            &["-n", "match", "nul.txt"][..],
+            &["-c", "match", "nul.txt"],
+            &["-c", "-v", "日本語", "nul.txt"],
+            &["-o", "-b", "0199", "nul.txt"],
+        ] {
+            same_as_gnu_with_stderr(d, args);
+        }
+    }
+}
+
+/// Where a NUL turns a file binary: GNU grep checks each 96 KiB read, so lines completed
+/// before the read holding the NUL are printed, the rest becomes "binary file matches".
+/// `-c`, `-l` and `-q` select the same lines wherever the NUL is; a NUL inside a selected
+/// line splits it (grep treats NUL as a line end in binary files).
+#[test]
+fn binary_switch_point_as_gnu_grep() {
+    if !have_gnu_grep() {
+        eprintln!("binary_switch_point_as_gnu_grep: skipped: GNU grep is absent");
+        return;
+    }
+    let dir = tempdir();
+    let d = dir.path();
+    for len in [1 << 20, 6 << 20] {
+        for nul in [
+            0, 100, 98_303, 98_304, 98_310, 196_600, 196_610, 294_900, 900_000,
+        ] {
+            write(d, "nul.txt", numbered_lines(len, &[nul]));
+            for args in [
+                &["-n", "match", "nul.txt"][..],
+                &["-b", "-A", "1", "0005", "nul.txt"],
+                &["-c", "match", "nul.txt"],
+                &["-v", "-c", "line", "nul.txt"],
+                &["-o", "-n", "00054", "nul.txt"],
+                &["-a", "-c", "match", "nul.txt"],
+            ] {
+                same_as_gnu_with_stderr(d, args);
+            }
+        }
+    }
+    // Several NULs on one selected line: -c counts its pieces that match.
+    let mut data = numbered_lines(6 << 20, &[]);
+    data.extend_from_slice(b"match\0match\0x\0match\n\0\0\nmatch\n");
+    write(d, "nul.txt", &data);
+    for args in [
+        &["-c", "match", "nul.txt"][..],
+        &["-c", "-v", "zzz", "nul.txt"],
+        &["-c", "-x", "match", "nul.txt"],
+        &["-l", "match", "nul.txt"],
+    ] {
+        same_as_gnu_with_stderr(d, args);
+    }
+    let o = ours(d, &["-c", "match", "nul.txt"]);
+    let lines = o.out().trim().parse::<u64>().unwrap();
+    assert!(lines > 3, "{lines}");
+}

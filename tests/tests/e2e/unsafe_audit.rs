@@ -1,8 +1,10 @@
 //! The unsafe policy of issue 8, checked on the sources: `unsafe` only in utf8-codec's
 //! `simd/`, `from_utf8_unchecked` on validated slices (codec `validate.rs`, `stream.rs`;
-//! utf8-dfa `validator.rs`) and utf8-dfa's unchecked state steps; every `unsafe` block has a
-//! `// SAFETY:` comment; every `unsafe fn` (or the trait declaring it) a `# Safety` section;
-//! `#![forbid(unsafe_code)]` at every other crate root that can carry it.
+//! utf8-dfa `validator.rs`), utf8-dfa's unchecked state steps and the one file-mapping module
+//! of utf8-tools (`crates/tools/src/mmap.rs`: memmap2 windows and the SIGBUS handler); every
+//! `unsafe` block has a `// SAFETY:` comment; every `unsafe fn` (or the trait declaring it) a
+//! `# Safety` section; `#![forbid(unsafe_code)]` at every other crate root that can carry it,
+//! and utf8-tools' root denies unsafe code everywhere but in that module.
 
 use std::path::{Path, PathBuf};
 
@@ -76,6 +78,8 @@ const ALLOWED: &[(&str, &[&str])] = &[
         "crates/dfa/src/validator.rs",
         &["from_utf8_unchecked", "next_state_unchecked"],
     ),
+    // The one file-mapping module allowed in utf8-tools (issue 8).
+    ("crates/tools/src/mmap.rs", &["MmapOptions", "register"]),
 ];
 
 #[test]
@@ -183,7 +187,6 @@ fn safety_documented(lines: &[&str], i: usize) -> bool {
 fn crate_roots_forbid_unsafe_code() {
     let root = root();
     let mut roots = vec![
-        root.join("crates/tools/src/lib.rs"),
         root.join("xtask/src/main.rs"),
         root.join("tests/src/lib.rs"),
         root.join("tests/tests/e2e/main.rs"),
@@ -213,4 +216,38 @@ fn crate_roots_forbid_unsafe_code() {
         missing.is_empty(),
         "crate roots without #![forbid(unsafe_code)]: {missing:?}"
     );
+}
+
+/// utf8-tools' library root denies unsafe code (it cannot forbid it: `forbid` cannot be
+/// lifted for one module) and lifts the denial for exactly one module, `mmap`.
+#[test]
+fn tools_root_denies_unsafe_code_but_in_mmap() {
+    let lib = std::fs::read_to_string(root().join("crates/tools/src/lib.rs")).unwrap();
+    assert!(
+        lib.contains("#![deny(unsafe_code)]"),
+        "utf8-tools lib.rs must deny unsafe_code"
+    );
+    let allows: Vec<&str> = lib
+        .lines()
+        .enumerate()
+        .filter(|(_, l)| l.contains("allow(unsafe_code)"))
+        .map(|(i, _)| lib.lines().nth(i + 1).unwrap_or("").trim())
+        .collect();
+    assert_eq!(
+        allows,
+        ["pub mod mmap;"],
+        "allow(unsafe_code) only on the mmap module"
+    );
+    // No other module lifts the denial from inside.
+    let mut files = Vec::new();
+    rust_files(&root().join("crates/tools/src"), &mut files);
+    for f in files {
+        let text = std::fs::read_to_string(&f).unwrap();
+        let lifts = text.lines().any(|l| {
+            let c = code(l);
+            c.contains("allow(unsafe_code)") || c.contains("expect(unsafe_code)")
+        });
+        let is_lib = f.ends_with("crates/tools/src/lib.rs");
+        assert!(!lifts || is_lib, "{} lifts deny(unsafe_code)", f.display());
+    }
 }

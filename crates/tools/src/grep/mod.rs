@@ -6,6 +6,7 @@
 //! `--invalid=report` decode anything.
 
 mod args;
+mod buffer;
 mod matcher;
 mod printer;
 mod run;

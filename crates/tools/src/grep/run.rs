@@ -6,6 +6,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use super::args::{GrepArgs, InvalidMode};
+use super::buffer::{Feed, MAP_MIN};
 use super::matcher::Matcher;
 use super::printer::{JsonPrinter, Printer, Style};
 use super::search::{FileResult, FileSearch, Settings};
@@ -277,7 +278,16 @@ impl Config {
                 &name,
                 &diag_name,
             );
-            let r: FileResult = match search.run(&mut source) {
+            // Large regular files are mapped in windows (no copy through read(2)); the
+            // rest is read.
+            let feed = match source.regular_file() {
+                Some((file, len)) if len >= MAP_MIN => {
+                    crate::mmap::on_shrink_say(PROGRAM, &diag_name);
+                    Feed::Map(file)
+                }
+                _ => Feed::Read(&mut source),
+            };
+            let r: FileResult = match search.run(feed) {
                 Ok(r) => r,
                 Err(e @ ToolError::Input { .. }) => {
                     self.input_error(diag, &e);

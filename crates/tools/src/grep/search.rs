@@ -5,8 +5,8 @@
 //! [`LONG_LINE`] is streamed when no whole line has to be printed (`-c`, `-l`, `-L`, `-q`,
 //! `-o`): the window keeps only the bytes a match could still start in.
 
+use super::buffer::{Buffer, Feed};
 use std::collections::VecDeque;
-use std::io::{self, Read};
 
 use utf8_codec::floor_boundary;
 use utf8_codec::stream::{Decoder, Event};
@@ -18,8 +18,11 @@ use crate::output::Output;
 use crate::position::LineTracker;
 use crate::report::ErrorReport;
 
-/// Bytes read at a time.
-pub const CHUNK: usize = 256 * 1024;
+/// Bytes read (or revealed from a mapped window) at a time: GNU grep's 96 KiB reads. A NUL
+/// makes the input binary from the first line that was not complete before the block that
+/// holds it, as in GNU grep (exactly so while lines are shorter than about 4 KiB, which
+/// keeps GNU grep's reads at 96 KiB).
+pub const CHUNK: usize = 96 * 1024;
 /// A line longer than this is streamed when its text is not printed.
 pub const LONG_LINE: usize = 4 << 20;
 
@@ -59,6 +62,14 @@ impl Settings {
         !(self.quiet || self.list || self.count)
     }
 
+    /// Whether every byte read is checked for NUL (binary files). Only printed lines and
+    /// `-v` depend on where the first NUL is; `-c`, `-l`, `-L` and `-q` without `-v` select
+    /// the same lines whatever came before, so they check only the lines with a match
+    /// (a NUL there splits the line, as in GNU grep) and skip a pass over the whole input.
+    fn scan_nul(&self) -> bool {
+        !self.text && (self.printing() || self.invert)
+    }
+
     fn streamable(&self, m: &Matcher) -> bool {
         let locate = !self.printing() || (self.only && !self.json && !self.context);
         locate && m.max_match_len() * 2 + 64 < LONG_LINE
@@ -94,8 +105,7 @@ pub struct FileSearch<'a> {
     name: &'a str,
     /// Name in diagnostics and JSON.
     diag_name: &'a str,
-    buf: Vec<u8>,
-    len: usize,
+    data: Buffer,
     base: u64,
     eof: bool,
     binary: bool,
@@ -110,6 +120,8 @@ pub struct FileSearch<'a> {
     json_begun: bool,
     report: Option<Report>,
     fed: usize,
+    /// Streaming a long line (its bytes are checked for NUL as they come).
+    in_long_line: bool,
 }
 
 impl<'a> FileSearch<'a> {
@@ -132,8 +144,7 @@ impl<'a> FileSearch<'a> {
             diag,
             name,
             diag_name,
-            buf: Vec::new(),
-            len: 0,
+            data: Buffer::default(),
             base: 0,
             eof: false,
             binary: false,
@@ -151,6 +162,7 @@ impl<'a> FileSearch<'a> {
                 tracker: LineTracker::new(),
             }),
             fed: 0,
+            in_long_line: false,
         }
     }
 
@@ -179,26 +191,23 @@ impl<'a> FileSearch<'a> {
     }
 
     /// Reads one chunk; false at the end of the input.
-    fn read_more(&mut self, reader: &mut dyn Read) -> Result<bool, ToolError> {
-        if self.buf.len() < self.len + CHUNK {
-            self.buf.resize(self.len + CHUNK, 0);
-        }
-        let n = loop {
-            match reader.read(&mut self.buf[self.len..]) {
-                Ok(n) => break n,
-                Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
-                Err(e) => return Err(ToolError::input(self.diag_name, &e)),
-            }
-        };
+    fn read_more(&mut self, feed: &mut Feed<'_>) -> Result<bool, ToolError> {
+        let old = self.data.len;
+        let n = self
+            .data
+            .more(feed, self.base, CHUNK)
+            .map_err(|e| ToolError::input(self.diag_name, &e))?;
         if n == 0 {
             self.eof = true;
             return Ok(false);
         }
-        let new = &self.buf[self.len..self.len + n];
-        if !self.s.text && !self.binary && memchr::memchr(0, new).is_some() {
+        let new = &self.data.bytes()[old..];
+        if (self.s.scan_nul() || (self.in_long_line && !self.s.text))
+            && !self.binary
+            && memchr::memchr(0, new).is_some()
+        {
             self.binary = true;
         }
-        self.len += n;
         self.res.bytes += n as u64;
         Ok(true)
     }
@@ -209,9 +218,9 @@ impl<'a> FileSearch<'a> {
         if upto <= self.fed {
             return;
         }
-        let data = &self.buf[self.fed..upto];
+        let whole = self.data.bytes();
+        let data = &whole[self.fed..upto];
         let base = self.base;
-        let whole = &self.buf[..self.len];
         for ev in r.decoder.decode(data) {
             match ev {
                 Event::Str(s) => r.tracker.text(s.as_bytes()),
@@ -232,9 +241,8 @@ impl<'a> FileSearch<'a> {
     }
 
     fn discard(&mut self, d: usize) {
-        self.buf.copy_within(d..self.len, 0);
+        self.data.discard(d);
         self.base += d as u64;
-        self.len -= d;
         self.fed = self.fed.saturating_sub(d);
     }
 
@@ -243,25 +251,28 @@ impl<'a> FileSearch<'a> {
     /// # Errors
     ///
     /// Reading (an input error) or writing (an output error) failed.
-    pub fn run(mut self, reader: &mut dyn Read) -> Result<FileResult, ToolError> {
+    pub fn run(mut self, mut feed: Feed<'_>) -> Result<FileResult, ToolError> {
         if self.s.max_count == Some(0) {
             return Ok(self.res);
         }
         while !self.stop {
             if !self.eof {
-                self.read_more(reader)?;
+                self.read_more(&mut feed)?;
             }
             let cut = if self.eof {
-                self.len
+                self.data.len
             } else {
-                match self.rfind_term(&self.buf[self.unscanned..self.len]) {
+                match self.rfind_term(&self.data.bytes()[self.unscanned..self.data.len]) {
                     Some(i) => self.unscanned + i + 1,
                     None => {
-                        if self.len >= LONG_LINE && self.s.streamable(self.m) {
-                            self.long_line(reader)?;
+                        if self.data.len >= LONG_LINE && self.s.streamable(self.m) {
+                            self.in_long_line = true;
+                            let r = self.long_line(&mut feed);
+                            self.in_long_line = false;
+                            r?;
                             self.unscanned = 0;
                         } else {
-                            self.unscanned = self.len;
+                            self.unscanned = self.data.len;
                         }
                         continue;
                     }
@@ -270,8 +281,8 @@ impl<'a> FileSearch<'a> {
             self.feed(cut);
             self.process(cut)?;
             self.discard(cut);
-            self.unscanned = self.len;
-            if self.eof && self.len == 0 {
+            self.unscanned = self.data.len;
+            if self.eof && self.data.len == 0 {
                 break;
             }
         }
@@ -316,18 +327,29 @@ impl<'a> FileSearch<'a> {
     }
 
     /// The first line at or after `pos` with a match: (start, end without terminator, match).
-    fn next_match_line(&self, pos: usize, cut: usize) -> Option<(usize, usize, (usize, usize))> {
+    fn next_match_line(
+        &mut self,
+        pos: usize,
+        cut: usize,
+    ) -> Option<(usize, usize, (usize, usize))> {
         let mut from = pos;
         while from <= cut {
             let (s, e) = self
                 .m
-                .find_raw(&self.buf[from..cut])
+                .find_raw(&self.data.bytes()[from..cut])
                 .map(|(s, e)| (s + from, e + from))?;
             let ls = self
-                .rfind_term(&self.buf[pos..s])
+                .rfind_term(&self.data.bytes()[pos..s])
                 .map_or(pos, |i| pos + i + 1);
-            let le = self.find_term(&self.buf[e..cut]).map_or(cut, |i| e + i);
-            let line = &self.buf[ls..le];
+            let le = self
+                .find_term(&self.data.bytes()[e..cut])
+                .map_or(cut, |i| e + i);
+            let line = &self.data.bytes()[ls..le];
+            if !self.binary && !self.s.text && memchr::memchr(0, line).is_some() {
+                // Not scanned before (see `scan_nul`): NUL ends lines from here on.
+                self.binary = true;
+                continue;
+            }
             let found = if self.m.whole_line() {
                 self.m.find_in(line, 0)
             } else {
@@ -350,13 +372,15 @@ impl<'a> FileSearch<'a> {
             || (self.s.printing() && (self.draining || self.after_left > 0 || self.s.before > 0));
         if !each {
             if self.s.printing() {
-                self.line_no += self.count_terms(&self.buf[pos..upto]);
+                self.line_no += self.count_terms(&self.data.bytes()[pos..upto]);
             }
             return Ok(());
         }
         let mut p = pos;
         while p < upto && !self.stop {
-            let le = self.find_term(&self.buf[p..upto]).map_or(upto, |i| p + i);
+            let le = self
+                .find_term(&self.data.bytes()[p..upto])
+                .map_or(upto, |i| p + i);
             self.on_line(p, le, le < upto, None)?;
             p = le + 1;
         }
@@ -426,7 +450,7 @@ impl<'a> FileSearch<'a> {
                 if self.before_q.len() == self.s.before {
                     self.before_q.pop_front();
                 }
-                let bytes = self.buf[ls..le].to_vec();
+                let bytes = self.data.bytes()[ls..le].to_vec();
                 self.before_q
                     .push_back((self.line_no, self.base + ls as u64, bytes));
             }
@@ -499,7 +523,7 @@ impl<'a> FileSearch<'a> {
     ) -> Result<(), ToolError> {
         let n = self.line_no;
         self.separator(n)?;
-        let line = &self.buf[ls..le];
+        let line = &self.data.bytes()[ls..le];
         let off = self.base + ls as u64;
         let column = if self.printer.style.column {
             m.map(|(s, _)| units(&line[..s]) + 1)
@@ -564,27 +588,27 @@ impl<'a> FileSearch<'a> {
     }
 
     /// Streams a line that does not fit: `buf[..len]` is its start and holds no terminator.
-    fn long_line(&mut self, reader: &mut dyn Read) -> Result<(), ToolError> {
+    fn long_line(&mut self, feed: &mut Feed<'_>) -> Result<(), ToolError> {
         let keep = self.m.max_match_len() + 8;
         let mut matched = false;
         let mut scan = 0;
-        let mut term_from = self.len;
+        let mut term_from = self.data.len;
         // Units of the line before `buf[upos]`.
         let mut units_before = 0u64;
         let mut upos = 0;
         loop {
             let term = self
-                .find_term(&self.buf[term_from..self.len])
+                .find_term(&self.data.bytes()[term_from..self.data.len])
                 .map(|i| term_from + i);
             let complete = term.is_some() || self.eof;
-            let limit = term.unwrap_or(self.len);
+            let limit = term.unwrap_or(self.data.len);
             if (!matched || self.s.only) && !self.m.whole_line() {
                 let safe = if complete {
                     limit
                 } else {
                     limit.saturating_sub(keep)
                 };
-                while let Some((s, e)) = self.m.find_in(&self.buf[..limit], scan) {
+                while let Some((s, e)) = self.m.find_in(&self.data.bytes()[..limit], scan) {
                     if !complete && s >= safe {
                         break;
                     }
@@ -595,7 +619,7 @@ impl<'a> FileSearch<'a> {
                     }
                     if !self.s.invert && e > s {
                         if self.printer.style.column {
-                            units_before += units(&self.buf[upos..s]);
+                            units_before += units(&self.data.bytes()[upos..s]);
                             upos = s;
                         }
                         let at = At {
@@ -604,7 +628,7 @@ impl<'a> FileSearch<'a> {
                             column: Some(units_before + 1),
                         };
                         self.res.matches += 1;
-                        let text = self.buf[s..e].to_vec();
+                        let text = self.data.bytes()[s..e].to_vec();
                         self.printer.only(self.out, self.name, at, &text)?;
                     }
                 }
@@ -621,7 +645,7 @@ impl<'a> FileSearch<'a> {
                     }
                 }
                 self.line_no += 1;
-                let d = (limit + 1).min(self.len);
+                let d = (limit + 1).min(self.data.len);
                 self.feed(d);
                 self.discard(d);
                 return Ok(());
@@ -632,22 +656,22 @@ impl<'a> FileSearch<'a> {
                 return Ok(());
             }
             let want = if matched && !self.s.only {
-                self.len
+                self.data.len
             } else {
-                scan.min(self.len).saturating_sub(keep)
+                scan.min(self.data.len).saturating_sub(keep)
             };
-            let d = floor_boundary(&self.buf[..self.len], want);
+            let d = floor_boundary(self.data.bytes(), want);
             if d > 0 {
                 if self.printer.style.column {
-                    units_before += units(&self.buf[upos.min(d)..d]);
+                    units_before += units(&self.data.bytes()[upos.min(d)..d]);
                     upos = upos.saturating_sub(d);
                 }
                 self.feed(d);
                 self.discard(d);
                 scan -= d.min(scan);
             }
-            term_from = self.len;
-            self.read_more(reader)?;
+            term_from = self.data.len;
+            self.read_more(feed)?;
         }
     }
 }

@@ -1,0 +1,115 @@
+//! The bytes of one input under search: a heap buffer filled by `read`, or windows of a
+//! mapped regular file ([`crate::mmap`]). Either way the searcher sees `bytes()`, the data
+//! from absolute offset `base` on, grown at the end by [`Buffer::more`] and cut at the
+//! front by [`Buffer::discard`]; indices into it stay valid across both.
+
+use std::fs::File;
+use std::io::{self, Read};
+
+use crate::mmap::{self, Window};
+
+/// Bytes mapped at a time (the part of a window already searched is not copied: the next
+/// window starts at the first byte still needed, aligned down).
+pub const WINDOW: usize = 16 << 20;
+
+/// Regular files at least this large are mapped; smaller ones are read.
+pub const MAP_MIN: u64 = 4 << 20;
+
+/// Where the bytes come from.
+pub enum Feed<'r> {
+    /// `read` calls on a stream.
+    Read(&'r mut dyn Read),
+    /// Windows of a regular file.
+    Map(&'r File),
+}
+
+/// The bytes of the input from `base` on (see the module docs).
+#[derive(Debug, Default)]
+pub struct Buffer {
+    heap: Vec<u8>,
+    win: Option<Window>,
+    /// Absolute offset of the window's first byte.
+    win_off: u64,
+    /// Where the data starts in the window (always 0 for the heap).
+    start: usize,
+    /// Bytes of data.
+    pub len: usize,
+}
+
+impl Buffer {
+    /// The data.
+    #[inline]
+    pub fn bytes(&self) -> &[u8] {
+        match &self.win {
+            Some(w) => &w.bytes()[self.start..self.start + self.len],
+            None => &self.heap[..self.len],
+        }
+    }
+
+    /// Drops the first `d` bytes of the data.
+    pub fn discard(&mut self, d: usize) {
+        if self.win.is_some() {
+            self.start += d;
+        } else {
+            self.heap.copy_within(d..self.len, 0);
+        }
+        self.len -= d;
+    }
+
+    /// Appends up to `chunk` bytes to the data, ending at a multiple of `chunk` from the
+    /// start of the input when possible (GNU grep's reads of a regular file: where the first
+    /// NUL switches to binary depends on them); 0 at the end of the input. `base` is the
+    /// absolute offset of the data's first byte.
+    ///
+    /// # Errors
+    ///
+    /// Reading, or mapping, failed.
+    pub fn more(&mut self, feed: &mut Feed<'_>, base: u64, chunk: usize) -> io::Result<usize> {
+        let chunk = chunk - ((base + self.len as u64) % chunk as u64) as usize;
+        match feed {
+            Feed::Read(reader) => {
+                if self.heap.len() < self.len + chunk {
+                    self.heap.resize(self.len + chunk, 0);
+                }
+                loop {
+                    match reader.read(&mut self.heap[self.len..self.len + chunk]) {
+                        Ok(n) => {
+                            self.len += n;
+                            return Ok(n);
+                        }
+                        Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+                        Err(e) => return Err(e),
+                    }
+                }
+            }
+            Feed::Map(file) => {
+                let mapped = self.win.as_ref().map_or(0, |w| w.bytes().len());
+                let mut avail = mapped - (self.start + self.len);
+                if avail < chunk {
+                    let end = base + self.len as u64;
+                    // The size now, not at open: a file that shrank ends here, one that grew
+                    // is read on.
+                    let size = file.metadata()?.len();
+                    if size > self.win_off + mapped as u64 && size > end {
+                        let align = mmap::page_size() as u64;
+                        let off = base - base % align;
+                        let need = (end - off) as usize;
+                        // Geometric growth for a line longer than a window.
+                        let want = WINDOW.max(need.saturating_mul(2));
+                        let len = want.min(usize::try_from(size - off).unwrap_or(usize::MAX));
+                        self.win = None;
+                        self.win = Some(Window::new(file, off, len)?);
+                        self.win_off = off;
+                        self.start = (base - off) as usize;
+                        avail = len - need;
+                    } else {
+                        avail = avail.min(usize::try_from(size.saturating_sub(end)).unwrap_or(0));
+                    }
+                }
+                let n = avail.min(chunk);
+                self.len += n;
+                Ok(n)
+            }
+        }
+    }
+}
