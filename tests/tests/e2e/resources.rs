@@ -1,13 +1,14 @@
 //! Resource bounds: each binary streams in bounded memory whatever the length of its input
 //! or of a line. A writer thread generates the input on the fly into the child's stdin (it
-//! never exists as a file or in this process's memory) and `/usr/bin/time -f %M` reports the
-//! child's peak RSS (getrusage of the waited-for child, not a timing).
+//! never exists as a file or in this process's memory) and the `peak-rss` helper of this
+//! crate reports the child's peak RSS: `getrusage(RUSAGE_CHILDREN)` in a process whose only
+//! child is the tool (a measurement of memory, not of time).
 //!
 //! Bounds: utf8-repair and utf8-count under 16 MiB, utf8-grep -c/-o under 64 MiB.
 //!
-//! The default run streams 64 MiB per case; the 1 GiB run of the issue is
-//! `resources_1gib_stream_bounded_memory`, ignored by default because the dev-profile
-//! binaries take minutes for it: run it with
+//! The default run streams 64 MiB per case (lines, then one single line); the 1 GiB runs of
+//! the issue are the `resources_1gib_*` tests, one per case, ignored by default because the
+//! dev-profile binaries take minutes for them. CI runs them in release:
 //! `cargo test --release -p utf8-tests --test e2e -- --ignored resources`.
 
 use std::io::{Read, Write};
@@ -70,18 +71,13 @@ struct Run {
     stderr: String,
 }
 
-/// Runs `tool args` under `/usr/bin/time` with `total` bytes of repeated `blk` on stdin;
-/// `None` when /usr/bin/time cannot report the peak RSS.
-fn measure(dir: &Path, tool: &str, args: &[&str], blk: &[u8], total: u64) -> Option<Run> {
-    let time = Path::new("/usr/bin/time");
-    if !time.is_file() {
-        return None;
-    }
-    let report = dir.join(format!("rss-{tool}.txt"));
-    let mut child = Command::new(time)
-        .arg("-f")
-        .arg("%M")
-        .arg("-o")
+/// Runs `tool args` under the `peak-rss` helper (`tests/src/bin/peak-rss.rs`: one child,
+/// `getrusage(RUSAGE_CHILDREN)` after waiting for it) with `total` bytes of repeated `blk`
+/// on stdin. A fresh helper per run: this test process's own `RUSAGE_CHILDREN` would report
+/// the largest of every child any test has waited for.
+fn measure(dir: &Path, tool: &str, args: &[&str], blk: &[u8], total: u64) -> Run {
+    let report = dir.join(format!("rss-{tool}-{}.txt", args.join("")));
+    let mut child = Command::new(env!("CARGO_BIN_EXE_peak-rss"))
         .arg(&report)
         .arg(utf8_tests::cli::bin(tool))
         .args(args)
@@ -90,7 +86,7 @@ fn measure(dir: &Path, tool: &str, args: &[&str], blk: &[u8], total: u64) -> Opt
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
-        .expect("spawn /usr/bin/time");
+        .expect("spawn peak-rss");
     let mut stdin = child.stdin.take().unwrap();
     let blk = blk.to_vec();
     let writer = std::thread::spawn(move || {
@@ -102,6 +98,7 @@ fn measure(dir: &Path, tool: &str, args: &[&str], blk: &[u8], total: u64) -> Opt
             }
             left -= n as u64;
         }
+        total - left
     });
     let mut stdout = child.stdout.take().unwrap();
     let reader = std::thread::spawn(move || {
@@ -129,27 +126,107 @@ fn measure(dir: &Path, tool: &str, args: &[&str], blk: &[u8], total: u64) -> Opt
         .read_to_string(&mut stderr)
         .unwrap();
     let status = child.wait().unwrap();
-    writer.join().unwrap();
+    let written = writer.join().unwrap();
     let (out_len, head) = reader.join().unwrap();
-    let text = std::fs::read_to_string(&report).unwrap_or_default();
-    // GNU time writes "Command exited with non-zero status N" before the value.
-    let peak_kib = text.lines().last()?.trim().parse().ok()?;
-    Some(Run {
+    let (code, peak_kib) = report_of(&report, &stderr);
+    assert_eq!(status.code(), Some(code & 0xff));
+    // None of the measured runs may stop reading early (the pipe holds the last write).
+    assert_eq!(written, total, "{tool} {args:?} stopped reading: {stderr}");
+    Run {
         peak_kib,
-        code: status.code().unwrap_or(-1),
+        code,
         out_len,
         head,
         stderr,
-    })
+    }
 }
 
-/// Streams `total` bytes (lines of text, then one single line) through each binary and
-/// checks its answer and its peak RSS.
-fn bounded_memory(total: u64) {
-    if !Path::new("/usr/bin/time").is_file() {
-        eprintln!("resources: skipped: /usr/bin/time is absent (apt-get install time)");
-        return;
+/// The exit code and peak RSS (KiB) in a `peak-rss` report.
+fn report_of(report: &Path, stderr: &str) -> (i32, u64) {
+    let text = std::fs::read_to_string(report)
+        .unwrap_or_else(|e| panic!("peak-rss wrote no report ({e}): {stderr}"));
+    let fields: Vec<&str> = text.split_whitespace().collect();
+    match fields[..] {
+        [code, kib] => (code.parse().unwrap(), kib.parse().unwrap()),
+        _ => panic!("peak-rss report {text:?}"),
     }
+}
+
+/// The measurement sees memory: `peak-rss` on a child that touches 128 MiB (this test
+/// executable running [`rss_probe_touches_128mib`]) reports at least that much.
+#[test]
+fn peak_rss_sees_a_child_that_allocates() {
+    let dir = tempdir();
+    let report = dir.path().join("probe.txt");
+    let out = Command::new(env!("CARGO_BIN_EXE_peak-rss"))
+        .arg(&report)
+        .arg(std::env::current_exe().unwrap())
+        .args([
+            "--ignored",
+            "--exact",
+            "resources::rss_probe_touches_128mib",
+            "--test-threads=1",
+        ])
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let (code, peak_kib) = report_of(&report, &String::from_utf8_lossy(&out.stderr));
+    assert_eq!(code, 0, "{stdout}");
+    assert!(
+        stdout.contains("1 passed"),
+        "the probe did not run: {stdout}"
+    );
+    assert!(peak_kib >= 128 * 1024, "peak RSS {peak_kib} KiB < 128 MiB");
+}
+
+/// Not a test of its own: the child of [`peak_rss_sees_a_child_that_allocates`].
+#[test]
+#[ignore = "the child of peak_rss_sees_a_child_that_allocates"]
+fn rss_probe_touches_128mib() {
+    // vec! of a non-zero byte writes, and so maps, every page.
+    let v = std::hint::black_box(vec![1u8; 128 << 20]);
+    assert_eq!(
+        v.iter()
+            .step_by(4096)
+            .map(|&b| usize::from(b))
+            .sum::<usize>(),
+        32768
+    );
+}
+
+/// One measured case: a binary, its arguments and its bound.
+#[derive(Clone, Copy)]
+struct Case {
+    tool: &'static str,
+    args: &'static [&'static str],
+    limit_mib: u64,
+}
+
+const COUNT: Case = Case {
+    tool: "utf8-count",
+    args: &[],
+    limit_mib: 16,
+};
+const REPAIR: Case = Case {
+    tool: "utf8-repair",
+    args: &[],
+    limit_mib: 16,
+};
+const GREP_C: Case = Case {
+    tool: "utf8-grep",
+    args: &["-c", NEEDLE],
+    limit_mib: 64,
+};
+const GREP_O: Case = Case {
+    tool: "utf8-grep",
+    args: &["-o", NEEDLE],
+    limit_mib: 64,
+};
+
+/// Streams `total` bytes (lines of text, then one single line) through each case's binary
+/// and checks its answer and its peak RSS.
+fn bounded_memory(total: u64, cases: &[Case]) {
     let dir = tempdir();
     let d = dir.path();
     assert_eq!(total % (64 * 1024), 0);
@@ -160,18 +237,14 @@ fn bounded_memory(total: u64) {
         let repaired_len = text.len() as u64;
         let needles = text.matches(NEEDLE).count() as u64;
         let matching_lines = text.lines().filter(|l| l.contains(NEEDLE)).count() as u64;
-        let cases: &[(&str, &[&str], u64)] = &[
-            ("utf8-count", &[], 16),
-            ("utf8-repair", &[], 16),
-            ("utf8-grep", &["-c", NEEDLE], 64),
-            ("utf8-grep", &["-o", NEEDLE], 64),
-        ];
-        for &(tool, args, limit_mib) in cases {
+        for &Case {
+            tool,
+            args,
+            limit_mib,
+        } in cases
+        {
             let start = Instant::now();
-            let Some(run) = measure(d, tool, args, &blk, total) else {
-                eprintln!("resources: skipped: /usr/bin/time -f %M gave no number");
-                return;
-            };
+            let run = measure(d, tool, args, &blk, total);
             let shape = if one_line { "one line" } else { "lines" };
             eprintln!(
                 "resources: {tool} {args:?}, {} MiB as {shape}: peak RSS {} KiB, {:.1} s",
@@ -212,11 +285,31 @@ fn bounded_memory(total: u64) {
 
 #[test]
 fn stream_64mib_bounded_memory() {
-    bounded_memory(64 * MIB);
+    bounded_memory(64 * MIB, &[COUNT, REPAIR, GREP_C, GREP_O]);
+}
+
+const GIB: u64 = 1024 * MIB;
+
+#[test]
+#[ignore = "1 GiB twice: run in release with `-- --ignored resources`"]
+fn resources_1gib_count() {
+    bounded_memory(GIB, &[COUNT]);
 }
 
 #[test]
-#[ignore = "1 GiB per case: run in release with `-- --ignored resources`"]
-fn resources_1gib_stream_bounded_memory() {
-    bounded_memory(1024 * MIB);
+#[ignore = "1 GiB twice: run in release with `-- --ignored resources`"]
+fn resources_1gib_repair() {
+    bounded_memory(GIB, &[REPAIR]);
+}
+
+#[test]
+#[ignore = "1 GiB twice: run in release with `-- --ignored resources`"]
+fn resources_1gib_grep_count() {
+    bounded_memory(GIB, &[GREP_C]);
+}
+
+#[test]
+#[ignore = "1 GiB twice: run in release with `-- --ignored resources`"]
+fn resources_1gib_grep_only_matching() {
+    bounded_memory(GIB, &[GREP_O]);
 }
