@@ -626,3 +626,143 @@ fn binary_switch_point_as_gnu_grep() {
     let lines = o.out().trim().parse::<u64>().unwrap();
     assert!(lines > 3, "{lines}");
 }
+
+/// Whether ripgrep is installed.
+fn have_rg() -> bool {
+    crate::util::have("rg")
+}
+
+/// -i with several patterns is leftmost-longest even when folding changes lengths: `ſſ`
+/// (4 bytes) is the longer pattern, but `sss` matches `ſſſ` (6 bytes) at the same start.
+#[test]
+fn ignore_case_several_patterns_leftmost_longest() {
+    let dir = tempdir();
+    let d = dir.path();
+    write(
+        d,
+        "fold.txt",
+        "ſſſ x\nsss\nſs\n\u{212A}\u{212A} x\nk\u{212A}\n",
+    );
+    let o = ours(d, &["-o", "-i", "-e", "sss", "-e", "ſſ", "fold.txt"]);
+    assert_eq!(o.out(), "ſſſ\nsss\nſs\n");
+    // The Kelvin sign (3 bytes) folds to k: `kk` matches KK (6 bytes), longer than K.
+    let o = ours(d, &["-o", "-i", "-e", "\u{212A}", "-e", "kk", "fold.txt"]);
+    assert_eq!(o.out(), "\u{212A}\u{212A}\nk\u{212A}\n");
+    // -w retries shorter matches at the same start, longest first.
+    let o = ours(d, &["-o", "-i", "-w", "-e", "sss", "-e", "ſ", "fold.txt"]);
+    assert_eq!(o.out(), "ſſſ\nsss\n");
+    let Some(locale) = utf8_locale().filter(|_| have_gnu_grep()) else {
+        eprintln!(
+            "ignore_case_several_patterns_leftmost_longest: GNU grep or a UTF-8 locale absent"
+        );
+        return;
+    };
+    // GNU grep folds ſ with s too (not the Kelvin sign with k: compared where it agrees).
+    let sets: &[&[&str]] = &[
+        &["-o", "-i"],
+        &["-i", "-c"],
+        &["-o", "-i", "-b"],
+        &["-i", "--color=always"],
+    ];
+    let patterns: &[&[&str]] = &[
+        &["-e", "sss", "-e", "ſſ"],
+        &["-e", "ſſ", "-e", "s"],
+        &["-e", "ss", "-e", "Sſs"],
+    ];
+    differential(d, &locale, sets, patterns, &["fold.txt"]);
+}
+
+/// A directory named without -r: GNU grep 3.8 says "Is a directory", exits 2, and counts it
+/// as a file without matches (`dir:0` with -c, its name with -L).
+#[test]
+fn directory_without_recursive() {
+    let dir = tempdir();
+    let d = dir.path();
+    std::fs::create_dir(d.join("sub")).unwrap();
+    write(d, "t.txt", "abc\nxyz\n");
+    let o = ours(d, &["-c", "x", "sub", "t.txt"]);
+    o.assert_code(2);
+    assert_snapshot!("grep_directory_count", o.snapshot());
+    if have_gnu_grep() {
+        for args in [
+            &["-c", "x", "sub", "t.txt"][..],
+            &["-c", "x", "sub"],
+            &["-L", "x", "sub", "t.txt"],
+            &["-l", "x", "sub", "t.txt"],
+            &["x", "sub", "t.txt"],
+            &["-s", "-c", "x", "sub"],
+            &["-q", "x", "sub", "t.txt"],
+        ] {
+            same_as_gnu_with_stderr(d, args);
+        }
+    }
+}
+
+/// --column with -v: an inverted line has no match, so no column (ripgrep prints the same).
+#[test]
+fn column_with_invert() {
+    let dir = tempdir();
+    let d = dir.path();
+    write(d, "t.txt", "abc\nxyz\nabc abc\n日本 x\n");
+    let o = ours(d, &["--column", "-v", "abc", "t.txt"]);
+    assert_eq!(o.out(), "2:xyz\n4:日本 x\n");
+    let o = ours(d, &["--column", "x", "t.txt"]);
+    assert_eq!(o.out(), "2:1:xyz\n4:4:日本 x\n");
+    if have_rg() {
+        let rg = Command::new("rg")
+            .args(["--no-config", "--column", "-v", "abc", "t.txt"])
+            .current_dir(d)
+            .output()
+            .unwrap();
+        assert_eq!(String::from_utf8_lossy(&rg.stdout), "2:xyz\n4:日本 x\n");
+    }
+}
+
+/// --json with -c, -l, -L: the one given last wins, as in ripgrep; -o does not change JSON.
+#[test]
+fn json_with_count_list_and_only_matching() {
+    let dir = tempdir();
+    let d = dir.path();
+    write(d, "t.txt", "abc\nxyz\nabc abc\n");
+    let o = ours(d, &["--json", "-c", "abc", "t.txt"]);
+    o.assert_code(0);
+    assert_eq!(o.out(), "2\n");
+    assert_eq!(ours(d, &["--json", "-l", "abc", "t.txt"]).out(), "t.txt\n");
+    assert_eq!(ours(d, &["--json", "-L", "zzz", "t.txt"]).out(), "t.txt\n");
+    let json = ours(d, &["--json", "abc", "t.txt"]);
+    for args in [
+        &["-c", "--json", "abc", "t.txt"][..],
+        &["-l", "--json", "abc", "t.txt"],
+        &["-L", "--json", "abc", "t.txt"],
+        &["--json", "-o", "abc", "t.txt"],
+        &["-o", "--json", "abc", "t.txt"],
+    ] {
+        let o = ours(d, args);
+        o.assert_code(0);
+        assert_eq!(o.out(), json.out(), "{args:?}");
+    }
+    assert!(
+        json.out().contains("\"start\":4,\"end\":7"),
+        "{}",
+        json.out()
+    );
+    assert_snapshot!("grep_json_only_matching", json.snapshot());
+    if have_rg() {
+        for args in [
+            &["--json", "-c", "abc", "t.txt"][..],
+            &["--json", "-l", "abc", "t.txt"],
+        ] {
+            let rg = Command::new("rg")
+                .arg("--no-config")
+                .args(args)
+                .current_dir(d)
+                .output()
+                .unwrap();
+            assert_eq!(
+                ours(d, args).out(),
+                String::from_utf8_lossy(&rg.stdout),
+                "{args:?}"
+            );
+        }
+    }
+}

@@ -12,7 +12,11 @@ holding newlines is several patterns. Several patterns match leftmost-longest. A
 that is not valid UTF-8 is a usage error.
 
 Invalid UTF-8 in the text never hides a line: lines are printed as they are (or repaired
-with --repair-output). A file holding NUL bytes is binary (\"binary file matches\") unless -a.
+with --repair-output). A file holding NUL bytes is binary unless -a: as in GNU grep, lines
+are printed until the 96 KiB block holding the first NUL, then \"binary file matches\".
+
+Regular files of 4 MiB and more are mapped into memory in 16 MiB windows; if such a file
+shrinks while it is searched, utf8-grep stops with exit status 2.
 
 Exit status: 0 if a line is selected, 1 if none is, 2 on trouble (usage, unreadable input,
 write error) unless -q found a match.";
@@ -65,16 +69,19 @@ pub struct GrepArgs {
     #[arg(short = 'v', long = "invert-match")]
     pub invert_match: bool,
 
-    /// Print only a count of selected lines per file.
-    #[arg(short = 'c', long = "count")]
+    /// Print only a count of selected lines per file (with --json, the one given last wins,
+    /// as in ripgrep).
+    #[arg(short = 'c', long = "count", overrides_with = "json")]
     pub count: bool,
 
-    /// Print only the names of files with selected lines.
-    #[arg(short = 'l', long = "files-with-matches")]
+    /// Print only the names of files with selected lines (with --json, the one given last
+    /// wins).
+    #[arg(short = 'l', long = "files-with-matches", overrides_with = "json")]
     pub files_with_matches: bool,
 
-    /// Print only the names of files without selected lines.
-    #[arg(short = 'L', long = "files-without-match")]
+    /// Print only the names of files without selected lines (with --json, the one given
+    /// last wins).
+    #[arg(short = 'L', long = "files-without-match", overrides_with = "json")]
     pub files_without_match: bool,
 
     /// Print the line number with each output line.
@@ -90,7 +97,8 @@ pub struct GrepArgs {
     #[arg(long)]
     pub column: bool,
 
-    /// Print only the matched parts of selected lines, one per line.
+    /// Print only the matched parts of selected lines, one per line (--json always prints
+    /// whole lines with their matches listed).
     #[arg(short = 'o', long = "only-matching")]
     pub only_matching: bool,
 

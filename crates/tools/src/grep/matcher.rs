@@ -5,7 +5,11 @@
 
 use aho_corasick::{AhoCorasick, AhoCorasickKind, MatchKind};
 use memchr::memmem;
+use std::cell::RefCell;
+
+use regex_automata::hybrid::dfa::{Cache, DFA};
 use regex_automata::meta::Regex;
+use regex_automata::nfa::thompson;
 use regex_automata::util::syntax;
 use regex_automata::{Anchored, Input};
 use utf8_codec::{decode_first, decode_last};
@@ -30,7 +34,45 @@ pub struct Matcher {
 enum Engine {
     One(Box<memmem::Finder<'static>>),
     Many(AhoCorasick),
-    Fold(Regex),
+    Fold(Box<Fold>),
+}
+
+/// `-i`: a leftmost-first regex finds where the leftmost match starts (with its
+/// prefilters); with several patterns, a lazy DFA of all of them under `MatchKind::All`,
+/// anchored there, finds the longest match (folding changes lengths: with `-e K -e kk`, the
+/// Kelvin sign K (3 bytes) is a shorter pattern than `kk` but `KK` in the text matches
+/// `kk` with 6 bytes; grep is leftmost-longest).
+#[derive(Debug)]
+struct Fold {
+    re: Regex,
+    longest: Option<(DFA, RefCell<Cache>)>,
+}
+
+impl Fold {
+    /// The end of the longest match of `hay` anchored at `s`.
+    fn longest_end(&self, hay: &[u8], s: usize) -> Option<usize> {
+        let input = Input::new(hay).range(s..).anchored(Anchored::Yes);
+        if let Some((dfa, cache)) = &self.longest
+            && let Ok(h) = dfa.try_search_fwd(&mut cache.borrow_mut(), &input)
+        {
+            return h.map(|h| h.offset());
+        }
+        self.re.search(&input).map(|m| m.end())
+    }
+
+    fn find(&self, hay: &[u8]) -> Option<(usize, usize)> {
+        let m = self.re.find(hay)?;
+        let Some((dfa, cache)) = &self.longest else {
+            return Some((m.start(), m.end()));
+        };
+        let input = Input::new(hay).range(m.start()..).anchored(Anchored::Yes);
+        let end = match dfa.try_search_fwd(&mut cache.borrow_mut(), &input) {
+            Ok(Some(h)) => h.offset().max(m.end()),
+            // The lazy DFA gave up (cache thrashing): the leftmost-first match.
+            _ => m.end(),
+        };
+        Some((m.start(), end))
+    }
 }
 
 /// Whether `c` is a word character for `-w`: a Unicode letter or digit, or `_`.
@@ -67,6 +109,18 @@ fn fold_regex(pats: &[String], whole_line: bool) -> Result<Regex, ToolError> {
         .map_err(|e| ToolError::Usage(format!("cannot compile the patterns: {e}")))
 }
 
+fn fold_longest(pats: &[String]) -> Result<(DFA, RefCell<Cache>), ToolError> {
+    let alts: Vec<String> = pats.iter().map(|p| escape(p)).collect();
+    let dfa = DFA::builder()
+        .configure(DFA::config().match_kind(regex_automata::MatchKind::All))
+        .syntax(syntax::Config::new().case_insensitive(true).utf8(false))
+        .thompson(thompson::Config::new().utf8(false))
+        .build_many(&alts)
+        .map_err(|e| ToolError::Usage(format!("cannot compile the patterns: {e}")))?;
+    let cache = RefCell::new(dfa.create_cache());
+    Ok((dfa, cache))
+}
+
 impl Matcher {
     /// A matcher for `patterns` (at least one).
     ///
@@ -94,7 +148,12 @@ impl Matcher {
             } else {
                 None
             };
-            (Engine::Fold(re), chars * 4, line_re)
+            let longest = if patterns.len() > 1 {
+                Some(fold_longest(&patterns)?)
+            } else {
+                None
+            };
+            (Engine::Fold(Box::new(Fold { re, longest })), chars * 4, line_re)
         } else if patterns.len() == 1 {
             let f = memmem::Finder::new(patterns[0].as_bytes()).into_owned();
             (Engine::One(Box::new(f)), longest, None)
@@ -131,7 +190,7 @@ impl Matcher {
         match &self.engine {
             Engine::One(f) => f.find(hay).map(|s| (s, s + f.needle().len())),
             Engine::Many(ac) => ac.find(hay).map(|m| (m.start(), m.end())),
-            Engine::Fold(re) => re.find(hay).map(|m| (m.start(), m.end())),
+            Engine::Fold(f) => f.find(hay),
         }
     }
 
@@ -147,20 +206,13 @@ impl Matcher {
     /// bytes and stands alone as a word (for `-w` retries, as GNU grep does).
     fn shorter_word_at(&self, line: &[u8], s: usize, limit: usize) -> Option<usize> {
         match &self.engine {
-            Engine::Fold(re) => {
-                // Try every shorter end the automaton accepts, longest first.
+            Engine::Fold(f) => {
+                // Every shorter end the automaton accepts, longest first.
                 let mut e = s + limit;
                 while e > s {
-                    e -= 1;
-                    let input = Input::new(&line[..e]).range(s..e).anchored(Anchored::Yes);
-                    match re.search(&input) {
-                        Some(m) if m.end() == e => {
-                            if Matcher::word_ok(line, s, e) {
-                                return Some(e);
-                            }
-                        }
-                        Some(_) => {}
-                        None => return None,
+                    e = f.longest_end(&line[..e - 1], s)?;
+                    if Matcher::word_ok(line, s, e) {
+                        return Some(e);
                     }
                 }
                 None

@@ -141,13 +141,9 @@ impl Config {
                 })?;
             }
         }
-        if a.common.json
-            && (a.count || a.files_with_matches || a.files_without_match || a.only_matching)
-        {
-            return Err(ToolError::Usage(
-                "--json cannot be combined with -c, -l, -L or -o".to_string(),
-            ));
-        }
+        // --json and -c/-l/-L override each other (the last given wins, as in ripgrep); -o
+        // does not change JSON output, whose match objects list every match already.
+        let only_matching = a.only_matching && !a.common.json;
         a.common.engine()?;
         let matcher = Matcher::new(patterns, a.ignore_case, a.word_regexp, a.line_regexp)?;
         let context =
@@ -161,7 +157,7 @@ impl Config {
             quiet: a.quiet,
             list,
             count: a.count && !list,
-            only: a.only_matching,
+            only: only_matching,
             json: a.common.json,
             max_count: a.max_count,
             before,
@@ -261,14 +257,23 @@ impl Config {
                 (Input::Stdin { .. }, Some(l)) => l.clone(),
                 _ => input.name(),
             };
+            printer.style.with_filename = self.with_filename.unwrap_or(*show);
             let mut source = match input.open() {
                 Ok(s) => s,
                 Err(e) => {
                     self.input_error(diag, &e);
+                    // GNU grep opens a directory, fails to read it and reports it as a file
+                    // without matches: `dir:0` with -c, its name with -L.
+                    if matches!(input, Input::Path(p) if p.is_dir()) && !self.settings.quiet {
+                        if self.settings.count {
+                            printer.count(out, &name, 0)?;
+                        } else if self.list_non_matches {
+                            printer.name(out, &name)?;
+                        }
+                    }
                     continue;
                 }
             };
-            printer.style.with_filename = self.with_filename.unwrap_or(*show);
             let search = FileSearch::new(
                 &self.settings,
                 &self.matcher,
