@@ -3,8 +3,10 @@
 use core::ops::AddAssign;
 
 use crate::error::ErrorKind;
+use crate::scalar;
 use crate::simd::{self, Kernel};
 use crate::stream::{Decoder, Event, StreamError};
+use crate::validate::ErrorScan;
 
 /// Counts over some input, valid or not.
 ///
@@ -52,7 +54,12 @@ impl Counts {
     /// Adds the counts of a valid run of text, counted by kernel `k` (available).
     fn add_valid_with(&mut self, k: Kernel, s: &[u8]) {
         let mut acc = [0; 5];
-        simd::count_valid_with(k, s, &mut acc);
+        if s.len() < 64 {
+            // Between dense errors: not worth a kernel call.
+            scalar::count_valid(s, &mut acc);
+        } else {
+            simd::count_valid_with(k, s, &mut acc);
+        }
         self.bytes += s.len() as u64;
         self.chars += acc[0] + acc[1] + acc[2] + acc[3];
         self.lines += acc[4];
@@ -108,16 +115,24 @@ pub(crate) fn count_with(k: Kernel, bytes: &[u8]) -> Counts {
     while pos < bytes.len() {
         let end = bytes.len().min(pos + WINDOW);
         let window = &bytes[pos..end];
-        let n = simd::valid_up_to_with(k, window);
-        counts.add_valid_with(k, &window[..n]);
-        pos += n;
-        // A stop within the last 3 bytes of a window that is not the end of the input may
-        // only be a sequence cut by the window: the next window starts there.
-        if pos < bytes.len() && (end == bytes.len() || pos + 3 < end) {
-            let err = crate::validate::error_at(bytes, pos);
-            counts.add_error(err.len(), err.kind());
-            pos += err.len();
-        }
+        let mut scan = ErrorScan::new();
+        let mut at = 0;
+        let stop = loop {
+            match scan.next(k, window, at) {
+                None => break window.len(),
+                // Cut by the window, not by the input: the next window starts there.
+                Some(e) if e.kind() == ErrorKind::UnexpectedEnd && end < bytes.len() => {
+                    break e.offset();
+                }
+                Some(e) => {
+                    counts.add_valid_with(k, &window[at..e.offset()]);
+                    counts.add_error(e.len(), e.kind());
+                    at = e.offset() + e.len();
+                }
+            }
+        };
+        counts.add_valid_with(k, &window[at..stop]);
+        pos += stop;
     }
     counts
 }

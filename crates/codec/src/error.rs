@@ -197,6 +197,12 @@ impl Utf8Error {
         }
     }
 
+    /// An error from parts the caller knows to be consistent (no checks).
+    #[inline]
+    pub(crate) const fn from_raw(offset: usize, len: u8, kind: ErrorKind) -> Utf8Error {
+        Utf8Error { offset, len, kind }
+    }
+
     /// The length of the input before this error that [`validate`](crate::validate) found
     /// valid; for the items of [`errors`](crate::errors), the offset of this error (the same
     /// as [`offset`](Utf8Error::offset)).

@@ -2,9 +2,13 @@
 
 use alloc::borrow::Cow;
 use alloc::string::String;
+use alloc::vec::Vec;
 use core::fmt::Write as _;
 
-use crate::stream::{Decoder, Event, StreamError};
+use crate::scalar;
+use crate::simd::Kernel;
+use crate::stream::{Event, StreamError};
+use crate::validate::{ErrorScan, Window};
 
 /// How ill-formed input is cut into substitutes.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
@@ -98,20 +102,106 @@ pub fn repair_with<'a>(bytes: &'a [u8], options: &RepairOptions<'_>) -> Cow<'a, 
     if let Ok(s) = crate::validate(bytes) {
         return Cow::Borrowed(s);
     }
-    let mut out = String::with_capacity(bytes.len() + 16);
-    let mut repairer = Repairer::new(*options);
-    let mut decoder = Decoder::new();
-    for event in decoder.decode(bytes) {
-        repairer.push(event, &mut out);
+    let mut out = String::with_capacity(bytes.len() + bytes.len() / 4 + 16);
+    let (k, mut scan, mut pos) = (Kernel::active(), ErrorScan::new(), 0);
+    if let (Practice::MaximalSubpart, Action::Replace(sub)) = (options.practice, options.action)
+        && sub.len() <= 4
+    {
+        // The common case, kept tight: bytes in, bytes out, and one pass of the validator
+        // over the result instead of a `str` per piece.
+        let mut out = Vec::with_capacity(bytes.len() + bytes.len() / 4 + 16);
+        let mut buf = [0; WINDOW_OUT];
+        loop {
+            let (text, window) = scan.next_window(k, bytes, pos);
+            out.extend_from_slice(text.as_bytes());
+            let Some(w) = window else { break };
+            let n = replace_in_window(bytes, (w.start, w.end), w.errors, sub, &mut buf);
+            out.extend_from_slice(&buf[..n]);
+            pos = w.end;
+        }
+        // Well-formed: the text kept was, and `sub` is a `str`.
+        return Cow::Owned(
+            crate::validate::into_string(out)
+                .unwrap_or_else(|v| String::from_utf8_lossy(&v).into_owned()),
+        );
     }
-    if let Some(err) = decoder.finish() {
-        repairer.push(Event::Error(err), &mut out);
+    let mut repairer = Repairer::new(*options);
+    loop {
+        let (text, window) = scan.next_window(k, bytes, pos);
+        if !text.is_empty() {
+            repairer.push(Event::Str(text), &mut out);
+        }
+        let Some(Window { start, end, errors }) = window else {
+            break;
+        };
+        let mut at = 0;
+        for &e in errors {
+            let err = scalar::dense_error(start, e);
+            let text = &bytes[start + at..err.offset()];
+            if !text.is_empty() {
+                // The window's bytes outside its errors are well-formed.
+                repairer.push(
+                    Event::Str(crate::validate(text).unwrap_or_default()),
+                    &mut out,
+                );
+            }
+            repairer.push_error(StreamError::from_error(0, bytes, err), &mut out);
+            at = err.offset() + err.len() - start;
+        }
+        let text = &bytes[start + at..end];
+        if !text.is_empty() {
+            repairer.push(
+                Event::Str(crate::validate(text).unwrap_or_default()),
+                &mut out,
+            );
+        }
+        pos = end;
     }
     repairer.finish(&mut out);
     Cow::Owned(out)
 }
 
-/// Applies a practice and an action to the events of a [`Decoder`], appending to a `String`.
+/// Room for a window of the dense scanner (at most 64 bytes) with every byte replaced by up
+/// to 4, and 16 to spare.
+const WINDOW_OUT: usize = 64 * 4 + 16;
+
+/// Writes `bytes[start..end]`, a window of the dense scanner, with each of its `errors`
+/// (entries relative to `start`) replaced by `sub` (at most 4 bytes) to `buf`, and returns
+/// the length written. The short pieces of text between dense errors are copied 16 bytes at
+/// a time, whatever their length, so the copies do not branch on it.
+#[inline]
+fn replace_in_window(
+    bytes: &[u8],
+    (start, end): (usize, usize),
+    errors: &[u32],
+    sub: &str,
+    buf: &mut [u8; WINDOW_OUT],
+) -> usize {
+    let mut with = [0u8; 4];
+    with[..sub.len()].copy_from_slice(sub.as_bytes());
+    let copy = |buf: &mut [u8; WINDOW_OUT], o: usize, from: usize, to: usize| {
+        let text = bytes
+            .get(from..from + 16)
+            .and_then(|t| <[u8; 16]>::try_from(t).ok());
+        if let (true, Some(text)) = (to - from <= 16, text) {
+            buf[o..o + 16].copy_from_slice(&text);
+        } else {
+            buf[o..o + to - from].copy_from_slice(&bytes[from..to]);
+        }
+        o + to - from
+    };
+    let (mut o, mut p) = (0, start);
+    for &e in errors {
+        let (j, len) = (start + (e & 0xFF) as usize, (e >> 8 & 0xFF) as usize);
+        o = copy(buf, o, p, j);
+        buf[o..o + 4].copy_from_slice(&with);
+        o += sub.len();
+        p = j + len;
+    }
+    copy(buf, o, p, end)
+}
+
+/// Applies a practice and an action to the events of a [`Decoder`](crate::stream::Decoder), appending to a `String`.
 ///
 /// This is the one place that turns errors into substitutes: [`repair_with`], the I/O
 /// adapters and the `utf8-repair` binary all push their events through it. Call

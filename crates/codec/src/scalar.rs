@@ -5,7 +5,7 @@
 //! the longest valid prefix; the one kernel a later SIMD path replaces) and
 //! [`unit_start_before`] (self-synchronization backwards).
 
-use crate::error::ErrorKind;
+use crate::error::{ErrorKind, Utf8Error};
 
 /// One unit of the segmentation: a scalar value or a maximal subpart.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -111,6 +111,125 @@ pub(crate) fn unit_at(bytes: &[u8], i: usize) -> Unit {
         }
     }
     Unit::Char(decode_valid(&bytes[i..i + n]), n)
+}
+
+/// How many positions the dense scanner looks at per call: also the capacity it needs for
+/// the errors it finds (at most one per position).
+pub(crate) const DENSE: usize = 64;
+
+/// First bytes that the dense scanner tells apart, one representative each: every byte of a
+/// class announces the same length, allows the same second bytes and gives errors of the same
+/// kinds (ASCII, continuation, `C0 C1`, `F5..FD`, `FE FF`, other leads of 2, 3 and 4 bytes,
+/// `E0`, `ED`, `F0`, `F4`).
+const CLASS_BYTES: [u8; 12] = [
+    0x41, 0x80, 0xC0, 0xF5, 0xFF, 0xC2, 0xE1, 0xF1, 0xE0, 0xED, 0xF0, 0xF4,
+];
+
+/// The index in [`CLASS_BYTES`] of the class of first byte `b0`.
+const fn class_of(b0: u8) -> u8 {
+    match b0 {
+        0x00..=0x7F => 0,
+        0x80..=0xBF => 1,
+        0xC0 | 0xC1 => 2,
+        0xF5..=0xFD => 3,
+        0xFE | 0xFF => 4,
+        0xC2..=0xDF => 5,
+        0xE0 => 8,
+        0xED => 9,
+        0xF0 => 10,
+        0xF4 => 11,
+        0xE1..=0xEF => 6,
+        0xF1..=0xF3 => 7,
+    }
+}
+
+/// By first byte: its class (see [`CLASS_BYTES`]) in the high nibble, the length of the
+/// sequence it announces ([`sequence_len`]) in the low one.
+static LEAD: [u8; 256] = {
+    let mut t = [0; 256];
+    let mut b = 0;
+    while b < 256 {
+        t[b] = class_of(b as u8) << 4 | sequence_len(b as u8) as u8;
+        b += 1;
+    }
+    t
+};
+
+/// By `class << 4 | second byte >> 4`: bit 0, whether the second byte continues the
+/// sequence; bits 1 and 2, whether the sequence has a third and a fourth byte; bits 4..8, the
+/// [`ErrorKind::index`] of an error there that does not reach the end of the input. Every
+/// range Table 3-7 and [`ErrorKind::classify`] tell apart on the second byte starts and ends
+/// on a nibble boundary, so the high nibble is all they need of it.
+static PAIRS: [u8; 256] = {
+    let mut t = [0; 256];
+    let mut i = 0;
+    while i < 16 * CLASS_BYTES.len() {
+        let (b0, b1) = (CLASS_BYTES[i >> 4], (i as u8) << 4);
+        let n = sequence_len(b0);
+        let kind = ErrorKind::classify(b0, Some(b1), false).index() as u8;
+        t[i] = (n >= 2 && continues(b0, 1, b1)) as u8
+            | ((n >= 3) as u8) << 1
+            | ((n >= 4) as u8) << 2
+            | kind << 4;
+        i += 1;
+    }
+    t
+};
+
+/// Finds every error among the units that start in `from..limit`, where errors are dense.
+///
+/// `from` must be a unit boundary, `from < limit`, `limit - from <= DENSE` and
+/// `limit + 3 <= bytes.len()`, so every unit looked at lies wholly inside `bytes` and none is
+/// `unexpected-end`. Writes the errors to `out[..n]`, each as `index from `from` | len << 8 |
+/// kind index << 16` (see [`dense_error`]), and returns `n` with the first unit boundary at
+/// or after `limit`.
+///
+/// Random bytes make the branches of [`unit_at`] unpredictable, so this decides every
+/// position the same way, without branching on the data: the unit a position would start is
+/// worked out from the four bytes there with two table lookups, and whether it does start one
+/// (the previous unit ends there) only selects what is kept.
+#[inline]
+pub(crate) fn scan_errors(
+    bytes: &[u8],
+    from: usize,
+    limit: usize,
+    out: &mut [u32; DENSE],
+) -> (usize, usize) {
+    let mut next = 0;
+    let mut n = 0;
+    for (j, w) in bytes[from..limit + 3].windows(4).enumerate() {
+        let [b0, b1, b2, b3] = <[u8; 4]>::try_from(w).unwrap_or([0; 4]);
+        let lead = LEAD[usize::from(b0)];
+        let pair = PAIRS[usize::from(lead & 0xF0 | b1 >> 4)];
+        // How many bytes of the sequence announced are there: 1 to its length.
+        let m1 = pair & 1;
+        let m2 = m1 & pair >> 1 & u8::from(is_continuation(b2));
+        let m3 = m2 & pair >> 2 & u8::from(is_continuation(b3));
+        let k = 1 + m1 + m2 + m3;
+        // At most one error per position, and fewer than DENSE positions are behind this one.
+        out[n & (DENSE - 1)] = j as u32 | u32::from(k) << 8 | u32::from(pair >> 4) << 16;
+        let starts = j >= next;
+        n += usize::from(starts & (k != lead & 0x0F));
+        next = if starts { j + usize::from(k) } else { next };
+    }
+    (n, from + next)
+}
+
+/// The [`ErrorKind::index`] of an error that starts with `b0 b1` and does not reach the end
+/// of the input.
+#[inline]
+pub(crate) fn pair_kind(b0: u8, b1: u8) -> u8 {
+    PAIRS[usize::from(LEAD[usize::from(b0)] & 0xF0 | b1 >> 4)] >> 4
+}
+
+/// The error of an entry written by [`scan_errors`] called with `from`.
+#[inline]
+pub(crate) fn dense_error(from: usize, entry: u32) -> Utf8Error {
+    Utf8Error::from_raw(
+        from + (entry & 0xFF) as usize,
+        (entry >> 8) as u8,
+        ErrorKind::ALL[(entry >> 16) as usize & 7],
+    )
 }
 
 const HI: u64 = 0x8080_8080_8080_8080;

@@ -3,8 +3,9 @@
 use core::fmt;
 
 use crate::error::{ErrorKind, Utf8Error};
-use crate::scalar::{self, Unit};
-use crate::simd;
+use crate::scalar;
+use crate::simd::Kernel;
+use crate::validate::ErrorScan;
 
 /// An error found by the streaming [`Decoder`]: a maximal subpart with its absolute offset in
 /// the whole stream and a copy of its bytes (the chunk it came from may be gone).
@@ -209,6 +210,9 @@ impl Decoder {
             decoder: self,
             chunk,
             pos: 0,
+            kernel: Kernel::active(),
+            scan: ErrorScan::new(),
+            pending: None,
         }
     }
 
@@ -264,6 +268,10 @@ pub struct Events<'d, 'a> {
     decoder: &'d mut Decoder,
     chunk: &'a [u8],
     pos: usize,
+    kernel: Kernel,
+    scan: ErrorScan,
+    /// The next error of the chunk, once found, until the text before it is reported.
+    pending: Option<Utf8Error>,
 }
 
 impl<'a> Events<'_, 'a> {
@@ -308,19 +316,24 @@ impl<'a> Iterator for Events<'_, 'a> {
         if self.decoder.held_len > 0 {
             return self.complete_held();
         }
-        let rest = self.chunk.get(self.pos..).filter(|r| !r.is_empty())?;
-        let n = simd::valid_up_to(rest);
-        if n > 0 {
-            self.pos += n;
-            self.decoder.offset += n as u64;
-            // SAFETY: `valid_up_to` says `rest[..n]` is well-formed UTF-8.
-            return Some(Event::Str(unsafe {
-                core::str::from_utf8_unchecked(&rest[..n])
-            }));
+        if self.pos >= self.chunk.len() {
+            return None;
         }
-        let Unit::Error(len, kind) = scalar::unit_at(rest, 0) else {
-            unreachable!("valid_up_to stopped before a well-formed sequence")
+        let found = match self.pending.take() {
+            Some(e) => Some(e),
+            None => self.scan.next(self.kernel, self.chunk, self.pos),
         };
+        let end = found.map_or(self.chunk.len(), |e| e.offset());
+        if end > self.pos {
+            let text = &self.chunk[self.pos..end];
+            self.pending = found;
+            self.pos = end;
+            self.decoder.offset += text.len() as u64;
+            // SAFETY: the error search found no error in `text`: it is well-formed UTF-8.
+            return Some(Event::Str(unsafe { core::str::from_utf8_unchecked(text) }));
+        }
+        let err = found?;
+        let (len, kind, rest) = (err.len(), err.kind(), &self.chunk[self.pos..]);
         let d = &mut *self.decoder;
         if kind == ErrorKind::UnexpectedEnd {
             // Only the end of this chunk, not of the stream: hold the prefix.

@@ -1,8 +1,8 @@
 //! Validation and the error iterator.
 
 use crate::error::Utf8Error;
-use crate::scalar::{self, Unit};
-use crate::simd;
+use crate::scalar::{self, DENSE, Unit};
+use crate::simd::{self, Kernel};
 
 /// Checks that `bytes` is well-formed UTF-8 and returns it as `&str`, or the first error.
 ///
@@ -63,10 +63,24 @@ pub(crate) fn error_at(bytes: &[u8], offset: usize) -> Utf8Error {
     }
 }
 
+/// `bytes` as a `String` if it is well-formed UTF-8 (checked by the validation kernel).
+#[cfg(feature = "alloc")]
+pub(crate) fn into_string(
+    bytes: alloc::vec::Vec<u8>,
+) -> Result<alloc::string::String, alloc::vec::Vec<u8>> {
+    if is_valid(&bytes) {
+        // SAFETY: `is_valid` has just checked that `bytes` is well-formed UTF-8.
+        Ok(unsafe { alloc::string::String::from_utf8_unchecked(bytes) })
+    } else {
+        Err(bytes)
+    }
+}
+
 /// Every error of `bytes`, in order: one [`Utf8Error`] per maximal subpart.
 ///
 /// Valid stretches between errors are skipped by the validation kernel, so this is nearly as
-/// fast as [`validate`] on mostly valid input.
+/// fast as [`validate`] on mostly valid input; where errors are dense a branch-free scanner
+/// takes over.
 ///
 /// ```
 /// use utf8_codec::{errors, ErrorKind};
@@ -82,14 +96,24 @@ pub(crate) fn error_at(bytes: &[u8], offset: usize) -> Utf8Error {
 /// ]);
 /// ```
 pub fn errors(bytes: &[u8]) -> Errors<'_> {
-    Errors { bytes, pos: 0 }
+    errors_with(Kernel::active(), bytes)
+}
+
+/// [`errors`] with kernel `k`, which the caller has checked is available.
+pub(crate) fn errors_with(k: Kernel, bytes: &[u8]) -> Errors<'_> {
+    Errors {
+        bytes,
+        kernel: k,
+        scan: ErrorScan::new(),
+    }
 }
 
 /// The iterator returned by [`errors`].
 #[derive(Clone, Debug)]
 pub struct Errors<'a> {
     bytes: &'a [u8],
-    pos: usize,
+    kernel: Kernel,
+    scan: ErrorScan,
 }
 
 impl Iterator for Errors<'_> {
@@ -97,16 +121,133 @@ impl Iterator for Errors<'_> {
 
     #[inline]
     fn next(&mut self) -> Option<Utf8Error> {
-        let rest = self.bytes.get(self.pos..)?;
-        let at = self.pos + simd::valid_up_to(rest);
-        if at == self.bytes.len() {
-            self.pos = at;
-            return None;
-        }
-        let err = error_at(self.bytes, at);
-        self.pos = at + err.len();
-        Some(err)
+        self.scan.next(self.kernel, self.bytes, 0)
     }
 }
 
 impl core::iter::FusedIterator for Errors<'_> {}
+
+/// A stretch of input with errors, from [`ErrorScan::next_window`].
+pub(crate) struct Window<'s> {
+    /// Where it starts: an error.
+    pub(crate) start: usize,
+    /// Where it ends: a unit boundary.
+    pub(crate) end: usize,
+    /// Its errors, as `scalar::scan_errors` entries relative to `start`.
+    pub(crate) errors: &'s [u32],
+}
+
+/// The search for errors behind [`errors`], the stream decoder and [`count`](crate::count):
+/// the kernel skips to the next error, then the dense scanner reads the errors of the next
+/// [`DENSE`] bytes ahead, where more are likely.
+#[derive(Clone, Debug)]
+pub(crate) struct ErrorScan {
+    /// Errors found ahead, `found[head..tail]`, as entries of `scalar::scan_errors` called
+    /// with `base`.
+    found: [u32; DENSE],
+    base: usize,
+    head: u8,
+    tail: u8,
+    /// Where the search goes on once `found` is used up: a unit boundary.
+    resume: usize,
+}
+
+impl ErrorScan {
+    pub(crate) const fn new() -> ErrorScan {
+        ErrorScan {
+            found: [0; DENSE],
+            base: 0,
+            head: 0,
+            tail: 0,
+            resume: 0,
+        }
+    }
+
+    /// The next error of `bytes` at or after `from` (a unit boundary no earlier than the end
+    /// of the last error returned), searching with kernel `k` (available). An error that
+    /// reaches the end of `bytes` is `unexpected-end`.
+    #[inline]
+    pub(crate) fn next(&mut self, k: Kernel, bytes: &[u8], from: usize) -> Option<Utf8Error> {
+        if self.head >= self.tail {
+            self.fill(k, bytes, from)?;
+        }
+        let e = self.found[usize::from(self.head)];
+        self.head += 1;
+        Some(scalar::dense_error(self.base, e))
+    }
+
+    /// The well-formed text from `from` (the end of the last window, or 0) to the next window
+    /// with errors, and that window: its start (an error), its end (a unit boundary) and its
+    /// errors as `scalar::scan_errors` entries relative to the start. The bytes of a window
+    /// outside its errors are well-formed UTF-8. Not to be mixed with
+    /// [`next`](ErrorScan::next).
+    #[inline]
+    pub(crate) fn next_window<'a>(
+        &mut self,
+        k: Kernel,
+        bytes: &'a [u8],
+        from: usize,
+    ) -> (&'a str, Option<Window<'_>>) {
+        let found = self.fill(k, bytes, from).is_some();
+        let end = if found { self.base } else { bytes.len() };
+        let text = &bytes[from.min(end)..end];
+        // SAFETY: the error search found no error between `from`, a unit boundary, and `end`:
+        // `text` is well-formed UTF-8.
+        let text = unsafe { core::str::from_utf8_unchecked(text) };
+        self.head = self.tail;
+        let window = found.then(|| Window {
+            start: self.base,
+            end: self.resume,
+            errors: &self.found[..usize::from(self.tail)],
+        });
+        (text, window)
+    }
+
+    /// Finds the next window with errors: the kernel skips to the first error, then the
+    /// dense scanner reads the errors of the 61 positions from there.
+    #[inline]
+    fn fill(&mut self, k: Kernel, bytes: &[u8], from: usize) -> Option<()> {
+        let from = self.resume.max(from);
+        let at = from + simd::valid_up_to_with(k, bytes.get(from..)?);
+        if at == bytes.len() {
+            self.resume = at;
+            return None;
+        }
+        let n;
+        if let Some(m) = bytes
+            .get(at..at + 64)
+            .and_then(|b| simd::dense_with(k, b.try_into().ok()?))
+        {
+            let (mut errors, mut i) = (m.errors, 0);
+            while errors != 0 {
+                let j = errors.trailing_zeros();
+                let len = 1 + (m.two >> j & 1) + (m.three >> j & 1);
+                let kind = scalar::pair_kind(bytes[at + j as usize], bytes[at + j as usize + 1]);
+                self.found[i] = j | (len as u32) << 8 | u32::from(kind) << 16;
+                i += 1;
+                errors &= errors - 1;
+            }
+            n = i;
+            self.resume = at + m.next;
+        } else {
+            let limit = bytes.len().saturating_sub(3).min(at + simd::DENSE_SPAN);
+            if limit <= at {
+                // Too near the end for the dense scanners: one error, classified against
+                // the whole of `bytes`.
+                let e = error_at(bytes, at);
+                self.found[0] = (e.len() as u32) << 8 | (e.kind().index() as u32) << 16;
+                n = 1;
+                self.resume = at + e.len();
+            } else {
+                let next;
+                (n, next) = scalar::scan_errors(bytes, at, limit, &mut self.found);
+                self.resume = next;
+            }
+        }
+        debug_assert!(n >= 1 && self.found[0] & 0xFF == 0);
+        self.base = at;
+        self.head = 0;
+        self.tail = n as u8;
+        Some(())
+    }
+}

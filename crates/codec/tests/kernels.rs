@@ -2,6 +2,8 @@
 //! sequences at every position around the 64-byte block boundaries, in ASCII and non-ASCII
 //! surroundings; random and mutated long inputs.
 
+mod common;
+
 use proptest::prelude::*;
 use utf8_codec::Kernel;
 
@@ -226,5 +228,95 @@ fn count_across_its_internal_windows() {
                 }
             }
         }
+    }
+}
+
+/// Every kernel's `errors()` against the oracles (std's segmentation and the kind table).
+fn assert_errors(bytes: &[u8]) {
+    let want = common::oracle_errors(bytes);
+    for k in Kernel::available() {
+        let got: Vec<_> = k
+            .errors(bytes)
+            .expect("available")
+            .map(|e| (e.offset(), e.len(), e.kind()))
+            .collect();
+        assert_eq!(got, want, "{k:?} on {bytes:02X?}");
+    }
+}
+
+/// Deterministic random bytes: errors every few bytes, so the dense scanners run.
+fn random_bytes(len: usize, mut seed: u64) -> Vec<u8> {
+    (0..len)
+        .map(|_| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            (seed >> 24) as u8
+        })
+        .collect()
+}
+
+#[test]
+fn dense_errors_every_two_byte_sequence_around_the_window() {
+    // An error at 0 starts a dense window over the next 64 bytes; the pair lands near its
+    // start, in its middle, across its last decided position (60) and past its end, in text
+    // and in random bytes.
+    for fill in [placed("a", b"", 0), random_bytes(192, 7)] {
+        for at in [1, 2, 3, 31].into_iter().chain(58..=64) {
+            for a in 0..=255u8 {
+                for b in 0..=255u8 {
+                    let mut v = fill.clone();
+                    v[0] = 0xFF;
+                    v[at..at + 2].copy_from_slice(&[a, b]);
+                    assert_errors(&v);
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn dense_errors_three_byte_sequences_across_the_window_edge() {
+    for fill in [placed("a", b"", 0), random_bytes(192, 11)] {
+        for at in 59..=61 {
+            for a in 0x80..=0xFFu8 {
+                for b in 0..=255u8 {
+                    for c in [0x41, 0x80, 0x9F, 0xA0, 0xBF, 0xFF] {
+                        let mut v = fill.clone();
+                        v[0] = 0x80;
+                        v[at..at + 3].copy_from_slice(&[a, b, c]);
+                        assert_errors(&v);
+                    }
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn dense_errors_on_long_random_bytes() {
+    for seed in 1..=64 {
+        assert_errors(&random_bytes(4096 + seed as usize, seed));
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(1024))]
+
+    #[test]
+    fn every_kernel_finds_every_error(
+        v in long_input(),
+        noise in prop::collection::vec((any::<prop::sample::Index>(), any::<u8>()), 0..200),
+        skip in 0..64usize,
+    ) {
+        // Mostly valid text with up to 200 bytes overwritten: errors from sparse to dense.
+        let mut v = v;
+        for (at, byte) in noise {
+            if !v.is_empty() {
+                let i = at.index(v.len());
+                v[i] = byte;
+            }
+        }
+        assert_errors(&v[skip.min(v.len())..]);
     }
 }

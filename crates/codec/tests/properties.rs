@@ -7,7 +7,8 @@ use common::*;
 use proptest::prelude::*;
 use utf8_codec::{Action, Practice, RepairOptions};
 
-/// Random bytes biased towards the interesting ones.
+/// Random bytes biased towards the interesting ones; long enough for the dense-error
+/// scanners (windows of 64 bytes) to take part.
 fn bytes() -> impl Strategy<Value = Vec<u8>> {
     let byte = prop_oneof![
         4 => any::<u8>(),
@@ -15,7 +16,7 @@ fn bytes() -> impl Strategy<Value = Vec<u8>> {
         2 => prop::sample::select(vec![0xC0u8, 0xC1, 0xC2, 0xDF, 0xE0, 0xED, 0xEF, 0xF0, 0xF4, 0xF5, 0xF8, 0xFC, 0xFE, 0xFF]),
         1 => 0x20..=0x7Eu8,
     ];
-    prop::collection::vec(byte, 0..64)
+    prop::collection::vec(byte, 0..300)
 }
 
 /// Valid text of any script with a few bytes overwritten, inserted or removed.

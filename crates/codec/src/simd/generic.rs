@@ -294,3 +294,96 @@ pub(crate) unsafe fn count_valid<V: Vector>(bytes: &[u8], acc: &mut [u64; 5]) {
     }
     scalar::count_valid(&bytes[whole..], acc);
 }
+
+/// What the dense scanner learns from 64 bytes that start at a unit boundary, bit `j` for the
+/// byte at `j`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct DenseMasks {
+    /// The units that start in the first [`DENSE_SPAN`] positions and are errors.
+    pub(crate) errors: u64,
+    /// Of those, the ones at least 2 bytes long.
+    pub(crate) two: u64,
+    /// Of those, the ones 3 bytes long.
+    pub(crate) three: u64,
+    /// The first unit boundary at or after [`DENSE_SPAN`] (at most 64).
+    pub(crate) next: usize,
+}
+
+/// How many positions [`dense`] decides: every unit that starts in the first 61 of 64 bytes
+/// ends inside them.
+pub(crate) const DENSE_SPAN: usize = 61;
+
+/// The errors of 64 bytes that start at a unit boundary, without a branch on the data.
+///
+/// Every byte that is not a continuation starts a unit. A continuation byte at `i` is
+/// absorbed into the unit before it when the pair `(i - 1, i)` is a valid start of a sequence
+/// (`V`: a lead and a second byte in its range, as the lookup algorithm's special cases tell),
+/// or `(i - 2, i - 1)` is one and the lead announces 3 or 4 bytes, or `(i - 3, i - 2)` is one,
+/// the lead announces 4 and `i - 1` continues. Otherwise it is a unit of its own. A unit is
+/// complete when it is ASCII or its lead has all the bytes it announces: those bit masks give
+/// every error, and its length, at once.
+///
+/// # Safety
+///
+/// Only on a CPU with `V`'s ISA; `ptr..ptr + 64` must be readable.
+#[inline(always)]
+pub(crate) unsafe fn dense<V: Vector>(ptr: *const u8) -> DenseMasks {
+    let n = V::LANES;
+    let (mut high, mut cont, mut below_e0, mut below_f0, mut pair_ok) = (0u64, 0u64, 0, 0, 0);
+    // SAFETY: this function runs only on a CPU with V's ISA (caller's contract); the loads read
+    // `n` bytes at `ptr + k` for `k + n <= 64`, readable by the caller's contract.
+    unsafe {
+        let (b1_high, b1_low, b2_high) = (
+            V::table(&BYTE_1_HIGH),
+            V::table(&BYTE_1_LOW),
+            V::table(&BYTE_2_HIGH),
+        );
+        let (c0, e0, f0, zero) = (V::splat(0xC0), V::splat(0xE0), V::splat(0xF0), V::splat(0));
+        // Before the unit boundary nothing reaches into the block: ASCII stands in for it.
+        let mut prev = zero;
+        let mut k = 0;
+        while k < 64 {
+            let input = V::load(ptr.add(k));
+            let prev1 = input.prev1(prev);
+            let special = prev1
+                .high_nibbles()
+                .lookup(b1_high)
+                .and(prev1.low_nibbles().lookup(b1_low))
+                .and(input.high_nibbles().lookup(b2_high));
+            // Signed compares: bytes 80..FF are negative.
+            high |= input.high_bit_mask() << k;
+            cont |= c0.signed_gt(input).high_bit_mask() << k;
+            below_e0 |= e0.signed_gt(input).high_bit_mask() << k;
+            below_f0 |= f0.signed_gt(input).high_bit_mask() << k;
+            pair_ok |= special.eq(zero).high_bit_mask() << k;
+            prev = input;
+            k += n;
+        }
+    }
+    let lead = high & !cont;
+    let (lead2, lead3, lead4) = (
+        lead & below_e0,
+        lead & !below_e0 & below_f0,
+        lead & !below_f0,
+    );
+    let lead3_up = lead3 | lead4;
+    // Bit i: bytes i - 1 and i start a sequence.
+    let v = (lead << 1) & cont & pair_ok;
+    let absorbed = cont & (v | (lead3_up << 2 & v << 1) | (lead4 << 3 & v << 2 & cont << 1));
+    let starts = !absorbed;
+    let second = v >> 1;
+    let third = second & cont >> 2;
+    let complete = !high | (lead2 & second) | (lead3 & third) | (lead4 & third & cont >> 3);
+    let errors = starts & !complete & ((1 << DENSE_SPAN) - 1);
+    let later = starts >> DENSE_SPAN;
+    DenseMasks {
+        errors,
+        two: errors & second,
+        three: errors & lead3_up & third,
+        next: if later == 0 {
+            64
+        } else {
+            DENSE_SPAN + later.trailing_zeros() as usize
+        },
+    }
+}

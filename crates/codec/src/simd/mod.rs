@@ -149,6 +149,22 @@ impl Kernel {
         self.is_available().then(|| run(self, bytes))
     }
 
+    /// [`errors`](crate::errors) computed with this kernel, or `None` if this CPU cannot run
+    /// it.
+    ///
+    /// ```
+    /// use utf8_codec::Kernel;
+    /// let input = b"\xFF\x80ok\xE2\x82".repeat(30);
+    /// let want: Vec<_> = utf8_codec::errors(&input).collect();
+    /// for k in Kernel::available() {
+    ///     assert_eq!(k.errors(&input).map(Iterator::collect::<Vec<_>>), Some(want.clone()));
+    /// }
+    /// ```
+    pub fn errors(self, bytes: &[u8]) -> Option<crate::Errors<'_>> {
+        self.is_available()
+            .then(|| crate::validate::errors_with(self, bytes))
+    }
+
     /// [`count`](crate::count) computed with this kernel, or `None` if this CPU cannot run it.
     ///
     /// ```
@@ -191,12 +207,50 @@ pub(crate) fn valid_up_to(bytes: &[u8]) -> usize {
 }
 
 /// [`valid_up_to`] with kernel `k`, which the caller has checked is available.
+///
+/// The scalar decoder looks at the first [`PROBE`] bytes before the kernel is called: where
+/// errors are dense (one every few bytes, as in random bytes) the next one is usually among
+/// them, and the kernel's setup and its scalar re-run would cost more than the whole probe.
 #[inline]
 pub(crate) fn valid_up_to_with(k: Kernel, bytes: &[u8]) -> usize {
     if bytes.len() < 64 {
         return scalar::valid_up_to(bytes);
     }
-    run(k, bytes)
+    let n = scalar::valid_up_to(&bytes[..PROBE]);
+    if n + 4 <= PROBE {
+        // The sequence at `n` lies wholly inside the probe: a real error.
+        return n;
+    }
+    let rest = &bytes[n..];
+    n + if rest.len() < 64 {
+        scalar::valid_up_to(rest)
+    } else {
+        run(k, rest)
+    }
+}
+
+/// How many bytes the scalar decoder tries before a kernel is called.
+const PROBE: usize = 16;
+
+pub(crate) use generic::{DENSE_SPAN, DenseMasks};
+
+/// The dense scanner's masks for a block that starts at a unit boundary, by kernel `k`
+/// (available); `None` for the scalar kernel, which has its own dense scanner
+/// ([`scalar::scan_errors`]).
+#[inline]
+pub(crate) fn dense_with(k: Kernel, block: &[u8; 64]) -> Option<DenseMasks> {
+    match k {
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: `k` is available (the caller's contract).
+        Kernel::Avx512 => Some(unsafe { x86_64::dense_avx512(block) }),
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: `k` is available (the caller's contract).
+        Kernel::Avx2 => Some(unsafe { x86_64::dense_avx2(block) }),
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: as above.
+        Kernel::Sse42 => Some(unsafe { x86_64::dense_sse42(block) }),
+        _ => None,
+    }
 }
 
 /// Adds the counts of a valid run of text to `acc` (`[ascii, lead2, lead3, lead4, newlines]`)

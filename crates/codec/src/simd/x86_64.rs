@@ -398,3 +398,37 @@ pub(crate) unsafe fn count_valid_avx512(bytes: &[u8], acc: &mut [u64; 5]) {
     // contract).
     unsafe { generic::count_valid::<Avx512>(bytes, acc) }
 }
+
+/// The SSE4.2 dense scanner.
+///
+/// # Safety
+///
+/// The CPU must support SSE4.2.
+#[target_feature(enable = "sse4.2")]
+pub(crate) unsafe fn dense_sse42(block: &[u8; 64]) -> generic::DenseMasks {
+    // SAFETY: SSE4.2 is present (this function's contract); `block` has 64 readable bytes.
+    unsafe { generic::dense::<Sse>(block.as_ptr()) }
+}
+
+/// The AVX2 dense scanner.
+///
+/// # Safety
+///
+/// The CPU must support AVX2.
+#[target_feature(enable = "avx2")]
+pub(crate) unsafe fn dense_avx2(block: &[u8; 64]) -> generic::DenseMasks {
+    // SAFETY: AVX2 is present (this function's contract); `block` has 64 readable bytes.
+    unsafe { generic::dense::<Avx2>(block.as_ptr()) }
+}
+
+/// The AVX-512 dense scanner.
+///
+/// # Safety
+///
+/// The CPU must support AVX-512F and AVX-512BW.
+#[target_feature(enable = "avx512f,avx512bw")]
+pub(crate) unsafe fn dense_avx512(block: &[u8; 64]) -> generic::DenseMasks {
+    // SAFETY: AVX-512F and AVX-512BW are present (this function's contract); `block` has 64
+    // readable bytes.
+    unsafe { generic::dense::<Avx512>(block.as_ptr()) }
+}
