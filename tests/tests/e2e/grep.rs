@@ -766,3 +766,33 @@ fn json_with_count_list_and_only_matching() {
         }
     }
 }
+
+/// Fuzz findings (grep_matcher, cargo xtask fuzz): an empty pattern among several under
+/// `-w` (aho-corasick's leftmost-longest search skipped the empty match where a longer
+/// pattern started to match), and an empty pattern under `-w`/`-x` matching the "line"
+/// after the final newline. Expected answers are GNU grep's.
+#[test]
+fn empty_pattern_under_w_and_x() {
+    let dir = tempdir();
+    let d = dir.path();
+    write(d, "t.txt", "x, abx\nfoo\n");
+    // The empty match between ',' and ' ' stands alone as a word.
+    let o = grep(d).args(["-w", "-e", "", "-e", " abc", "t.txt"]).run();
+    o.assert_code(0);
+    assert_eq!(o.out(), "x, abx\n");
+    let o = grep(d).args(["-w", "-e", "", "t.txt"]).run();
+    o.assert_code(0);
+    assert_eq!(o.out(), "x, abx\n");
+    let o = grep(d).args(["-c", "-x", "-e", ""]).stdin("a\n").run();
+    o.assert_code(1);
+    assert_eq!(o.out(), "0\n");
+    let o = grep(d).args(["-c", "-x", "-e", ""]).stdin("a\n\nb\n").run();
+    o.assert_code(0);
+    assert_eq!(o.out(), "1\n");
+    let o = grep(d)
+        .args(["-n", "-w", "-e", "", "-e", "zz"])
+        .stdin("ab\n")
+        .run();
+    o.assert_code(1);
+    assert_eq!(o.out(), "");
+}

@@ -3,7 +3,7 @@
 //! still a byte-level automaton). `-w` and `-x` are decided by decoding only the characters
 //! next to a match.
 
-use aho_corasick::{AhoCorasick, AhoCorasickKind, MatchKind};
+use aho_corasick::{AhoCorasick, AhoCorasickKind, MatchKind, StartKind};
 use memchr::memmem;
 use std::cell::RefCell;
 
@@ -34,6 +34,12 @@ pub struct Matcher {
 enum Engine {
     One(Box<memmem::Finder<'static>>),
     Many(AhoCorasick),
+    /// Several patterns, one of them empty: the leftmost match is always at 0, the longest
+    /// non-empty pattern there (anchored search of an automaton without the empty pattern)
+    /// or the empty one. aho-corasick's unanchored leftmost-longest search skips the empty
+    /// match where a longer pattern starts to match and then fails (`["", " abc"]` on
+    /// `" abx"` gives 3..3, not 0..0; aho-corasick issue 173).
+    ManyWithEmpty(AhoCorasick),
     Fold(Box<Fold>),
 }
 
@@ -153,17 +159,34 @@ impl Matcher {
             } else {
                 None
             };
-            (Engine::Fold(Box::new(Fold { re, longest })), chars * 4, line_re)
+            (
+                Engine::Fold(Box::new(Fold { re, longest })),
+                chars * 4,
+                line_re,
+            )
         } else if patterns.len() == 1 {
             let f = memmem::Finder::new(patterns[0].as_bytes()).into_owned();
             (Engine::One(Box::new(f)), longest, None)
         } else {
+            // Sorted longest first: an empty pattern is the last one.
+            let with_empty = patterns.last().is_some_and(String::is_empty);
+            let nonempty = &patterns[..patterns.len() - usize::from(with_empty)];
             let ac = AhoCorasick::builder()
                 .match_kind(MatchKind::LeftmostLongest)
                 .kind(Some(AhoCorasickKind::DFA).filter(|_| patterns.len() <= 64))
-                .build(&patterns)
+                .start_kind(if with_empty {
+                    StartKind::Anchored
+                } else {
+                    StartKind::Unanchored
+                })
+                .build(nonempty)
                 .map_err(|e| ToolError::Usage(format!("cannot compile the patterns: {e}")))?;
-            (Engine::Many(ac), longest, None)
+            let engine = if with_empty {
+                Engine::ManyWithEmpty(ac)
+            } else {
+                Engine::Many(ac)
+            };
+            (engine, longest, None)
         };
         Ok(Matcher {
             engine,
@@ -190,6 +213,10 @@ impl Matcher {
         match &self.engine {
             Engine::One(f) => f.find(hay).map(|s| (s, s + f.needle().len())),
             Engine::Many(ac) => ac.find(hay).map(|m| (m.start(), m.end())),
+            Engine::ManyWithEmpty(ac) => Some(
+                ac.find(aho_corasick::Input::new(hay).anchored(aho_corasick::Anchored::Yes))
+                    .map_or((0, 0), |m| (m.start(), m.end())),
+            ),
             Engine::Fold(f) => f.find(hay),
         }
     }
@@ -260,5 +287,35 @@ impl Matcher {
             }
             from = s + 1;
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Matcher;
+
+    fn m(pats: &[&str], word: bool) -> Matcher {
+        Matcher::new(
+            pats.iter().map(|p| p.to_string()).collect(),
+            false,
+            word,
+            false,
+        )
+        .unwrap()
+    }
+
+    /// Fuzz finding (grep_matcher): an empty pattern among several.
+    #[test]
+    fn empty_pattern_among_several_matches_at_0() {
+        let two = m(&["", " abc"], false);
+        assert_eq!(two.find_raw(b" abx"), Some((0, 0)));
+        assert_eq!(two.find_raw(b" abc!"), Some((0, 4)));
+        assert_eq!(two.find_raw(b""), Some((0, 0)));
+        assert_eq!(m(&["", "a", "ab"], false).find_raw(b"abc"), Some((0, 2)));
+        // -w: the first empty match with no word character on either side.
+        assert_eq!(m(&["", " abc"], true).find_in(b"x, abx", 0), Some((2, 2)));
+        assert_eq!(m(&["", " abc"], true).find_in(b"x, abc", 0), Some((2, 6)));
+        assert_eq!(m(&["", " abc"], true).find_in(b"x; abc", 1), Some((2, 6)));
+        assert_eq!(m(&["", "zz"], true).find_in(b"ab", 0), None);
     }
 }

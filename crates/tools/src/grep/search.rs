@@ -333,7 +333,9 @@ impl<'a> FileSearch<'a> {
         cut: usize,
     ) -> Option<(usize, usize, (usize, usize))> {
         let mut from = pos;
-        while from <= cut {
+        // `from == cut` is past the last terminator: no line starts there (an empty
+        // pattern would match the empty "line" after the final newline).
+        while from < cut {
             let (s, e) = self
                 .m
                 .find_raw(&self.data.bytes()[from..cut])
