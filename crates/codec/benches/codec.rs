@@ -139,6 +139,9 @@ fn benches(c: &mut Criterion) {
         g.bench_function("encoding_rs::utf8_valid_up_to", |b| {
             b.iter(|| encoding_rs::Encoding::utf8_valid_up_to(black_box(data)))
         });
+        g.bench_function("bstr::to_str", |b| {
+            b.iter(|| bstr::ByteSlice::to_str(black_box(data)).is_ok())
+        });
         for k in Kernel::available() {
             g.bench_function(BenchmarkId::new("utf8_codec::valid_up_to", k.name()), |b| {
                 b.iter(|| k.valid_up_to(black_box(data)))
@@ -158,6 +161,13 @@ fn benches(c: &mut Criterion) {
             b.iter(|| {
                 black_box(data)
                     .utf8_chunks()
+                    .filter(|c| !c.invalid().is_empty())
+                    .count()
+            })
+        });
+        g.bench_function("bstr::utf8_chunks", |b| {
+            b.iter(|| {
+                bstr::ByteSlice::utf8_chunks(black_box(data))
                     .filter(|c| !c.invalid().is_empty())
                     .count()
             })
@@ -200,6 +210,9 @@ fn benches(c: &mut Criterion) {
         g.bench_function("String::from_utf8_lossy", |b| {
             b.iter(|| String::from_utf8_lossy(black_box(data)).len())
         });
+        g.bench_function("bstr::to_str_lossy", |b| {
+            b.iter(|| bstr::ByteSlice::to_str_lossy(black_box(data)).len())
+        });
         g.bench_function("encoding_rs decode", |b| {
             b.iter(|| {
                 encoding_rs::UTF_8
@@ -219,7 +232,9 @@ fn benches(c: &mut Criterion) {
                         }
                         Err(e) => {
                             let (ok, bad) = rest.split_at(e.valid_up_to());
-                            out.push_str(std::str::from_utf8(ok).unwrap_or_default());
+                            // simdutf8 has just validated `ok`; its basic validator
+                            // turns it into a `str` at full speed without unsafe code.
+                            out.push_str(simdutf8::basic::from_utf8(ok).unwrap_or_default());
                             out.push('\u{FFFD}');
                             rest = &bad[e.error_len().unwrap_or(bad.len())..];
                         }

@@ -107,23 +107,31 @@ pub fn repair_with<'a>(bytes: &'a [u8], options: &RepairOptions<'_>) -> Cow<'a, 
     if let (Practice::MaximalSubpart, Action::Replace(sub)) = (options.practice, options.action)
         && sub.len() <= 4
     {
-        // The common case, kept tight: bytes in, bytes out, and one pass of the validator
-        // over the result instead of a `str` per piece.
-        let mut out = Vec::with_capacity(bytes.len() + bytes.len() / 4 + 16);
+        // The common case, kept tight. Long stretches of text go straight to the output as
+        // `str`s; short ones and the repaired windows are gathered as bytes and checked by
+        // the validation kernel a few KiB at a time, which costs far less than a `str` per
+        // piece where errors are dense.
+        let mut out = String::with_capacity(bytes.len() + bytes.len() / 4 + 16);
+        let mut staged = Vec::with_capacity(STAGE + WINDOW_OUT);
         let mut buf = [0; WINDOW_OUT];
         loop {
             let (text, window) = scan.next_window(k, bytes, pos);
-            out.extend_from_slice(text.as_bytes());
+            if text.len() >= 256 {
+                flush(&mut staged, &mut out);
+                out.push_str(text);
+            } else {
+                staged.extend_from_slice(text.as_bytes());
+            }
             let Some(w) = window else { break };
             let n = replace_in_window(bytes, (w.start, w.end), w.errors, sub, &mut buf);
-            out.extend_from_slice(&buf[..n]);
+            staged.extend_from_slice(&buf[..n]);
+            if staged.len() >= STAGE {
+                flush(&mut staged, &mut out);
+            }
             pos = w.end;
         }
-        // Well-formed: the text kept was, and `sub` is a `str`.
-        return Cow::Owned(
-            crate::validate::into_string(out)
-                .unwrap_or_else(|v| String::from_utf8_lossy(&v).into_owned()),
-        );
+        flush(&mut staged, &mut out);
+        return Cow::Owned(out);
     }
     let mut repairer = Repairer::new(*options);
     loop {
@@ -159,6 +167,20 @@ pub fn repair_with<'a>(bytes: &'a [u8], options: &RepairOptions<'_>) -> Cow<'a, 
     }
     repairer.finish(&mut out);
     Cow::Owned(out)
+}
+
+/// How many bytes of repaired text [`repair_with`] gathers before checking them.
+const STAGE: usize = 4096;
+
+/// Appends the gathered bytes to `out`, checked by the validation kernel: they are
+/// well-formed (text kept and substitutes, cut at unit boundaries), so the lossy fallback never
+/// runs.
+fn flush(staged: &mut Vec<u8>, out: &mut String) {
+    match crate::validate(staged) {
+        Ok(s) => out.push_str(s),
+        Err(_) => out.push_str(&String::from_utf8_lossy(staged)),
+    }
+    staged.clear();
 }
 
 /// Room for a window of the dense scanner (at most 64 bytes) with every byte replaced by up

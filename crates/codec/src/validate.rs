@@ -63,19 +63,6 @@ pub(crate) fn error_at(bytes: &[u8], offset: usize) -> Utf8Error {
     }
 }
 
-/// `bytes` as a `String` if it is well-formed UTF-8 (checked by the validation kernel).
-#[cfg(feature = "alloc")]
-pub(crate) fn into_string(
-    bytes: alloc::vec::Vec<u8>,
-) -> Result<alloc::string::String, alloc::vec::Vec<u8>> {
-    if is_valid(&bytes) {
-        // SAFETY: `is_valid` has just checked that `bytes` is well-formed UTF-8.
-        Ok(unsafe { alloc::string::String::from_utf8_unchecked(bytes) })
-    } else {
-        Err(bytes)
-    }
-}
-
 /// Every error of `bytes`, in order: one [`Utf8Error`] per maximal subpart.
 ///
 /// Valid stretches between errors are skipped by the validation kernel, so this is nearly as

@@ -195,8 +195,9 @@ pub(crate) unsafe fn valid_up_to<V: Vector>(bytes: &[u8]) -> usize {
     let mut incomplete_max = [0xFFu8; 64];
     incomplete_max[n - 3..n].copy_from_slice(&[0xF0 - 1, 0xE0 - 1, 0xC0 - 1]);
     // SAFETY: this function runs only on a CPU with V's ISA (caller's contract); loads read
-    // `n` bytes at `ptr + k * n` for `k * n < BLOCK` with `o + BLOCK <= bytes.len()`, and
-    // `incomplete_max` has 64 >= n readable bytes.
+    // `n` bytes at `ptr + k * n` for `k * n < BLOCK` with `o + BLOCK <= bytes.len()`,
+    // `incomplete_max` has 64 >= n readable bytes, and `dense` reads 64 bytes at `ptr + p`
+    // with `p + 64 <= bytes.len()`.
     unsafe {
         let t = Tables {
             b1_high: V::table(&BYTE_1_HIGH),
@@ -242,11 +243,19 @@ pub(crate) unsafe fn valid_up_to<V: Vector>(bytes: &[u8]) -> usize {
             o += BLOCK;
         }
         // Every sequence that ends before `o` has been checked. One that straddles `o` starts
-        // at the last lead among the 3 bytes before it: finish exactly from there.
+        // at the last lead among the 3 bytes before it: finish exactly from there, with the
+        // dense scanner when the error is among the 61 positions it decides (the usual case
+        // after a failed block), else with the scalar decoder.
         let p = (o.saturating_sub(3)..o)
             .rev()
             .find(|&q| !scalar::is_continuation(bytes[q]))
             .unwrap_or(o);
+        if p + 64 <= bytes.len() {
+            let errors = dense::<V>(ptr.add(p)).errors;
+            if errors != 0 {
+                return p + errors.trailing_zeros() as usize;
+            }
+        }
         p + scalar::valid_up_to(&bytes[p..])
     }
 }
