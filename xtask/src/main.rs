@@ -7,12 +7,15 @@
 //! cargo xtask man [--out DIR]    man pages
 //! cargo xtask completions [--out DIR]   shell completions
 //! cargo xtask fuzz [--seconds N] [TARGET...]   the cargo-fuzz targets of fuzz/ (nightly)
+//! cargo xtask bench [--mib N] [--runs N] [--only NAME,...] [--no-write]
+//!                                the binaries against wc, rg, grep, uconv, iconv, python3
 //! ```
 #![forbid(unsafe_code)]
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
+mod bench;
 mod completions;
 mod dist;
 mod fuzz;
@@ -31,9 +34,15 @@ tasks:
                       with --check, exit 1 if the committed files differ
 {release}
 {fuzz}
+{bench}
   help                print this message";
 
 fn main() -> ExitCode {
+    let raw: Vec<std::ffi::OsString> = std::env::args_os().skip(1).collect();
+    if raw.first().is_some_and(|a| a == "__measure") {
+        // Internal: `cargo xtask bench` times each command through this.
+        return bench::measure_child(&raw[1..]);
+    }
     let args: Vec<String> = std::env::args().skip(1).collect();
     let args: Vec<&str> = args.iter().map(String::as_str).collect();
     match args.as_slice() {
@@ -41,6 +50,7 @@ fn main() -> ExitCode {
         ["gen-dfa", "--check"] => report(gen_dfa::check(&root(), patterns::UTF8_PATTERN), "fresh"),
         [task @ ("dist" | "man" | "completions"), rest @ ..] => release::run(task, rest, &root()),
         ["fuzz", rest @ ..] => fuzz::run(rest, &root()),
+        ["bench", rest @ ..] => bench::run(rest, &root()),
         ["help" | "--help" | "-h"] => {
             println!("{}", usage());
             ExitCode::SUCCESS
@@ -60,6 +70,7 @@ fn usage() -> String {
     USAGE
         .replace("{release}", release::USAGE)
         .replace("{fuzz}", fuzz::USAGE)
+        .replace("{bench}", bench::USAGE)
 }
 
 fn report(result: Result<gen_dfa::Stats, Box<dyn std::error::Error>>, verb: &str) -> ExitCode {
