@@ -60,12 +60,51 @@ impl Counts {
         } else {
             simd::count_valid_with(k, s, &mut acc);
         }
-        self.bytes += s.len() as u64;
+        self.add_acc(&acc, s.len());
+    }
+
+    /// Adds counts in the kernels' shape (`[ascii, lead2, lead3, lead4, newlines]`) of `n`
+    /// bytes.
+    fn add_acc(&mut self, acc: &[u64; 5], n: usize) {
+        self.bytes += n as u64;
         self.chars += acc[0] + acc[1] + acc[2] + acc[3];
         self.lines += acc[4];
         for (total, n) in self.by_length.iter_mut().zip(acc) {
             *total += n;
         }
+    }
+
+    /// Validates and counts the longest valid prefix of `rest` with kernel `k` (available),
+    /// and returns its length.
+    fn add_text(&mut self, k: Kernel, rest: &[u8]) -> usize {
+        // Where errors are dense the next one is usually among the first few bytes: the
+        // scalar decoder finds it for less than a kernel call costs.
+        let probe = scalar::valid_up_to(&rest[..rest.len().min(16)]);
+        if rest.len() < 64 || probe + 4 <= 16 {
+            let n = if rest.len() < 64 {
+                scalar::valid_up_to(rest)
+            } else {
+                probe
+            };
+            self.add_valid_with(k, &rest[..n]);
+            return n;
+        }
+        let mut acc = [0; 5];
+        let (n, counted) = simd::validate_and_count_with(k, rest, &mut acc);
+        if counted <= n {
+            self.add_acc(&acc, counted);
+            self.add_valid_with(k, &rest[counted..n]);
+        } else {
+            // The last counted block ended inside a sequence that is an error: take its
+            // first bytes back out (counts are per byte, so they subtract).
+            let mut over = [0; 5];
+            scalar::count_valid(&rest[n..counted], &mut over);
+            for (a, o) in acc.iter_mut().zip(over) {
+                *a -= o;
+            }
+            self.add_acc(&acc, n);
+        }
+        n
     }
 
     /// Adds one error.
@@ -107,32 +146,27 @@ pub fn count(bytes: &[u8]) -> Counts {
 
 /// [`count`] with kernel `k`, which the caller has checked is available.
 pub(crate) fn count_with(k: Kernel, bytes: &[u8]) -> Counts {
-    // Validate and count window by window, so the counting pass reads what validation has
-    // just brought into the cache.
-    const WINDOW: usize = 32 * 1024;
     let mut counts = Counts::default();
-    let mut pos = 0;
-    while pos < bytes.len() {
-        let end = bytes.len().min(pos + WINDOW);
-        let window = &bytes[pos..end];
-        let mut scan = ErrorScan::new();
-        let mut at = 0;
-        let stop = loop {
-            match scan.next(k, window, at) {
-                None => break window.len(),
-                // Cut by the window, not by the input: the next window starts there.
-                Some(e) if e.kind() == ErrorKind::UnexpectedEnd && end < bytes.len() => {
-                    break e.offset();
-                }
-                Some(e) => {
-                    counts.add_valid_with(k, &window[at..e.offset()]);
-                    counts.add_error(e.len(), e.kind());
-                    at = e.offset() + e.len();
-                }
-            }
-        };
-        counts.add_valid_with(k, &window[at..stop]);
-        pos += stop;
+    let mut scan = ErrorScan::new();
+    let mut at = 0;
+    while at < bytes.len() {
+        // A stretch of text, validated and counted in one pass.
+        at += counts.add_text(k, &bytes[at..]);
+        if at == bytes.len() {
+            break;
+        }
+        // An error: the dense scanner reads the errors of the next few dozen bytes.
+        let (_, window) = scan.next_window(k, bytes, at);
+        let Some(w) = window else { break };
+        let mut p = w.start;
+        for &e in w.errors {
+            let e = scalar::dense_error(w.start, e);
+            counts.add_valid_with(k, &bytes[p..e.offset()]);
+            counts.add_error(e.len(), e.kind());
+            p = e.offset() + e.len();
+        }
+        counts.add_valid_with(k, &bytes[p..w.end]);
+        at = w.end;
     }
     counts
 }

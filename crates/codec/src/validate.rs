@@ -115,7 +115,6 @@ impl Iterator for Errors<'_> {
 impl core::iter::FusedIterator for Errors<'_> {}
 
 /// A stretch of input with errors, from [`ErrorScan::next_window`].
-#[cfg(feature = "alloc")]
 pub(crate) struct Window<'s> {
     /// Where it starts: an error.
     pub(crate) start: usize,
@@ -169,7 +168,6 @@ impl ErrorScan {
     /// errors as `scalar::scan_errors` entries relative to the start. The bytes of a window
     /// outside its errors are well-formed UTF-8. Not to be mixed with
     /// [`next`](ErrorScan::next).
-    #[cfg(feature = "alloc")]
     #[inline]
     pub(crate) fn next_window<'a>(
         &mut self,

@@ -28,6 +28,14 @@ fn assert_kernels(kernels: &[Kernel], bytes: &[u8]) {
     }
 }
 
+/// Every kernel's counts (validated and counted in one pass) against the naive oracle.
+fn assert_counts(bytes: &[u8]) {
+    let want = common::naive_counts(bytes);
+    for k in Kernel::available() {
+        assert_eq!(k.count(bytes), Some(want), "{k:?} on {bytes:02X?}");
+    }
+}
+
 /// Surroundings: ASCII, 2-byte, 3-byte and 4-byte text, so the bytes before a block are of
 /// every kind.
 const FILL: [&str; 4] = ["a", "é", "€", "😀"];
@@ -92,9 +100,12 @@ fn incomplete_sequences_at_the_end_of_a_block_and_of_the_input() {
                 }
                 v.extend_from_slice(tail);
                 assert_kernels(&ks, &v);
-                // The same tail followed by ASCII in the next block.
+                assert_counts(&v);
+                // The same tail followed by ASCII in the next block, so a counted block
+                // ends inside the error.
                 v.extend_from_slice(&[b'a'; 70]);
                 assert_kernels(&ks, &v);
+                assert_counts(&v);
             }
         }
     }

@@ -190,6 +190,24 @@ unsafe fn ends_incomplete<V: Vector>(t: &Tables<V>, last: V) -> bool {
 /// Only on a CPU with `V`'s ISA.
 #[inline(always)]
 pub(crate) unsafe fn valid_up_to<V: Vector>(bytes: &[u8]) -> usize {
+    // SAFETY: the caller's contract.
+    unsafe { validate_and_count::<V, false>(bytes, &mut [0; 5]).0 }
+}
+
+/// Validation and, with `COUNT`, counting in the same pass: returns the length of the longest
+/// valid prefix and the length `c` of the prefix whose counts were added to `acc`
+/// (`[ascii, lead2, lead3, lead4, newlines]`, as [`scalar::count_valid`]); `c` is a block
+/// boundary within 3 bytes of the valid length, either side of it (a block can end inside a
+/// sequence that turns out to be an error).
+///
+/// # Safety
+///
+/// Only on a CPU with `V`'s ISA.
+#[inline(always)]
+pub(crate) unsafe fn validate_and_count<V: Vector, const COUNT: bool>(
+    bytes: &[u8],
+    acc: &mut [u64; 5],
+) -> (usize, usize) {
     const BLOCK: usize = 64;
     let n = V::LANES;
     let mut incomplete_max = [0xFFu8; 64];
@@ -209,6 +227,12 @@ pub(crate) unsafe fn valid_up_to<V: Vector>(bytes: &[u8]) -> usize {
             high_bit: V::splat(0x80),
             incomplete: V::load(incomplete_max.as_ptr()),
         };
+        let (bf, df, ef, newline) = (
+            V::splat(0xBF),
+            V::splat(0xDF),
+            V::splat(0xEF),
+            V::splat(b'\n'),
+        );
         let ptr = bytes.as_ptr();
         let mut prev = V::splat(0);
         let mut prev_incomplete = false;
@@ -224,20 +248,47 @@ pub(crate) unsafe fn valid_up_to<V: Vector>(bytes: &[u8]) -> usize {
                 if prev_incomplete {
                     break;
                 }
+                if COUNT {
+                    let mut k = 0;
+                    while k < BLOCK {
+                        let nl = V::load(ptr.add(o + k)).eq(newline).high_bit_mask();
+                        acc[4] += u64::from(nl.count_ones());
+                        k += n;
+                    }
+                    acc[0] += BLOCK as u64;
+                }
                 prev = V::load(ptr.add(o + BLOCK - n));
                 o += BLOCK;
                 continue;
             }
             let mut error = V::splat(0);
+            // Counts of this block, kept until it is known to be valid.
+            let (mut non_ascii, mut ge_c0, mut ge_e0, mut ge_f0, mut lines) = (0u32, 0, 0, 0, 0);
             let mut k = 0;
             while k < BLOCK {
                 let input = V::load(ptr.add(o + k));
                 error = error.or(check(&t, input, prev));
+                if COUNT {
+                    // Signed compares: non-ASCII bytes are negative, so mask out ASCII.
+                    let h = input.high_bit_mask();
+                    non_ascii += h.count_ones();
+                    ge_c0 += (input.signed_gt(bf).high_bit_mask() & h).count_ones();
+                    ge_e0 += (input.signed_gt(df).high_bit_mask() & h).count_ones();
+                    ge_f0 += (input.signed_gt(ef).high_bit_mask() & h).count_ones();
+                    lines += input.eq(newline).high_bit_mask().count_ones();
+                }
                 prev = input;
                 k += n;
             }
             if error.any() {
                 break 'blocks;
+            }
+            if COUNT {
+                acc[0] += u64::from(BLOCK as u32 - non_ascii);
+                acc[1] += u64::from(ge_c0 - ge_e0);
+                acc[2] += u64::from(ge_e0 - ge_f0);
+                acc[3] += u64::from(ge_f0);
+                acc[4] += u64::from(lines);
             }
             prev_incomplete = ends_incomplete(&t, prev);
             o += BLOCK;
@@ -253,10 +304,10 @@ pub(crate) unsafe fn valid_up_to<V: Vector>(bytes: &[u8]) -> usize {
         if p + 64 <= bytes.len() {
             let errors = dense::<V>(ptr.add(p)).errors;
             if errors != 0 {
-                return p + errors.trailing_zeros() as usize;
+                return (p + errors.trailing_zeros() as usize, o);
             }
         }
-        p + scalar::valid_up_to(&bytes[p..])
+        (p + scalar::valid_up_to(&bytes[p..]), o)
     }
 }
 

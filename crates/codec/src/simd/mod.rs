@@ -234,6 +234,30 @@ const PROBE: usize = 16;
 
 pub(crate) use generic::{DENSE_SPAN, DenseMasks};
 
+/// Validates `bytes` and counts its valid prefix in the same pass with kernel `k`
+/// (available): the valid length and the length `c` of the prefix whose counts were added to
+/// `acc` (`[ascii, lead2, lead3, lead4, newlines]`), within 3 bytes of the valid length,
+/// either side. The scalar kernel counts nothing (`c` is 0).
+#[inline]
+pub(crate) fn validate_and_count_with(
+    k: Kernel,
+    bytes: &[u8],
+    acc: &mut [u64; 5],
+) -> (usize, usize) {
+    match k {
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: `k` is available (the caller's contract).
+        Kernel::Avx512 => unsafe { x86_64::validate_and_count_avx512(bytes, acc) },
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: `k` is available (the caller's contract).
+        Kernel::Avx2 => unsafe { x86_64::validate_and_count_avx2(bytes, acc) },
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: as above.
+        Kernel::Sse42 => unsafe { x86_64::validate_and_count_sse42(bytes, acc) },
+        _ => (scalar::valid_up_to(bytes), 0),
+    }
+}
+
 /// The dense scanner's masks for a block that starts at a unit boundary, by kernel `k`
 /// (available); `None` for the scalar kernel, which has its own dense scanner
 /// ([`scalar::scan_errors`]).

@@ -432,3 +432,36 @@ pub(crate) unsafe fn dense_avx512(block: &[u8; 64]) -> generic::DenseMasks {
     // readable bytes.
     unsafe { generic::dense::<Avx512>(block.as_ptr()) }
 }
+
+/// The SSE4.2 kernel, validating and counting in one pass.
+///
+/// # Safety
+///
+/// The CPU must support SSE4.2.
+#[target_feature(enable = "sse4.2,popcnt")]
+pub(crate) unsafe fn validate_and_count_sse42(bytes: &[u8], acc: &mut [u64; 5]) -> (usize, usize) {
+    // SAFETY: SSE4.2 (and POPCNT, which every SSE4.2 CPU has) is present (this function's contract).
+    unsafe { generic::validate_and_count::<Sse, true>(bytes, acc) }
+}
+
+/// The AVX2 kernel, validating and counting in one pass.
+///
+/// # Safety
+///
+/// The CPU must support AVX2.
+#[target_feature(enable = "avx2,popcnt")]
+pub(crate) unsafe fn validate_and_count_avx2(bytes: &[u8], acc: &mut [u64; 5]) -> (usize, usize) {
+    // SAFETY: AVX2 (and POPCNT, which every AVX2 CPU has) is present (this function's contract).
+    unsafe { generic::validate_and_count::<Avx2, true>(bytes, acc) }
+}
+
+/// The AVX-512F and AVX-512BW kernel, validating and counting in one pass.
+///
+/// # Safety
+///
+/// The CPU must support AVX-512F and AVX-512BW.
+#[target_feature(enable = "avx512f,avx512bw,popcnt")]
+pub(crate) unsafe fn validate_and_count_avx512(bytes: &[u8], acc: &mut [u64; 5]) -> (usize, usize) {
+    // SAFETY: AVX-512F/BW (and POPCNT, which every such CPU has) are present (this function's contract).
+    unsafe { generic::validate_and_count::<Avx512, true>(bytes, acc) }
+}
