@@ -412,12 +412,17 @@ fn corpus(
         return Ok(Corpus { path, stats });
     }
     println!("bench: generating {} ({} MiB)", path.display(), size >> 20);
+    let start = Instant::now();
     let tmp = dir.join(format!("{name}.tmp"));
     let mut w = BufWriter::new(File::create(&tmp).map_err(|e| format!("{}: {e}", tmp.display()))?);
     let stats = make(&mut w)?;
     w.into_inner().map_err(|e| e.into_error())?.sync_all()?;
     std::fs::rename(&tmp, &path)?;
     std::fs::write(&stats_path, stats.to_line())?;
+    println!(
+        "bench: generated {name} in {:.1} s",
+        start.elapsed().as_secs_f64()
+    );
     Ok(Corpus { path, stats })
 }
 
@@ -427,15 +432,21 @@ struct Corpora {
     big: Corpus,
 }
 
-fn corpora(dir: &Path, mib: u64, need_big: bool) -> Result<Corpora> {
+/// The corpora; the sparse-error and 4× files only when `need_sparse` and `need_big` (the
+/// plain one stands in for them otherwise).
+fn corpora(dir: &Path, mib: u64, need_sparse: bool, need_big: bool) -> Result<Corpora> {
     std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
     let size = mib << 20;
     let mixed = corpus(dir, &format!("mixed-{mib}MiB.txt"), size, &|w| {
         Ok(generate(w, size, SEED, None)?)
     })?;
-    let sparse = corpus(dir, &format!("sparse-errors-{mib}MiB.txt"), size, &|w| {
-        Ok(generate(w, size, SEED + 1, Some(2048))?)
-    })?;
+    let sparse = if need_sparse {
+        corpus(dir, &format!("sparse-errors-{mib}MiB.txt"), size, &|w| {
+            Ok(generate(w, size, SEED + 1, Some(2048))?)
+        })?
+    } else {
+        mixed.clone()
+    };
     let big = if need_big {
         let src = mixed.path.clone();
         let base = mixed.stats;
@@ -1557,7 +1568,12 @@ fn bench(root: &Path, opts: &Options) -> Result<()> {
         machine.load_start
     );
     let dir = crate::release::target_dir(root).join("bench");
-    let c = corpora(&dir, opts.mib, opts.only.contains(&"threads"))?;
+    let c = corpora(
+        &dir,
+        opts.mib,
+        opts.only.contains(&"repair"),
+        opts.only.contains(&"threads"),
+    )?;
     // The peak RSS of a command that does nothing: Linux counts the pages the measuring
     // process had before exec in its child's peak.
     let rss_floor = match which("true") {
