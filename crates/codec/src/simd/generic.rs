@@ -171,18 +171,6 @@ unsafe fn check<V: Vector>(t: &Tables<V>, input: V, prev: V) -> V {
     }
 }
 
-/// Whether the last vector of a block ends inside a sequence (a lead among its last 3 bytes
-/// that needs more bytes than remain).
-///
-/// # Safety
-///
-/// As [`Vector`]: the CPU supports `V`'s ISA.
-#[inline(always)]
-unsafe fn ends_incomplete<V: Vector>(t: &Tables<V>, last: V) -> bool {
-    // SAFETY: as `check`.
-    unsafe { last.saturating_sub(t.incomplete).any() }
-}
-
 /// The length of the longest valid prefix of `bytes`, as [`scalar::valid_up_to`].
 ///
 /// # Safety
@@ -235,7 +223,9 @@ pub(crate) unsafe fn validate_and_count<V: Vector, const COUNT: bool>(
         );
         let ptr = bytes.as_ptr();
         let mut prev = V::splat(0);
-        let mut prev_incomplete = false;
+        // Nonzero where the last block ended inside a sequence: looked at only when an ASCII
+        // block follows (any other block checks the continuation itself).
+        let mut prev_incomplete = V::splat(0);
         let mut o = 0;
         'blocks: while o + BLOCK <= bytes.len() {
             let mut high = V::splat(0);
@@ -245,7 +235,7 @@ pub(crate) unsafe fn validate_and_count<V: Vector, const COUNT: bool>(
                 k += n;
             }
             if !high.any_high_bit() {
-                if prev_incomplete {
+                if prev_incomplete.any() {
                     break;
                 }
                 if COUNT {
@@ -290,7 +280,7 @@ pub(crate) unsafe fn validate_and_count<V: Vector, const COUNT: bool>(
                 acc[3] += u64::from(ge_f0);
                 acc[4] += u64::from(lines);
             }
-            prev_incomplete = ends_incomplete(&t, prev);
+            prev_incomplete = prev.saturating_sub(t.incomplete);
             o += BLOCK;
         }
         // Every sequence that ends before `o` has been checked. One that straddles `o` starts
