@@ -57,6 +57,9 @@ type Result<T> = std::result::Result<T, Box<dyn std::error::Error>>;
 struct Outcome {
     target: String,
     runs: Option<u64>,
+    per_sec: Option<u64>,
+    /// libFuzzer's slowest input, in seconds: a harness or a function that is not linear.
+    slowest: Option<u64>,
     found: bool,
 }
 
@@ -86,15 +89,29 @@ fn fuzz(root: &Path, seconds: u64, wanted: &[String]) -> Result<bool> {
         println!("== fuzz {t}: {seconds} s");
         results.push(run_target(root, &dir, t, seconds)?);
     }
-    let mut table = String::from("\ntarget               executions  result\n");
+    let mut table = String::from("\n");
+    writeln!(
+        table,
+        "{:<20} {:>11} {:>7} {:>8}  result",
+        "target", "executions", "exec/s", "slowest"
+    )?;
+    let show = |n: Option<u64>| n.map_or("?".to_string(), |n| n.to_string());
     for r in &results {
-        let runs = r.runs.map_or("?".to_string(), |n| n.to_string());
         let result = if r.found {
             format!("FOUND: see fuzz/artifacts/{}/", r.target)
+        } else if r.slowest.is_some_and(|s| s >= 10) {
+            format!("ok (slow unit: see fuzz/artifacts/{}/)", r.target)
         } else {
             "ok".to_string()
         };
-        writeln!(table, "{:<20} {runs:>11}  {result}", r.target)?;
+        writeln!(
+            table,
+            "{:<20} {:>11} {:>7} {:>6} s  {result}",
+            r.target,
+            show(r.runs),
+            show(r.per_sec),
+            show(r.slowest)
+        )?;
     }
     println!("{table}");
     Ok(results.iter().all(|r| !r.found))
@@ -221,13 +238,14 @@ fn run_target(root: &Path, dir: &Path, target: &str, seconds: u64) -> Result<Out
             println!("{line}");
         }
     });
-    let mut runs = None;
+    let (mut runs, mut per_sec, mut slowest) = (None, None, None);
     let stderr = child.stderr.take().ok_or("no stderr")?;
     for line in BufReader::new(stderr).lines().map_while(|l| l.ok()) {
         writeln!(log, "{line}")?;
-        if let Some(n) = line.strip_prefix("stat::number_of_executed_units:") {
-            runs = n.trim().parse().ok();
-        }
+        let stat = |name: &str| line.strip_prefix(name).and_then(|n| n.trim().parse().ok());
+        runs = runs.or(stat("stat::number_of_executed_units:"));
+        per_sec = per_sec.or(stat("stat::average_exec_per_sec:"));
+        slowest = slowest.or(stat("stat::slowest_unit_time_sec:"));
         let loud = [
             "Done ", "ERROR", "panicked", "SUMMARY", "artifact", "stat::", "error",
         ];
@@ -240,6 +258,8 @@ fn run_target(root: &Path, dir: &Path, target: &str, seconds: u64) -> Result<Out
     Ok(Outcome {
         target: target.to_string(),
         runs,
+        per_sec,
+        slowest,
         found: !status.success(),
     })
 }
