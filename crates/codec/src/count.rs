@@ -77,15 +77,7 @@ impl Counts {
     /// Validates and counts the longest valid prefix of `rest` with kernel `k` (available),
     /// and returns its length.
     fn add_text(&mut self, k: Kernel, rest: &[u8]) -> usize {
-        // Where errors are dense the next one is usually among the first few bytes: the
-        // scalar decoder finds it for less than a kernel call costs.
-        let probe = scalar::valid_up_to(&rest[..rest.len().min(16)]);
-        if rest.len() < 64 || probe + 4 <= 16 {
-            let n = if rest.len() < 64 {
-                scalar::valid_up_to(rest)
-            } else {
-                probe
-            };
+        if let Some(n) = simd::scalar_answer(rest) {
             self.add_valid_with(k, &rest[..n]);
             return n;
         }

@@ -207,26 +207,22 @@ pub(crate) fn valid_up_to(bytes: &[u8]) -> usize {
 }
 
 /// [`valid_up_to`] with kernel `k`, which the caller has checked is available.
-///
-/// The scalar decoder looks at the first [`PROBE`] bytes before the kernel is called: where
-/// errors are dense (one every few bytes, as in random bytes) the next one is usually among
-/// them, and the kernel's setup and its scalar re-run would cost more than the whole probe.
 #[inline]
 pub(crate) fn valid_up_to_with(k: Kernel, bytes: &[u8]) -> usize {
+    scalar_answer(bytes).unwrap_or_else(|| run(k, bytes))
+}
+
+/// The length of the valid prefix of `bytes` when the scalar decoder settles it for less than
+/// a kernel call costs: input shorter than a block, or an error wholly inside the first
+/// [`PROBE`] bytes. Where errors are dense (one every few bytes, as in random bytes) the next
+/// one is usually there.
+#[inline]
+pub(crate) fn scalar_answer(bytes: &[u8]) -> Option<usize> {
     if bytes.len() < 64 {
-        return scalar::valid_up_to(bytes);
+        return Some(scalar::valid_up_to(bytes));
     }
     let n = scalar::valid_up_to(&bytes[..PROBE]);
-    if n + 4 <= PROBE {
-        // The sequence at `n` lies wholly inside the probe: a real error.
-        return n;
-    }
-    let rest = &bytes[n..];
-    n + if rest.len() < 64 {
-        scalar::valid_up_to(rest)
-    } else {
-        run(k, rest)
-    }
+    (n + 4 <= PROBE).then_some(n)
 }
 
 /// How many bytes the scalar decoder tries before a kernel is called.
