@@ -105,6 +105,11 @@ impl Vector for Sse {
         // SAFETY: SSE2 register operation; the mask has 16 meaningful bits.
         unsafe { u64::from(_mm_movemask_epi8(self.0) as u16) }
     }
+    #[inline(always)]
+    unsafe fn prefetch(ptr: *const u8) {
+        // SAFETY: SSE; a prefetch is a hint and does not fault on any address.
+        unsafe { _mm_prefetch::<_MM_HINT_T0>(ptr.cast()) }
+    }
 }
 
 /// 32 bytes in an AVX2 register.
@@ -211,6 +216,11 @@ impl Vector for Avx2 {
         // SAFETY: AVX2 register operation; the mask has 32 meaningful bits.
         unsafe { u64::from(_mm256_movemask_epi8(self.0) as u32) }
     }
+    #[inline(always)]
+    unsafe fn prefetch(ptr: *const u8) {
+        // SAFETY: SSE; a prefetch is a hint and does not fault on any address.
+        unsafe { _mm_prefetch::<_MM_HINT_T0>(ptr.cast()) }
+    }
 }
 
 /// 64 bytes in an AVX-512 register.
@@ -311,6 +321,11 @@ impl Vector for Avx512 {
     unsafe fn high_bit_mask(self) -> u64 {
         // SAFETY: AVX-512BW register operation.
         unsafe { _mm512_movepi8_mask(self.0) }
+    }
+    #[inline(always)]
+    unsafe fn prefetch(ptr: *const u8) {
+        // SAFETY: SSE; a prefetch is a hint and does not fault on any address.
+        unsafe { _mm_prefetch::<_MM_HINT_T0>(ptr.cast()) }
     }
 }
 
