@@ -229,67 +229,76 @@ pub(crate) unsafe fn validate_and_count<V: Vector, const COUNT: bool>(
         );
         let ptr = bytes.as_ptr();
         let mut prev = V::splat(0);
-        // Nonzero where the last block ended inside a sequence: looked at only when an ASCII
-        // block follows (any other block checks the continuation itself).
+        // High bits where the last block ended inside a sequence. Or-ed into the ASCII test, so
+        // that an ASCII block after one is checked in full, which reports the sequence as too
+        // short: no branch of its own, which would follow the data rather than its script.
         let mut prev_incomplete = V::splat(0);
         let mut o = 0;
+        // Counts of the blocks known to be valid (non-ASCII, >= C0, >= E0, >= F0, newlines),
+        // in registers; `acc` is written once at the end.
+        let mut totals = [0u64; 5];
         while o + BLOCK <= bytes.len() {
             V::prefetch(ptr.wrapping_add(o + PREFETCH));
-            let mut high = V::splat(0);
+            let mut high = prev_incomplete;
             let mut k = 0;
             while k < BLOCK {
                 high = high.or(V::load(ptr.add(o + k)));
                 k += n;
             }
-            // Counts of this block, kept until it is known to be valid.
-            let (mut non_ascii, mut ge_c0, mut ge_e0, mut ge_f0, mut lines) = (0u32, 0, 0, 0, 0);
-            let error = if high.any_high_bit() {
-                let mut error = V::splat(0);
-                let mut k = 0;
-                while k < BLOCK {
-                    let input = V::load(ptr.add(o + k));
-                    error = error.or(check(&t, input, prev));
-                    if COUNT {
-                        // Signed compares: non-ASCII bytes are negative, so mask out ASCII.
-                        let h = input.high_bit_mask();
-                        non_ascii += h.count_ones();
-                        ge_c0 += (input.signed_gt(bf).high_bit_mask() & h).count_ones();
-                        ge_e0 += (input.signed_gt(df).high_bit_mask() & h).count_ones();
-                        ge_f0 += (input.signed_gt(ef).high_bit_mask() & h).count_ones();
-                        lines += input.eq(newline).high_bit_mask().count_ones();
-                    }
-                    prev = input;
-                    k += n;
-                }
-                error
-            } else {
+            if !high.any_high_bit() {
                 if COUNT {
                     let mut k = 0;
                     while k < BLOCK {
-                        lines += V::load(ptr.add(o + k))
-                            .eq(newline)
-                            .high_bit_mask()
-                            .count_ones();
+                        let nl = V::load(ptr.add(o + k)).eq(newline).high_bit_mask();
+                        totals[4] += u64::from(nl.count_ones());
                         k += n;
                     }
                 }
-                prev = V::load(ptr.add(o + BLOCK - n));
-                // An ASCII block is valid unless the one before ended inside a sequence. (Not
-                // a branch of its own: that one would follow the data, not the text's script.)
-                prev_incomplete
-            };
+                // Only the last 3 bytes of `prev` matter, and ASCII is as good as none.
+                prev = t.zero;
+                o += BLOCK;
+                continue;
+            }
+            let mut error = t.zero;
+            // Counts of this block, kept until it is known to be valid.
+            let (mut non_ascii, mut ge_c0, mut ge_e0, mut ge_f0, mut lines) = (0u32, 0, 0, 0, 0);
+            let mut k = 0;
+            while k < BLOCK {
+                let input = V::load(ptr.add(o + k));
+                error = error.or(check(&t, input, prev));
+                if COUNT {
+                    // Signed compares: non-ASCII bytes are negative, so mask out ASCII.
+                    let h = input.high_bit_mask();
+                    non_ascii += h.count_ones();
+                    ge_c0 += (input.signed_gt(bf).high_bit_mask() & h).count_ones();
+                    ge_e0 += (input.signed_gt(df).high_bit_mask() & h).count_ones();
+                    ge_f0 += (input.signed_gt(ef).high_bit_mask() & h).count_ones();
+                    lines += input.eq(newline).high_bit_mask().count_ones();
+                }
+                prev = input;
+                k += n;
+            }
             if error.any() {
                 break;
             }
             if COUNT {
-                acc[0] += u64::from(BLOCK as u32 - non_ascii);
-                acc[1] += u64::from(ge_c0 - ge_e0);
-                acc[2] += u64::from(ge_e0 - ge_f0);
-                acc[3] += u64::from(ge_f0);
-                acc[4] += u64::from(lines);
+                totals[0] += u64::from(non_ascii);
+                totals[1] += u64::from(ge_c0);
+                totals[2] += u64::from(ge_e0);
+                totals[3] += u64::from(ge_f0);
+                totals[4] += u64::from(lines);
             }
-            prev_incomplete = prev.saturating_sub(t.incomplete);
+            // 1..=0x40 where incomplete (a positive signed byte), else 0.
+            prev_incomplete = prev.saturating_sub(t.incomplete).signed_gt(t.zero);
             o += BLOCK;
+        }
+        if COUNT {
+            let [non_ascii, ge_c0, ge_e0, ge_f0, lines] = totals;
+            acc[0] += o as u64 - non_ascii;
+            acc[1] += ge_c0 - ge_e0;
+            acc[2] += ge_e0 - ge_f0;
+            acc[3] += ge_f0;
+            acc[4] += lines;
         }
         // Every sequence that ends before `o` has been checked. One that straddles `o` starts
         // at the last lead among the 3 bytes before it: finish exactly from there, with the
