@@ -102,7 +102,6 @@ pub fn repair_with<'a>(bytes: &'a [u8], options: &RepairOptions<'_>) -> Cow<'a, 
     if let Ok(s) = crate::validate(bytes) {
         return Cow::Borrowed(s);
     }
-    let mut out = String::with_capacity(bytes.len() + bytes.len() / 4 + 16);
     let (k, mut scan, mut pos) = (Kernel::active(), ErrorScan::new(), 0);
     if let (Practice::MaximalSubpart, Action::Replace(sub)) = (options.practice, options.action)
         && sub.len() <= 4
@@ -133,6 +132,7 @@ pub fn repair_with<'a>(bytes: &'a [u8], options: &RepairOptions<'_>) -> Cow<'a, 
         flush(&mut staged, &mut out);
         return Cow::Owned(out);
     }
+    let mut out = String::with_capacity(bytes.len() + bytes.len() / 4 + 16);
     let mut repairer = Repairer::new(*options);
     loop {
         let (text, window) = scan.next_window(k, bytes, pos);
