@@ -199,9 +199,10 @@ pub(crate) unsafe fn validate_and_count<V: Vector, const COUNT: bool>(
     acc: &mut [u64; 5],
 ) -> (usize, usize) {
     const BLOCK: usize = 64;
-    // How far ahead to ask for the cache line (as simdutf8): worth 10-25% on non-ASCII text
-    // from memory here, where a block takes longer than the hardware prefetcher expects.
-    const PREFETCH: usize = 128;
+    // How far ahead to ask for the cache line. Measured on 64 MiB of Cyrillic (AVX-512, this
+    // Xeon): 128 bytes ahead (as simdutf8) 5.3-6.1 GiB/s, 1 KiB 7.7, 2 KiB 8.4-8.5, 4 KiB 7.5,
+    // 8 KiB 7.1; no loss on input that fits in L1 or L2.
+    const PREFETCH: usize = 2048;
     let n = V::LANES;
     let mut incomplete_max = [0xFFu8; 64];
     incomplete_max[n - 3..n].copy_from_slice(&[0xF0 - 1, 0xE0 - 1, 0xC0 - 1]);
