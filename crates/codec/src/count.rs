@@ -77,7 +77,7 @@ impl Counts {
     /// Validates and counts the longest valid prefix of `rest` with kernel `k` (available),
     /// and returns its length.
     fn add_text(&mut self, k: Kernel, rest: &[u8]) -> usize {
-        if let Some(n) = simd::scalar_answer(rest) {
+        if let Some(n) = simd::probe(k, rest) {
             self.add_valid_with(k, &rest[..n]);
             return n;
         }

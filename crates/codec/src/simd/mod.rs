@@ -209,23 +209,29 @@ pub(crate) fn valid_up_to(bytes: &[u8]) -> usize {
 /// [`valid_up_to`] with kernel `k`, which the caller has checked is available.
 #[inline]
 pub(crate) fn valid_up_to_with(k: Kernel, bytes: &[u8]) -> usize {
-    scalar_answer(bytes).unwrap_or_else(|| run(k, bytes))
+    probe(k, bytes).unwrap_or_else(|| run(k, bytes))
 }
 
-/// The length of the valid prefix of `bytes` when the scalar decoder settles it for less than
-/// a kernel call costs: input shorter than a block, or an error wholly inside the first
-/// [`PROBE`] bytes. Where errors are dense (one every few bytes, as in random bytes) the next
-/// one is usually there.
+/// The length of the valid prefix of `bytes` when it is settled for less than a kernel call
+/// costs: input shorter than a block (the scalar decoder), or an error among the first
+/// [`DENSE_SPAN`] positions (the dense scanner, which does not branch on the data: a scalar
+/// probe would mispredict on every change of script). Where errors are dense, as in random
+/// bytes, the next one is usually there.
 #[inline]
-pub(crate) fn scalar_answer(bytes: &[u8]) -> Option<usize> {
-    if bytes.len() < 64 {
+pub(crate) fn probe(k: Kernel, bytes: &[u8]) -> Option<usize> {
+    let Some(block) = bytes.first_chunk::<64>() else {
         return Some(scalar::valid_up_to(bytes));
+    };
+    match dense_with(k, block) {
+        Some(m) => (m.errors != 0).then(|| m.errors.trailing_zeros() as usize),
+        None => {
+            let n = scalar::valid_up_to(&bytes[..PROBE]);
+            (n + 4 <= PROBE).then_some(n)
+        }
     }
-    let n = scalar::valid_up_to(&bytes[..PROBE]);
-    (n + 4 <= PROBE).then_some(n)
 }
 
-/// How many bytes the scalar decoder tries before a kernel is called.
+/// How many bytes the scalar kernel's probe decodes before the kernel is called.
 const PROBE: usize = 16;
 
 pub(crate) use generic::{DENSE_SPAN, DenseMasks};
