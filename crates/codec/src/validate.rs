@@ -190,51 +190,77 @@ impl ErrorScan {
         (text, window)
     }
 
-    /// Finds the next window with errors: the kernel skips to the first error, then the
-    /// dense scanner reads the errors of the 61 positions from there.
+    /// Finds the next window with errors: the dense scanner looks at the 61 positions from
+    /// `from` first (where errors are dense the window is there); if they are clean the kernel
+    /// skips to the first error and the dense scanner reads the 61 positions from there.
     #[inline]
     fn fill(&mut self, k: Kernel, bytes: &[u8], from: usize) -> Option<()> {
         let from = self.resume.max(from);
-        let at = from + simd::valid_up_to_with(k, bytes.get(from..)?);
-        if at == bytes.len() {
-            self.resume = at;
-            return None;
+        let rest = bytes.get(from..)?;
+        let probe = rest
+            .first_chunk::<64>()
+            .and_then(|b| Some((from, b, simd::dense_with(k, b)?)));
+        let (p, block, m) = match probe {
+            Some(found) if found.2.errors != 0 => found,
+            _ => {
+                let at = match probe {
+                    // Clean for 61 positions: straight to the kernel.
+                    Some(_) => from + simd::kernel_valid_up_to(k, rest),
+                    None => from + simd::valid_up_to_with(k, rest),
+                };
+                if at == bytes.len() {
+                    self.resume = at;
+                    return None;
+                }
+                let block = bytes.get(at..).and_then(<[u8]>::first_chunk::<64>);
+                match block.and_then(|b| Some((at, b, simd::dense_with(k, b)?))) {
+                    Some(found) => found,
+                    None => {
+                        self.base = at;
+                        self.fill_near_end(bytes, at);
+                        return Some(());
+                    }
+                }
+            }
+        };
+        // Entries relative to the first error, where the window starts.
+        let (mut errors, first) = (m.errors, m.errors.trailing_zeros());
+        let mut i = 0;
+        while errors != 0 {
+            let j = errors.trailing_zeros();
+            let len = 1 + (m.two >> j & 1) + (m.three >> j & 1);
+            let at = j as usize & 63;
+            let kind = scalar::pair_kind(block[at], block.get(at + 1).copied().unwrap_or(0));
+            self.found[i] = (j - first) | (len as u32) << 8 | u32::from(kind) << 16;
+            i += 1;
+            errors &= errors - 1;
         }
+        self.base = p + first as usize;
+        self.resume = p + m.next;
+        self.head = 0;
+        self.tail = i as u8;
+        Some(())
+    }
+
+    /// [`fill`](ErrorScan::fill) for an error at `at` with fewer than 64 bytes after it, or
+    /// with the scalar kernel.
+    fn fill_near_end(&mut self, bytes: &[u8], at: usize) {
         let n;
-        if let Some(m) = bytes
-            .get(at..at + 64)
-            .and_then(|b| simd::dense_with(k, b.try_into().ok()?))
-        {
-            let (mut errors, mut i) = (m.errors, 0);
-            while errors != 0 {
-                let j = errors.trailing_zeros();
-                let len = 1 + (m.two >> j & 1) + (m.three >> j & 1);
-                let kind = scalar::pair_kind(bytes[at + j as usize], bytes[at + j as usize + 1]);
-                self.found[i] = j | (len as u32) << 8 | u32::from(kind) << 16;
-                i += 1;
-                errors &= errors - 1;
-            }
-            n = i;
-            self.resume = at + m.next;
+        let limit = bytes.len().saturating_sub(3).min(at + simd::DENSE_SPAN);
+        if limit <= at {
+            // Too near the end for the dense scanners: one error, classified against the
+            // whole of `bytes`.
+            let e = error_at(bytes, at);
+            self.found[0] = (e.len() as u32) << 8 | (e.kind().index() as u32) << 16;
+            n = 1;
+            self.resume = at + e.len();
         } else {
-            let limit = bytes.len().saturating_sub(3).min(at + simd::DENSE_SPAN);
-            if limit <= at {
-                // Too near the end for the dense scanners: one error, classified against
-                // the whole of `bytes`.
-                let e = error_at(bytes, at);
-                self.found[0] = (e.len() as u32) << 8 | (e.kind().index() as u32) << 16;
-                n = 1;
-                self.resume = at + e.len();
-            } else {
-                let next;
-                (n, next) = scalar::scan_errors(bytes, at, limit, &mut self.found);
-                self.resume = next;
-            }
+            let next;
+            (n, next) = scalar::scan_errors(bytes, at, limit, &mut self.found);
+            self.resume = next;
         }
         debug_assert!(n >= 1 && self.found[0] & 0xFF == 0);
-        self.base = at;
         self.head = 0;
         self.tail = n as u8;
-        Some(())
     }
 }

@@ -212,6 +212,12 @@ pub(crate) fn valid_up_to_with(k: Kernel, bytes: &[u8]) -> usize {
     probe(k, bytes).unwrap_or_else(|| run(k, bytes))
 }
 
+/// [`valid_up_to_with`] without the probe, for a caller that has just probed.
+#[inline]
+pub(crate) fn kernel_valid_up_to(k: Kernel, bytes: &[u8]) -> usize {
+    run(k, bytes)
+}
+
 /// The length of the valid prefix of `bytes` when it is settled for less than a kernel call
 /// costs: input shorter than a block (the scalar decoder), or an error among the first
 /// [`DENSE_SPAN`] positions (the dense scanner, which does not branch on the data: a scalar
