@@ -2,11 +2,10 @@
 
 use alloc::borrow::Cow;
 use alloc::string::String;
-use alloc::vec::Vec;
 use core::fmt::Write as _;
 
 use crate::scalar;
-use crate::simd::Kernel;
+use crate::simd::{self, Kernel};
 use crate::stream::{Event, StreamError};
 use crate::validate::{ErrorScan, Window};
 
@@ -106,30 +105,8 @@ pub fn repair_with<'a>(bytes: &'a [u8], options: &RepairOptions<'_>) -> Cow<'a, 
     if let (Practice::MaximalSubpart, Action::Replace(sub)) = (options.practice, options.action)
         && sub.len() <= 4
     {
-        // The common case, kept tight. Long stretches of text go straight to the output as
-        // `str`s; short ones and the repaired windows are gathered as bytes and checked by
-        // the validation kernel a few KiB at a time, which costs far less than a `str` per
-        // piece where errors are dense.
         let mut out = String::with_capacity(bytes.len() + bytes.len() / 4 + 16);
-        let mut staged = Vec::with_capacity(STAGE + WINDOW_OUT);
-        let mut buf = [0; WINDOW_OUT];
-        loop {
-            let (text, window) = scan.next_window(k, bytes, pos);
-            if text.len() >= 256 {
-                flush(&mut staged, &mut out);
-                out.push_str(text);
-            } else {
-                staged.extend_from_slice(text.as_bytes());
-            }
-            let Some(w) = window else { break };
-            let n = replace_in_window(bytes, (w.start, w.end), w.errors, sub, &mut buf);
-            staged.extend_from_slice(&buf[..n]);
-            if staged.len() >= STAGE {
-                flush(&mut staged, &mut out);
-            }
-            pos = w.end;
-        }
-        flush(&mut staged, &mut out);
+        replace_subparts(k, bytes, sub, &mut out);
         return Cow::Owned(out);
     }
     let mut out = String::with_capacity(bytes.len() + bytes.len() / 4 + 16);
@@ -169,23 +146,138 @@ pub fn repair_with<'a>(bytes: &'a [u8], options: &RepairOptions<'_>) -> Cow<'a, 
     Cow::Owned(out)
 }
 
-/// How many bytes of repaired text [`repair_with`] gathers before checking them.
-const STAGE: usize = 4096;
-
-/// Appends the gathered bytes to `out`, checked by the validation kernel: they are
-/// well-formed (text kept and substitutes, cut at unit boundaries), so the lossy fallback never
-/// runs.
-fn flush(staged: &mut Vec<u8>, out: &mut String) {
-    match crate::validate(staged) {
-        Ok(s) => out.push_str(s),
-        Err(_) => out.push_str(&String::from_utf8_lossy(staged)),
+/// The common case of [`repair_with`], kept tight: every maximal subpart replaced by `sub`
+/// (at most 4 bytes), appended to `out`.
+///
+/// With a SIMD kernel the dense scanner looks at the next 64 bytes first: where they hold
+/// errors its masks drive the replacement directly (no error entries, no kinds, no branch per
+/// byte); where they are clean the kernel runs to the next error. Long stretches of text go
+/// straight to `out` as `str`s; short ones and the repaired windows are gathered in a
+/// [`Stage`] and checked by the validation kernel a few KiB at a time, which costs far less
+/// than a `str` per piece where errors are dense. The last bytes (fewer than 64), and all of
+/// them with the scalar kernel, go through [`ErrorScan`] windows.
+fn replace_subparts(k: Kernel, bytes: &[u8], sub: &str, out: &mut String) {
+    let mut with = [0; 4];
+    with[..sub.len()].copy_from_slice(sub.as_bytes());
+    let mut stage = Stage::new();
+    let mut pos = 0;
+    while let Some(block) = bytes.get(pos..).and_then(<[u8]>::first_chunk::<64>) {
+        let Some(m) = simd::dense_with(k, block) else {
+            break;
+        };
+        if m.errors != 0 {
+            stage.window(block, &m, (&with, sub.len()));
+            pos += m.next;
+        } else {
+            // Clean for 61 positions: the kernel finds where the text ends.
+            let text = crate::validate::valid_prefix(k, &bytes[pos..]);
+            debug_assert!(text.len() >= simd::DENSE_SPAN);
+            if text.is_empty() {
+                break;
+            }
+            stage.text(text, out);
+            pos += text.len();
+        }
+        if stage.len >= STAGE {
+            stage.flush(out);
+        }
     }
-    staged.clear();
+    let mut scan = ErrorScan::new();
+    let mut buf = [0; WINDOW_OUT];
+    loop {
+        let (text, window) = scan.next_window(k, bytes, pos);
+        stage.text(text, out);
+        let Some(w) = window else { break };
+        let n = replace_in_window(bytes, (w.start, w.end), w.errors, sub, &mut buf);
+        stage.bytes(&buf[..n], out);
+        pos = w.end;
+    }
+    stage.flush(out);
 }
+
+/// How many bytes of repaired text [`replace_subparts`] gathers before checking them.
+const STAGE: usize = 4096;
 
 /// Room for a window of the dense scanner (at most 64 bytes) with every byte replaced by up
 /// to 4, and 16 to spare.
 const WINDOW_OUT: usize = 64 * 4 + 16;
+
+/// Repaired text gathered as bytes: pieces of well-formed text (cut at unit boundaries) and
+/// substitutes, appended to the output a few KiB at a time once the validation kernel has
+/// checked them, so that no unsafe code is needed and the lossy fallback never runs.
+struct Stage {
+    buf: [u8; STAGE + WINDOW_OUT],
+    /// Bytes gathered; below [`STAGE`] between calls, so there is room for a window.
+    len: usize,
+}
+
+impl Stage {
+    fn new() -> Stage {
+        Stage {
+            buf: [0; STAGE + WINDOW_OUT],
+            len: 0,
+        }
+    }
+
+    /// Appends well-formed text: long text straight to `out`, short text to the stage.
+    fn text(&mut self, text: &str, out: &mut String) {
+        if text.len() >= 256 {
+            self.flush(out);
+            out.push_str(text);
+        } else {
+            self.bytes(text.as_bytes(), out);
+        }
+    }
+
+    /// Appends well-formed bytes shorter than [`WINDOW_OUT`].
+    fn bytes(&mut self, b: &[u8], out: &mut String) {
+        self.buf[self.len..self.len + b.len()].copy_from_slice(b);
+        self.len += b.len();
+        if self.len >= STAGE {
+            self.flush(out);
+        }
+    }
+
+    /// Appends the 64 bytes of `block` up to `m.next`, a window of the dense scanner, with
+    /// each error of `m` replaced by the first `n` bytes of `with`. Pieces of text are copied
+    /// 16 bytes at a time, whatever their length, from a padded copy of the block.
+    #[inline]
+    fn window(&mut self, block: &[u8; 64], m: &simd::DenseMasks, (with, n): (&[u8; 4], usize)) {
+        let mut padded = [0; 64 + 16];
+        padded[..64].copy_from_slice(block);
+        let dst = &mut self.buf[self.len..self.len + WINDOW_OUT];
+        let (mut o, mut p, mut errors) = (0, 0, m.errors);
+        let copy = |dst: &mut [u8], o: usize, from: usize, to: usize| {
+            let mut f = from;
+            while f < to {
+                dst[o + f - from..][..16].copy_from_slice(&padded[f..][..16]);
+                f += 16;
+            }
+            o + to - from
+        };
+        while errors != 0 {
+            let j = errors.trailing_zeros() as usize & 63;
+            let len = 1 + (m.two >> j & 1) + (m.three >> j & 1);
+            o = copy(dst, o, p, j.max(p));
+            dst[o..o + 4].copy_from_slice(with);
+            o += n;
+            p = j + len as usize;
+            errors &= errors - 1;
+        }
+        o = copy(dst, o, p, m.next.max(p));
+        self.len += o;
+    }
+
+    /// Appends the gathered bytes to `out`, checked by the validation kernel.
+    fn flush(&mut self, out: &mut String) {
+        let staged = &self.buf[..self.len];
+        match crate::validate(staged) {
+            Ok(s) => out.push_str(s),
+            Err(_) => out.push_str(&String::from_utf8_lossy(staged)),
+        }
+        self.len = 0;
+    }
+}
 
 /// Writes `bytes[start..end]`, a window of the dense scanner, with each of its `errors`
 /// (entries relative to `start`) replaced by `sub` (at most 4 bytes) to `buf`, and returns

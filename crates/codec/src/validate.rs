@@ -124,6 +124,14 @@ pub(crate) struct Window<'s> {
     pub(crate) errors: &'s [u32],
 }
 
+/// The longest valid prefix of `bytes` found by kernel `k` (available) without a probe, for
+/// a caller that has just probed.
+pub(crate) fn valid_prefix(k: Kernel, bytes: &[u8]) -> &str {
+    let text = &bytes[..simd::kernel_valid_up_to(k, bytes)];
+    // SAFETY: the kernel returns the length of a well-formed prefix.
+    unsafe { core::str::from_utf8_unchecked(text) }
+}
+
 /// The search for errors behind [`errors`], the stream decoder and [`count`](crate::count):
 /// the kernel skips to the next error, then the dense scanner reads the errors of the next
 /// [`DENSE`] bytes ahead, where more are likely.

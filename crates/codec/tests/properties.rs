@@ -148,6 +148,10 @@ proptest! {
             prop_assert_eq!(with(Action::default()), naive(&v, &fffd));
             prop_assert_eq!(with(Action::Escape), naive(&v, &escape));
             prop_assert_eq!(with(Action::Delete), naive(&v, &|_| String::new()));
+            // Substitutes of every length the fast path of maximal subparts takes (0..=4).
+            for sub in ["", "?", "\u{A7}", "\u{1F600}"] {
+                prop_assert_eq!(with(Action::Replace(sub)), naive(&v, &|_| sub.to_string()));
+            }
         }
     }
 
