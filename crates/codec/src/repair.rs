@@ -166,7 +166,17 @@ fn replace_subparts(k: Kernel, bytes: &[u8], sub: &str, out: &mut String) {
             break;
         };
         if m.errors != 0 {
-            stage.window(block, &m, (&with, sub.len()));
+            let padded;
+            let src = match bytes.get(pos..).and_then(<[u8]>::first_chunk::<80>) {
+                Some(src) => src,
+                None => {
+                    let mut p = [0; 80];
+                    p[..64].copy_from_slice(block);
+                    padded = p;
+                    &padded
+                }
+            };
+            stage.window(src, &m, (&with, sub.len()));
             pos += m.next;
         } else {
             // Clean for 61 positions: the kernel finds where the text ends.
@@ -238,19 +248,21 @@ impl Stage {
         }
     }
 
-    /// Appends the 64 bytes of `block` up to `m.next`, a window of the dense scanner, with
-    /// each error of `m` replaced by the first `n` bytes of `with`. Pieces of text are copied
-    /// 16 bytes at a time, whatever their length, from a padded copy of the block.
+    /// Appends the first `m.next` bytes of `src`, a window of the dense scanner, with each
+    /// error of `m` replaced by the first `n` bytes of `with`. Pieces of text are copied 16
+    /// bytes at a time, whatever their length: `src` is the 64 bytes scanned and 16 more, read
+    /// from the input where it has them (a padded copy would stall loads on its stores).
     #[inline]
-    fn window(&mut self, block: &[u8; 64], m: &simd::DenseMasks, (with, n): (&[u8; 4], usize)) {
-        let mut padded = [0; 64 + 16];
-        padded[..64].copy_from_slice(block);
+    fn window(&mut self, src: &[u8; 80], m: &simd::DenseMasks, (with, n): (&[u8; 4], usize)) {
         let dst = &mut self.buf[self.len..self.len + WINDOW_OUT];
         let (mut o, mut p, mut errors) = (0, 0, m.errors);
         let copy = |dst: &mut [u8], o: usize, from: usize, to: usize| {
-            let mut f = from;
+            // The first 16 bytes unconditionally: a branch on whether a piece is empty
+            // would follow the data (in random bytes, half of them are).
+            dst[o..][..16].copy_from_slice(&src[from..][..16]);
+            let mut f = from + 16;
             while f < to {
-                dst[o + f - from..][..16].copy_from_slice(&padded[f..][..16]);
+                dst[o + f - from..][..16].copy_from_slice(&src[f..][..16]);
                 f += 16;
             }
             o + to - from
