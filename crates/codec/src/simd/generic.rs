@@ -375,6 +375,12 @@ pub(crate) struct DenseMasks {
     pub(crate) three: u64,
     /// The first unit boundary at or after [`DENSE_SPAN`] (at most 64).
     pub(crate) next: usize,
+    /// ASCII bytes.
+    pub(crate) ascii: u64,
+    /// Bytes C0..=DF, E0..=EF and F0..=FF: leads of 2, 3 and 4 bytes where not errors.
+    pub(crate) lead: [u64; 3],
+    /// Newline bytes.
+    pub(crate) newlines: u64,
 }
 
 /// How many positions [`dense`] decides: every unit that starts in the first 61 of 64 bytes
@@ -398,6 +404,7 @@ pub(crate) const DENSE_SPAN: usize = 61;
 pub(crate) unsafe fn dense<V: Vector>(ptr: *const u8) -> DenseMasks {
     let n = V::LANES;
     let (mut high, mut cont, mut below_e0, mut below_f0, mut pair_ok) = (0u64, 0u64, 0, 0, 0);
+    let mut newlines = 0u64;
     // SAFETY: this function runs only on a CPU with V's ISA (caller's contract); the loads read
     // `n` bytes at `ptr + k` for `k + n <= 64`, readable by the caller's contract.
     unsafe {
@@ -407,6 +414,7 @@ pub(crate) unsafe fn dense<V: Vector>(ptr: *const u8) -> DenseMasks {
             V::table(&BYTE_2_HIGH),
         );
         let (c0, e0, f0, zero) = (V::splat(0xC0), V::splat(0xE0), V::splat(0xF0), V::splat(0));
+        let newline = V::splat(b'\n');
         // Before the unit boundary nothing reaches into the block: ASCII stands in for it.
         let mut prev = zero;
         let mut k = 0;
@@ -424,6 +432,7 @@ pub(crate) unsafe fn dense<V: Vector>(ptr: *const u8) -> DenseMasks {
             below_e0 |= e0.signed_gt(input).high_bit_mask() << k;
             below_f0 |= f0.signed_gt(input).high_bit_mask() << k;
             pair_ok |= special.eq(zero).high_bit_mask() << k;
+            newlines |= input.eq(newline).high_bit_mask() << k;
             prev = input;
             k += n;
         }
@@ -453,5 +462,8 @@ pub(crate) unsafe fn dense<V: Vector>(ptr: *const u8) -> DenseMasks {
         } else {
             DENSE_SPAN + later.trailing_zeros() as usize
         },
+        ascii: !high,
+        lead: [lead2, lead3, lead4],
+        newlines,
     }
 }
