@@ -304,16 +304,39 @@ pub(crate) unsafe fn validate_and_count<V: Vector, const COUNT: bool>(
         // Every sequence that ends before `o` has been checked. One that straddles `o` starts
         // at the last lead among the 3 bytes before it: finish exactly from there, with the
         // dense scanner when the error is among the 61 positions it decides (the usual case
-        // after a failed block), else with the scalar decoder.
-        let p = (o.saturating_sub(3)..o)
+        // after a failed block; if not, once more from where it stopped), else with the
+        // scalar decoder (near the end of the input).
+        let mut p = (o.saturating_sub(3)..o)
             .rev()
             .find(|&q| !scalar::is_continuation(bytes[q]))
             .unwrap_or(o);
-        if p + 64 <= bytes.len() {
-            let errors = dense::<V>(ptr.add(p)).errors;
-            if errors != 0 {
-                return (p + errors.trailing_zeros() as usize, o);
+        let first = p;
+        while p + 64 <= bytes.len() && p < o + BLOCK {
+            let m = dense::<V>(ptr.add(p));
+            if m.errors != 0 {
+                let err = p + m.errors.trailing_zeros() as usize;
+                if COUNT && p == first {
+                    // The counted blocks end at `o`, within 3 bytes of `p`: count the text
+                    // from `o` to the error, or take back the bytes of the error before `o`,
+                    // from the masks (counts are per byte), so that all of it is counted.
+                    // Positions a..b (all within the 61 the scanner decides, so below 64).
+                    let below = |x: usize| (1u64 << (x - p)) - 1;
+                    let span = |a: usize, b: usize| below(b) & !below(a);
+                    let (range, add) = if err >= o {
+                        (span(o, err), true)
+                    } else {
+                        (span(err, o), false)
+                    };
+                    let classes = [m.ascii, m.lead[0], m.lead[1], m.lead[2], m.newlines];
+                    for (a, class) in acc.iter_mut().zip(classes) {
+                        let n = u64::from((class & range).count_ones());
+                        if add { *a += n } else { *a -= n }
+                    }
+                    return (err, err);
+                }
+                return (err, o);
             }
+            p += m.next;
         }
         (p + scalar::valid_up_to(&bytes[p..]), o)
     }
