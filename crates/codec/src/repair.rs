@@ -101,7 +101,7 @@ pub fn repair_with<'a>(bytes: &'a [u8], options: &RepairOptions<'_>) -> Cow<'a, 
     if let Ok(s) = crate::validate(bytes) {
         return Cow::Borrowed(s);
     }
-    let (k, mut scan, mut pos) = (Kernel::active(), ErrorScan::new(), 0);
+    let k = Kernel::active();
     if let (Practice::MaximalSubpart, Action::Replace(sub)) = (options.practice, options.action)
         && sub.len() <= 4
     {
@@ -109,6 +109,7 @@ pub fn repair_with<'a>(bytes: &'a [u8], options: &RepairOptions<'_>) -> Cow<'a, 
         replace_subparts(k, bytes, sub, &mut out);
         return Cow::Owned(out);
     }
+    let (mut scan, mut pos) = (ErrorScan::new(), 0);
     let mut out = String::with_capacity(bytes.len() + bytes.len() / 4 + 16);
     let mut repairer = Repairer::new(*options);
     loop {
@@ -176,20 +177,19 @@ fn replace_subparts(k: Kernel, bytes: &[u8], sub: &str, out: &mut String) {
                     &padded
                 }
             };
-            stage.window(src, &m, (&with, sub.len()));
+            stage.window(src, &m, (&with, sub.len()), out);
             pos += m.next;
         } else {
-            // Clean for 61 positions: the kernel finds where the text ends.
+            // Clean for 61 positions: the kernel finds where the text ends, at least there.
             let text = crate::validate::valid_prefix(k, &bytes[pos..]);
             debug_assert!(text.len() >= simd::DENSE_SPAN);
             if text.is_empty() {
+                // Unreachable (the kernel and the scanner agree); the general path below
+                // would still give the right answer.
                 break;
             }
             stage.text(text, out);
             pos += text.len();
-        }
-        if stage.len >= STAGE {
-            stage.flush(out);
         }
     }
     let mut scan = ErrorScan::new();
@@ -217,7 +217,8 @@ const WINDOW_OUT: usize = 64 * 4 + 16;
 /// checked them, so that no unsafe code is needed and the lossy fallback never runs.
 struct Stage {
     buf: [u8; STAGE + WINDOW_OUT],
-    /// Bytes gathered; below [`STAGE`] between calls, so there is room for a window.
+    /// Bytes gathered; below [`STAGE`] between calls (each call flushes when it reaches it),
+    /// so there is room for a window.
     len: usize,
 }
 
@@ -253,7 +254,13 @@ impl Stage {
     /// bytes at a time, whatever their length: `src` is the 64 bytes scanned and 16 more, read
     /// from the input where it has them (a padded copy would stall loads on its stores).
     #[inline]
-    fn window(&mut self, src: &[u8; 80], m: &simd::DenseMasks, (with, n): (&[u8; 4], usize)) {
+    fn window(
+        &mut self,
+        src: &[u8; 80],
+        m: &simd::DenseMasks,
+        (with, n): (&[u8; 4], usize),
+        out: &mut String,
+    ) {
         let dst = &mut self.buf[self.len..self.len + WINDOW_OUT];
         let (mut o, mut p, mut errors) = (0, 0, m.errors);
         let copy = |dst: &mut [u8], o: usize, from: usize, to: usize| {
@@ -278,6 +285,9 @@ impl Stage {
         }
         o = copy(dst, o, p, m.next.max(p));
         self.len += o;
+        if self.len >= STAGE {
+            self.flush(out);
+        }
     }
 
     /// Appends the gathered bytes to `out`, checked by the validation kernel.

@@ -126,15 +126,17 @@ pub(crate) struct Window<'s> {
 
 /// The longest valid prefix of `bytes` found by kernel `k` (available) without a probe, for
 /// a caller that has just probed.
+#[cfg(feature = "alloc")]
 pub(crate) fn valid_prefix(k: Kernel, bytes: &[u8]) -> &str {
     let text = &bytes[..simd::kernel_valid_up_to(k, bytes)];
     // SAFETY: the kernel returns the length of a well-formed prefix.
     unsafe { core::str::from_utf8_unchecked(text) }
 }
 
-/// The search for errors behind [`errors`], the stream decoder and [`count`](crate::count):
-/// the kernel skips to the next error, then the dense scanner reads the errors of the next
-/// [`DENSE`] bytes ahead, where more are likely.
+/// The search for errors behind [`errors`], the stream decoder and the general path of
+/// [`repair_with`](crate::repair_with): the dense scanner looks at the next 64 bytes first
+/// and, where they are clean, the kernel skips to the next error; the errors of the [`DENSE`]
+/// bytes from there are read at once, as more are likely.
 #[derive(Clone, Debug)]
 pub(crate) struct ErrorScan {
     /// Errors found ahead, `found[head..tail]`, as entries of `scalar::scan_errors` called

@@ -262,3 +262,45 @@ proptest! {
         prop_assert_eq!(utf8_codec::decode_loose(&bytes), expected);
     }
 }
+
+/// Long inputs, 1 to 21 KB: stretches of random bytes between runs of hundreds of valid
+/// characters, so that repair's staging buffer fills and flushes, and long text goes to the
+/// output directly, with every substitute length its fast path takes (run by `.ci/run` under
+/// each kernel).
+#[test]
+fn long_repairs_agree_with_naive() {
+    let mut state = 0x2545_F491_4F6C_DD1Du64;
+    let mut next = move || {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        state
+    };
+    let words = ["grüße ", "привет ", "東京都 ", "😀 ", "plain ascii\n"];
+    for case in 0..60 {
+        let mut v = Vec::new();
+        let size = 1_000 + (next() % 20_000) as usize;
+        while v.len() < size {
+            if next() % 3 == 0 {
+                let n = next() % 700;
+                v.extend((0..n).map(|_| next() as u8));
+            } else {
+                let n = 1 + next() % 200;
+                for _ in 0..n {
+                    v.extend_from_slice(words[(next() % 5) as usize].as_bytes());
+                }
+            }
+        }
+        for sub in ["", "?", "\u{A7}", "\u{FFFD}", "\u{1F600}"] {
+            let opts = RepairOptions {
+                practice: Practice::MaximalSubpart,
+                action: Action::Replace(sub),
+            };
+            let got = utf8_codec::repair_with(&v, &opts);
+            assert!(
+                got == naive_maximal(&v, |_| sub.to_string()),
+                "case {case}, {sub:?}"
+            );
+        }
+    }
+}
