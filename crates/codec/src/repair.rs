@@ -98,19 +98,22 @@ pub fn repair(bytes: &[u8]) -> Cow<'_, str> {
 /// assert_eq!(with(Practice::PerSequence, Action::Delete), "!");
 /// ```
 pub fn repair_with<'a>(bytes: &'a [u8], options: &RepairOptions<'_>) -> Cow<'a, str> {
-    if let Ok(s) = crate::validate(bytes) {
-        return Cow::Borrowed(s);
-    }
     let k = Kernel::active();
+    // The text before the first error is validated once: returned as it is when it is all of
+    // `bytes`, else copied, and the search for errors goes on from its end.
+    let head = crate::validate::valid_prefix(k, bytes);
+    if head.len() == bytes.len() {
+        return Cow::Borrowed(head);
+    }
+    let mut out = String::with_capacity(bytes.len() + bytes.len() / 4 + 16);
+    out.push_str(head);
     if let (Practice::MaximalSubpart, Action::Replace(sub)) = (options.practice, options.action)
         && sub.len() <= 4
     {
-        let mut out = String::with_capacity(bytes.len() + bytes.len() / 4 + 16);
-        replace_subparts(k, bytes, sub, &mut out);
+        replace_subparts(k, bytes, head.len(), sub, &mut out);
         return Cow::Owned(out);
     }
-    let (mut scan, mut pos) = (ErrorScan::new(), 0);
-    let mut out = String::with_capacity(bytes.len() + bytes.len() / 4 + 16);
+    let (mut scan, mut pos) = (ErrorScan::new(), head.len());
     let mut repairer = Repairer::new(*options);
     loop {
         let (text, window) = scan.next_window(k, bytes, pos);
@@ -147,8 +150,8 @@ pub fn repair_with<'a>(bytes: &'a [u8], options: &RepairOptions<'_>) -> Cow<'a, 
     Cow::Owned(out)
 }
 
-/// The common case of [`repair_with`], kept tight: every maximal subpart replaced by `sub`
-/// (at most 4 bytes), appended to `out`.
+/// The common case of [`repair_with`], kept tight: `bytes` from `pos` (a unit boundary) with
+/// every maximal subpart replaced by `sub` (at most 4 bytes), appended to `out`.
 ///
 /// With a SIMD kernel the dense scanner looks at the next 64 bytes first: where they hold
 /// errors its masks drive the replacement directly (no error entries, no kinds, no branch per
@@ -157,11 +160,10 @@ pub fn repair_with<'a>(bytes: &'a [u8], options: &RepairOptions<'_>) -> Cow<'a, 
 /// [`Stage`] and checked by the validation kernel a few KiB at a time, which costs far less
 /// than a `str` per piece where errors are dense. The last bytes (fewer than 64), and all of
 /// them with the scalar kernel, go through [`ErrorScan`] windows.
-fn replace_subparts(k: Kernel, bytes: &[u8], sub: &str, out: &mut String) {
+fn replace_subparts(k: Kernel, bytes: &[u8], mut pos: usize, sub: &str, out: &mut String) {
     let mut with = [0; 4];
     with[..sub.len()].copy_from_slice(sub.as_bytes());
     let mut stage = Stage::new();
-    let mut pos = 0;
     while let Some(block) = bytes.get(pos..).and_then(<[u8]>::first_chunk::<64>) {
         let Some(m) = simd::dense_with(k, block) else {
             break;

@@ -124,8 +124,8 @@ pub(crate) struct Window<'s> {
     pub(crate) errors: &'s [u32],
 }
 
-/// The longest valid prefix of `bytes` found by kernel `k` (available) without a probe, for
-/// a caller that has just probed.
+/// The longest valid prefix of `bytes` found by kernel `k` (available) without a probe: for
+/// a caller that has just probed, or that expects a long valid run.
 #[cfg(feature = "alloc")]
 pub(crate) fn valid_prefix(k: Kernel, bytes: &[u8]) -> &str {
     let text = &bytes[..simd::kernel_valid_up_to(k, bytes)];
