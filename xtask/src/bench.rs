@@ -1145,29 +1145,32 @@ fn same_contents(a: &Path, b: &Path) -> Result<bool> {
 // ---------------------------------------------------------------------------------------
 // The machine and the versions.
 
-struct Machine {
-    cpu: String,
-    cores: usize,
-    flags: String,
-    memory: String,
-    kernel: String,
-    date: String,
-    load_start: String,
-    load_end: String,
+/// The machine a benchmark ran on, and its load.
+pub(crate) struct Machine {
+    pub(crate) cpu: String,
+    pub(crate) cores: usize,
+    pub(crate) flags: String,
+    pub(crate) memory: String,
+    pub(crate) kernel: String,
+    pub(crate) date: String,
+    pub(crate) load_start: String,
+    pub(crate) load_end: String,
 }
 
-fn load_average() -> String {
+/// The load averages of `/proc/loadavg` (1, 5, 15 min).
+pub(crate) fn load_average() -> String {
     std::fs::read_to_string("/proc/loadavg")
         .map(|s| s.split_whitespace().take(3).collect::<Vec<_>>().join(" "))
         .unwrap_or_else(|_| "unknown".to_owned())
 }
 
 /// The 1-minute load average of a `load_average()` string.
-fn load1(s: &str) -> Option<f64> {
+pub(crate) fn load1(s: &str) -> Option<f64> {
     s.split_whitespace().next()?.parse().ok()
 }
 
-fn machine() -> Machine {
+/// The machine, the date and the load now.
+pub(crate) fn machine() -> Machine {
     let cpuinfo = std::fs::read_to_string("/proc/cpuinfo").unwrap_or_default();
     let field = |name: &str| {
         cpuinfo
@@ -1234,7 +1237,8 @@ fn version(program: &Path) -> String {
         .unwrap_or_else(|| "?".to_owned())
 }
 
-fn git_head(root: &Path) -> String {
+/// `git describe --always --dirty` of the workspace.
+pub(crate) fn git_head(root: &Path) -> String {
     Command::new("git")
         .arg("-C")
         .arg(root)
@@ -1504,27 +1508,34 @@ pub fn wrap(text: &str, width: usize) -> String {
 }
 
 /// `doc` with its generated section replaced by `new_section` (which holds the markers):
-/// the text between [`BEGIN`] and [`END`] when both are there; else the `## Binaries`
-/// section (from that heading to the next `## ` heading or the end); else `new_section`
-/// appended. Everything else is kept byte for byte.
-pub fn replace_section(doc: &str, new_section: &str) -> String {
+/// the text between `begin` (up to its first `:`) and `end` when both are there; else the
+/// section under `heading` (from that heading to the next `## ` heading, the next generated
+/// section's `<!-- BEGIN` marker, or the end); else
+/// `new_section` appended. Everything else is kept byte for byte.
+pub fn replace_section(
+    doc: &str,
+    new_section: &str,
+    begin: &str,
+    end: &str,
+    heading: &str,
+) -> String {
     let new_section = new_section.trim_end_matches('\n');
-    let begin = doc.find(BEGIN.split(':').next().unwrap_or(BEGIN));
-    if let Some(b) = begin
-        && let Some(e) = doc[b..].find(END).map(|e| b + e + END.len())
+    // The marker up to its colon: what follows it may change, and `bench` must not match
+    // `bench-lib`.
+    let start = doc.find(begin.find(':').map_or(begin, |i| &begin[..=i]));
+    if let Some(b) = start
+        && let Some(e) = doc[b..].find(end).map(|e| b + e + end.len())
     {
         return format!("{}{new_section}{}", &doc[..b], &doc[e..]);
     }
-    let heading = doc
-        .match_indices("## Binaries")
+    let at = doc
+        .match_indices(heading)
         .map(|(i, _)| i)
         .find(|&i| i == 0 || doc.as_bytes()[i - 1] == b'\n');
-    if let Some(h) = heading {
-        let after = h + "## Binaries".len();
-        let end = doc[after..]
-            .match_indices("\n## ")
-            .next()
-            .map_or(doc.len(), |(i, _)| after + i + 1);
+    if let Some(h) = at {
+        let after = h + heading.len();
+        let next = |pat: &str| doc[after..].find(pat).map_or(doc.len(), |i| after + i + 1);
+        let end = next("\n## ").min(next("\n<!-- BEGIN "));
         let tail = &doc[end..];
         let sep = if tail.is_empty() { "\n" } else { "\n\n" };
         return format!("{}{new_section}{sep}{tail}", &doc[..h]);
@@ -1625,8 +1636,11 @@ fn bench(root: &Path, opts: &Options) -> Result<()> {
     if opts.write {
         let path = root.join("BENCHMARKS.md");
         let doc = std::fs::read_to_string(&path).unwrap_or_default();
-        std::fs::write(&path, replace_section(&doc, &section(&run)))
-            .map_err(|e| format!("{}: {e}", path.display()))?;
+        std::fs::write(
+            &path,
+            replace_section(&doc, &section(&run), BEGIN, END, "## Binaries"),
+        )
+        .map_err(|e| format!("{}: {e}", path.display()))?;
         println!("bench: wrote the Binaries section of {}", path.display());
     } else {
         println!("bench: BENCHMARKS.md left alone (--no-write or --only)");
@@ -1704,6 +1718,8 @@ mod tests {
         assert_eq!(median(&[ms(4), ms(1), ms(100), ms(2)]), ms(3));
     }
 
+    const B: &str = "## Binaries";
+
     const NEW: &str = "<!-- BEGIN xtask bench: generated -->\n## Binaries (new)\n\nrows\n<!-- END xtask bench -->\n";
 
     fn new_section() -> String {
@@ -1714,7 +1730,7 @@ mod tests {
     fn replaces_the_hand_written_section_up_to_the_end() {
         let doc =
             "# Benchmarks\n\nintro\n\n## Library\n\nlib table\n\n## Binaries (old)\n\nold rows\n";
-        let out = replace_section(doc, &new_section());
+        let out = replace_section(doc, &new_section(), BEGIN, END, B);
         assert_eq!(
             out,
             format!(
@@ -1727,7 +1743,7 @@ mod tests {
     #[test]
     fn replaces_the_hand_written_section_keeping_what_follows() {
         let doc = "# B\n\n## Binaries\n\nold\n\n### sub\n\nold\n\n## Later\n\nkept\n";
-        let out = replace_section(doc, &new_section());
+        let out = replace_section(doc, &new_section(), BEGIN, END, B);
         assert_eq!(out, format!("# B\n\n{}\n## Later\n\nkept\n", new_section()));
     }
 
@@ -1738,9 +1754,9 @@ mod tests {
             new_section()
         );
         let other = new_section().replace("rows", "other rows");
-        let once = replace_section(&doc, &other);
+        let once = replace_section(&doc, &other, BEGIN, END, B);
         assert_eq!(once, doc.replace("rows\n<!--", "other rows\n<!--"));
-        assert_eq!(replace_section(&once, &other), once);
+        assert_eq!(replace_section(&once, &other, BEGIN, END, B), once);
         assert!(once.starts_with("# B\n\n## Library\n\nlib\n\n"));
         assert!(once.ends_with("\n## Notes\n\nkept\n"));
     }
@@ -1748,16 +1764,19 @@ mod tests {
     #[test]
     fn appends_when_there_is_no_section() {
         assert_eq!(
-            replace_section("# B\n\ntext\n", &new_section()),
+            replace_section("# B\n\ntext\n", &new_section(), BEGIN, END, B),
             format!("# B\n\ntext\n\n{}", new_section())
         );
-        assert_eq!(replace_section("", &new_section()), new_section());
+        assert_eq!(
+            replace_section("", &new_section(), BEGIN, END, B),
+            new_section()
+        );
     }
 
     #[test]
     fn library_headings_containing_binaries_are_not_taken() {
         let doc = "# B\n\nsee ## Binaries below\n\n## Library\n\nx\n";
-        let out = replace_section(doc, &new_section());
+        let out = replace_section(doc, &new_section(), BEGIN, END, B);
         assert!(out.starts_with(doc));
     }
 

@@ -16,6 +16,7 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 mod bench;
+mod bench_lib;
 mod completions;
 mod dist;
 mod fuzz;
@@ -35,6 +36,7 @@ tasks:
 {release}
 {fuzz}
 {bench}
+{bench_lib}
   help                print this message";
 
 fn main() -> ExitCode {
@@ -51,6 +53,7 @@ fn main() -> ExitCode {
         [task @ ("dist" | "man" | "completions"), rest @ ..] => release::run(task, rest, &root()),
         ["fuzz", rest @ ..] => fuzz::run(rest, &root()),
         ["bench", rest @ ..] => bench::run(rest, &root()),
+        ["bench-lib", rest @ ..] => bench_lib::run(rest, &root()),
         ["help" | "--help" | "-h"] => {
             println!("{}", usage());
             ExitCode::SUCCESS
@@ -71,6 +74,7 @@ fn usage() -> String {
         .replace("{release}", release::USAGE)
         .replace("{fuzz}", fuzz::USAGE)
         .replace("{bench}", bench::USAGE)
+        .replace("{bench_lib}", bench_lib::USAGE)
 }
 
 fn report(result: Result<gen_dfa::Stats, Box<dyn std::error::Error>>, verb: &str) -> ExitCode {
