@@ -104,27 +104,12 @@ impl Counts {
         n
     }
 
-    /// Adds the first `m.next` bytes of `block`, a window of the dense scanner with errors,
-    /// from its masks: no branch per byte, one table lookup per error for its kind.
-    fn add_window(&mut self, block: &[u8; 64], m: &simd::DenseMasks) {
-        let span = u64::MAX >> (64 - m.next);
-        let ok = span & !m.errors;
-        let ascii = u64::from((m.ascii & span).count_ones());
-        let [l2, l3, l4] = m.lead.map(|l| u64::from((l & ok).count_ones()));
-        let errors = u64::from(m.errors.count_ones());
-        self.bytes += m.next as u64;
-        self.chars += ascii + l2 + l3 + l4;
-        self.lines += u64::from((m.newlines & span).count_ones());
-        for (total, n) in self.by_length.iter_mut().zip([ascii, l2, l3, l4]) {
-            *total += n;
-        }
-        self.errors += errors;
-        let mut e = m.errors;
-        while e != 0 {
-            let j = e.trailing_zeros() as usize & 63;
-            let kind = scalar::pair_kind(block[j], block.get(j + 1).copied().unwrap_or(0));
-            self.by_kind[usize::from(kind) & 7] += 1;
-            e &= e - 1;
+    /// Adds what the dense scanner's windows counted over `n` bytes.
+    fn add_windows(&mut self, b: &simd::WindowCounts, n: usize) {
+        self.add_acc(&b.text, n);
+        for (total, k) in self.by_kind.iter_mut().zip(b.kinds) {
+            *total += k;
+            self.errors += k;
         }
     }
 
@@ -169,27 +154,25 @@ pub fn count(bytes: &[u8]) -> Counts {
 pub(crate) fn count_with(k: Kernel, bytes: &[u8]) -> Counts {
     let mut counts = Counts::default();
     let mut at = 0;
-    // With a SIMD kernel the dense scanner looks at the next 64 bytes first: a window with
-    // errors is counted from its masks, a clean one sends the kernel to the next error.
-    while let Some(block) = bytes.get(at..).and_then(<[u8]>::first_chunk::<64>) {
-        let Some(m) = simd::dense_with(k, block) else {
-            break;
-        };
-        if m.errors != 0 {
-            counts.add_window(block, &m);
-            at += m.next;
-        } else {
-            let n = counts.add_run(k, &bytes[at..]);
-            debug_assert!(n >= simd::DENSE_SPAN);
-            at += n;
-            if n == 0 {
-                // Unreachable (the kernel and the scanner agree); the general path below
-                // would still give the right answer.
-                break;
+    // The kernel validates and counts text up to the next error; with a SIMD kernel, the dense
+    // scanner then counts windows from there (text and errors, from its masks) while errors
+    // are dense, and so on to the last bytes.
+    let mut windows = simd::WindowCounts::default();
+    let mut in_windows = 0;
+    loop {
+        at += counts.add_run(k, &bytes[at..]);
+        match simd::count_windows_with(k, bytes, at, &mut windows) {
+            // Fewer than 64 bytes left, or the scalar kernel.
+            Some(end) if end == at => break,
+            None => break,
+            Some(end) => {
+                in_windows += end - at;
+                at = end;
             }
         }
     }
-    // The last bytes (fewer than 64), or all of them with the scalar kernel.
+    counts.add_windows(&windows, in_windows);
+    // The last bytes (fewer than 64), or all after the first error with the scalar kernel.
     let mut scan = ErrorScan::new();
     while at < bytes.len() {
         // A stretch of text, validated and counted in one pass.

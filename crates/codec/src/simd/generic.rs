@@ -147,6 +147,36 @@ struct Tables<V> {
     incomplete: V,
 }
 
+impl<V: Vector> Tables<V> {
+    /// The tables, in registers.
+    ///
+    /// # Safety
+    ///
+    /// Only on a CPU with `V`'s ISA.
+    #[inline(always)]
+    unsafe fn new() -> Tables<V> {
+        let n = V::LANES;
+        // The largest byte that does not start a sequence too long for the bytes left in a
+        // vector, for its last three bytes (see the block loops).
+        let mut incomplete_max = [0xFFu8; 64];
+        incomplete_max[n - 3..n].copy_from_slice(&[0xF0 - 1, 0xE0 - 1, 0xC0 - 1]);
+        // SAFETY: the caller runs on a CPU with V's ISA; `incomplete_max` has 64 >= n readable
+        // bytes.
+        unsafe {
+            Tables {
+                b1_high: V::table(&BYTE_1_HIGH),
+                b1_low: V::table(&BYTE_1_LOW),
+                b2_high: V::table(&BYTE_2_HIGH),
+                third: V::splat(0xE0 - 1),
+                fourth: V::splat(0xF0 - 1),
+                zero: V::splat(0),
+                high_bit: V::splat(0x80),
+                incomplete: V::load(incomplete_max.as_ptr()),
+            }
+        }
+    }
+}
+
 /// Nonzero bytes where `input` (with `prev` before it) breaks a rule of Table 3-7.
 ///
 /// # Safety
@@ -204,24 +234,13 @@ pub(crate) unsafe fn validate_and_count<V: Vector, const COUNT: bool>(
     // 8 KiB 7.1; no loss on input that fits in L1 or L2.
     const PREFETCH: usize = 2048;
     let n = V::LANES;
-    let mut incomplete_max = [0xFFu8; 64];
-    incomplete_max[n - 3..n].copy_from_slice(&[0xF0 - 1, 0xE0 - 1, 0xC0 - 1]);
     // SAFETY: this function runs only on a CPU with V's ISA (caller's contract); loads read
-    // `n` bytes at `ptr + k * n` for `k * n < BLOCK` with `o + BLOCK <= bytes.len()`,
-    // `incomplete_max` has 64 >= n readable bytes, and `dense` reads 64 bytes at `ptr + p`
-    // with `p + 64 <= bytes.len()`; a prefetch reads nothing (its address may be past the end:
-    // `wrapping_add` computes it without claiming it is in bounds).
+    // `n` bytes at `ptr + k * n` for `k * n < BLOCK` with `o + BLOCK <= bytes.len()`, and
+    // `dense` reads 64 bytes at `ptr + p` with `p + 64 <= bytes.len()`; a prefetch reads
+    // nothing (its address may be past the end: `wrapping_add` computes it without claiming
+    // it is in bounds).
     unsafe {
-        let t = Tables {
-            b1_high: V::table(&BYTE_1_HIGH),
-            b1_low: V::table(&BYTE_1_LOW),
-            b2_high: V::table(&BYTE_2_HIGH),
-            third: V::splat(0xE0 - 1),
-            fourth: V::splat(0xF0 - 1),
-            zero: V::splat(0),
-            high_bit: V::splat(0x80),
-            incomplete: V::load(incomplete_max.as_ptr()),
-        };
+        let t = Tables::<V>::new();
         let (bf, df, ef, newline) = (
             V::splat(0xBF),
             V::splat(0xDF),
@@ -340,6 +359,70 @@ pub(crate) unsafe fn validate_and_count<V: Vector, const COUNT: bool>(
         }
         (p + scalar::valid_up_to(&bytes[p..]), o)
     }
+}
+
+/// What [`count_windows`] adds to: the valid text in the kernels' shape and the errors.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(crate) struct WindowCounts {
+    /// `[ascii, lead2, lead3, lead4, newlines]` of the valid text, as [`scalar::count_valid`].
+    pub(crate) text: [u64; 5],
+    /// Errors by [`ErrorKind::index`](crate::ErrorKind::index) (the last slot stays 0).
+    pub(crate) kinds: [u64; 8],
+}
+
+impl WindowCounts {
+    /// Adds the first `m.next` bytes of `block`, a window of the dense scanner, from its
+    /// masks: no branch per byte, one table lookup per error for its kind.
+    #[inline(always)]
+    fn add_window(&mut self, block: &[u8; 64], m: &DenseMasks) {
+        let span = u64::MAX >> (64 - m.next);
+        let ok = span & !m.errors;
+        let text = [
+            m.ascii & span,
+            m.lead[0] & ok,
+            m.lead[1] & ok,
+            m.lead[2] & ok,
+            m.newlines & span,
+        ];
+        for (total, class) in self.text.iter_mut().zip(text) {
+            *total += u64::from(class.count_ones());
+        }
+        let mut e = m.errors;
+        while e != 0 {
+            let j = e.trailing_zeros() as usize & 63;
+            // An error starts in the first DENSE_SPAN positions: its second byte is in the block.
+            let kind = scalar::pair_kind(block[j], block[(j + 1) & 63]);
+            self.kinds[usize::from(kind) & 7] += 1;
+            e &= e - 1;
+        }
+    }
+}
+
+/// Counts the windows of the dense scanner from `o`, a unit boundary, into `c` (text and
+/// errors by kind, from the masks) while they hold more than one error (where errors are
+/// dense, a kernel call would stop again at once), and returns where the last one ends, a
+/// unit boundary: `o` itself only when fewer than 64 bytes are left.
+///
+/// # Safety
+///
+/// Only on a CPU with `V`'s ISA.
+#[inline(always)]
+pub(crate) unsafe fn count_windows<V: Vector>(
+    bytes: &[u8],
+    mut o: usize,
+    c: &mut WindowCounts,
+) -> usize {
+    while let Some(block) = bytes.get(o..).and_then(<[u8]>::first_chunk::<64>) {
+        // SAFETY: the caller runs on a CPU with V's ISA; `block` has 64 readable bytes.
+        let m = unsafe { dense::<V>(block.as_ptr()) };
+        c.add_window(block, &m);
+        o += m.next;
+        if m.errors & m.errors.wrapping_sub(1) == 0 {
+            // At most one error: the text after it is likely clean.
+            break;
+        }
+    }
+    o
 }
 
 /// Adds the counts of a valid run to `acc` (`[ascii, lead2, lead3, lead4, newlines]`), as

@@ -240,7 +240,31 @@ pub(crate) fn probe(k: Kernel, bytes: &[u8]) -> Option<usize> {
 /// How many bytes the scalar kernel's probe decodes before the kernel is called.
 const PROBE: usize = 16;
 
-pub(crate) use generic::{DENSE_SPAN, DenseMasks};
+pub(crate) use generic::{DENSE_SPAN, DenseMasks, WindowCounts};
+
+/// Counts the dense scanner's windows of `bytes` from `o`, a unit boundary, into `c` with
+/// kernel `k` (available) while they hold more than one error, and returns where they end (a
+/// unit boundary; `o` when fewer than 64 bytes are left); `None` for the scalar kernel.
+#[inline]
+pub(crate) fn count_windows_with(
+    k: Kernel,
+    bytes: &[u8],
+    o: usize,
+    c: &mut WindowCounts,
+) -> Option<usize> {
+    match k {
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: `k` is available (the caller's contract).
+        Kernel::Avx512 => Some(unsafe { x86_64::count_windows_avx512(bytes, o, c) }),
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: `k` is available (the caller's contract).
+        Kernel::Avx2 => Some(unsafe { x86_64::count_windows_avx2(bytes, o, c) }),
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: as above.
+        Kernel::Sse42 => Some(unsafe { x86_64::count_windows_sse42(bytes, o, c) }),
+        _ => None,
+    }
+}
 
 /// Validates `bytes` and counts its valid prefix in the same pass with kernel `k`
 /// (available): the valid length and the length `c` of the prefix whose counts were added to

@@ -480,3 +480,49 @@ pub(crate) unsafe fn validate_and_count_avx512(bytes: &[u8], acc: &mut [u64; 5])
     // SAFETY: AVX-512F/BW (and POPCNT, which every such CPU has) are present (this function's contract).
     unsafe { generic::validate_and_count::<Avx512, true>(bytes, acc) }
 }
+
+/// The dense scanner's windows with SSE4.2, counted (see [`generic::count_windows`]).
+///
+/// # Safety
+///
+/// The CPU must support SSE4.2.
+#[target_feature(enable = "sse4.2,popcnt")]
+pub(crate) unsafe fn count_windows_sse42(
+    bytes: &[u8],
+    o: usize,
+    c: &mut generic::WindowCounts,
+) -> usize {
+    // SAFETY: SSE4.2 (and POPCNT, which every SSE4.2 CPU has) is present (this function's contract).
+    unsafe { generic::count_windows::<Sse>(bytes, o, c) }
+}
+
+/// The dense scanner's windows with AVX2, counted (see [`generic::count_windows`]).
+///
+/// # Safety
+///
+/// The CPU must support AVX2.
+#[target_feature(enable = "avx2,popcnt")]
+pub(crate) unsafe fn count_windows_avx2(
+    bytes: &[u8],
+    o: usize,
+    c: &mut generic::WindowCounts,
+) -> usize {
+    // SAFETY: AVX2 (and POPCNT, which every AVX2 CPU has) is present (this function's contract).
+    unsafe { generic::count_windows::<Avx2>(bytes, o, c) }
+}
+
+/// The dense scanner's windows with AVX-512F and AVX-512BW, counted (see
+/// [`generic::count_windows`]).
+///
+/// # Safety
+///
+/// The CPU must support AVX-512F and AVX-512BW.
+#[target_feature(enable = "avx512f,avx512bw,popcnt")]
+pub(crate) unsafe fn count_windows_avx512(
+    bytes: &[u8],
+    o: usize,
+    c: &mut generic::WindowCounts,
+) -> usize {
+    // SAFETY: AVX-512F/BW (and POPCNT, which every such CPU has) are present (this function's contract).
+    unsafe { generic::count_windows::<Avx512>(bytes, o, c) }
+}
