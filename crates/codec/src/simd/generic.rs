@@ -254,9 +254,9 @@ pub(crate) unsafe fn validate_and_count<V: Vector, const COUNT: bool>(
         // short: no branch of its own, which would follow the data rather than its script.
         let mut prev_incomplete = V::splat(0);
         let mut o = 0;
-        // Counts of the blocks known to be valid (non-ASCII, >= C0, >= E0, >= F0, newlines),
+        // Counts of the blocks known to be valid (bytes >= C0, >= E0, >= F0, newlines),
         // in registers; `acc` is written once at the end.
-        let mut totals = [0u64; 5];
+        let mut totals = [0u64; 4];
         while o + BLOCK <= bytes.len() {
             V::prefetch(ptr.wrapping_add(o + PREFETCH));
             let mut high = prev_incomplete;
@@ -270,7 +270,7 @@ pub(crate) unsafe fn validate_and_count<V: Vector, const COUNT: bool>(
                     let mut k = 0;
                     while k < BLOCK {
                         let nl = V::load(ptr.add(o + k)).eq(newline).high_bit_mask();
-                        totals[4] += u64::from(nl.count_ones());
+                        totals[3] += u64::from(nl.count_ones());
                         k += n;
                     }
                 }
@@ -280,8 +280,9 @@ pub(crate) unsafe fn validate_and_count<V: Vector, const COUNT: bool>(
                 continue;
             }
             let mut error = t.zero;
-            // Counts of this block, kept until it is known to be valid.
-            let (mut non_ascii, mut ge_c0, mut ge_e0, mut ge_f0, mut lines) = (0u32, 0, 0, 0, 0);
+            // Counts of this block, kept until it is known to be valid. (Its non-ASCII bytes
+            // follow from the leads, below.)
+            let (mut ge_c0, mut ge_e0, mut ge_f0, mut lines) = (0u32, 0, 0, 0);
             let mut k = 0;
             while k < BLOCK {
                 let input = V::load(ptr.add(o + k));
@@ -289,7 +290,6 @@ pub(crate) unsafe fn validate_and_count<V: Vector, const COUNT: bool>(
                 if COUNT {
                     // Signed compares: non-ASCII bytes are negative, so mask out ASCII.
                     let h = input.high_bit_mask();
-                    non_ascii += h.count_ones();
                     ge_c0 += (input.signed_gt(bf).high_bit_mask() & h).count_ones();
                     ge_e0 += (input.signed_gt(df).high_bit_mask() & h).count_ones();
                     ge_f0 += (input.signed_gt(ef).high_bit_mask() & h).count_ones();
@@ -302,23 +302,14 @@ pub(crate) unsafe fn validate_and_count<V: Vector, const COUNT: bool>(
                 break;
             }
             if COUNT {
-                totals[0] += u64::from(non_ascii);
-                totals[1] += u64::from(ge_c0);
-                totals[2] += u64::from(ge_e0);
-                totals[3] += u64::from(ge_f0);
-                totals[4] += u64::from(lines);
+                totals[0] += u64::from(ge_c0);
+                totals[1] += u64::from(ge_e0);
+                totals[2] += u64::from(ge_f0);
+                totals[3] += u64::from(lines);
             }
             // 1..=0x40 where incomplete (a positive signed byte), else 0.
             prev_incomplete = prev.saturating_sub(t.incomplete).signed_gt(t.zero);
             o += BLOCK;
-        }
-        if COUNT {
-            let [non_ascii, ge_c0, ge_e0, ge_f0, lines] = totals;
-            acc[0] += o as u64 - non_ascii;
-            acc[1] += ge_c0 - ge_e0;
-            acc[2] += ge_e0 - ge_f0;
-            acc[3] += ge_f0;
-            acc[4] += lines;
         }
         // Every sequence that ends before `o` has been checked. One that straddles `o` starts
         // at the last lead among the 3 bytes before it: finish exactly from there, with the
@@ -329,6 +320,24 @@ pub(crate) unsafe fn validate_and_count<V: Vector, const COUNT: bool>(
             .rev()
             .find(|&q| !scalar::is_continuation(bytes[q]))
             .unwrap_or(o);
+        if COUNT {
+            let [ge_c0, ge_e0, ge_f0, lines] = totals;
+            // Every unit before `p` is a valid sequence (it ends in a block that passed), and
+            // a lead of 2, 3 or 4 bytes (>= C0, >= E0, >= F0) brings 1, 2 or 3 continuation
+            // bytes: 2 * ge_c0 + ge_e0 + ge_f0 non-ASCII bytes there. The bytes from `p` to
+            // `o` (at most 3, perhaps of an error the next block reports) count as they are.
+            let mut cut = [0; 5];
+            scalar::count_valid(&bytes[p..o], &mut cut);
+            let before = 2 * (ge_c0 - cut[1] - cut[2] - cut[3])
+                + (ge_e0 - cut[2] - cut[3])
+                + (ge_f0 - cut[3]);
+            let non_ascii = before + (o - p) as u64 - cut[0];
+            acc[0] += o as u64 - non_ascii;
+            acc[1] += ge_c0 - ge_e0;
+            acc[2] += ge_e0 - ge_f0;
+            acc[3] += ge_f0;
+            acc[4] += lines;
+        }
         let first = p;
         while p + 64 <= bytes.len() && p < o + BLOCK {
             let m = dense::<V>(ptr.add(p));
