@@ -113,6 +113,15 @@ impl Counts {
         }
     }
 
+    /// Adds what a stream decoder reported.
+    fn add_event(&mut self, event: &Event<'_>) {
+        match event {
+            Event::Str(s) => self.add_valid(s.as_bytes()),
+            Event::Char(c) => self.add_valid(c.encode_utf8(&mut [0; 4]).as_bytes()),
+            Event::Error(e) => self.add_error(e.len(), e.kind()),
+        }
+    }
+
     /// Adds one error.
     fn add_error(&mut self, len: usize, kind: ErrorKind) {
         self.bytes += len as u64;
@@ -233,7 +242,43 @@ impl Counter {
     /// assert_eq!(c.finish().chars, 1);
     /// ```
     pub fn update(&mut self, chunk: &[u8]) {
-        self.update_with(chunk, |_| {});
+        // A sequence held from the last chunk first.
+        let mut pos = 0;
+        if !self.decoder.held().is_empty() {
+            let mut events = self.decoder.decode(chunk);
+            let event = events.next();
+            pos = events.consumed();
+            if let Some(event) = event {
+                self.counts.add_event(&event);
+            }
+            if !self.decoder.held().is_empty() {
+                return;
+            }
+        }
+        let rest = &chunk[pos..];
+        if rest.is_empty() {
+            return;
+        }
+        // All but the last unit in one pass of the kernel (the last one may go on in the next
+        // chunk): as for whole input, except that a sequence cut by `last` is followed by a
+        // byte that does not continue it there, not by the end.
+        let last = scalar::unit_start_before(rest, 0, rest.len());
+        let mut part = count_with(Kernel::active(), &rest[..last]);
+        let end = ErrorKind::UnexpectedEnd.index();
+        if part.by_kind[end] > 0 {
+            // The unit that ends at `last`: a valid prefix, so what decides its kind is its
+            // lead and the byte that does not continue it (for a lead alone, the pair;
+            // otherwise it is `truncated` whatever follows).
+            let start = scalar::unit_start_before(rest, 0, last);
+            let kind = ErrorKind::classify(rest[start], Some(rest[last]), false);
+            part.by_kind[end] -= 1;
+            part.by_kind[kind.index()] += 1;
+        }
+        self.counts += part;
+        self.decoder.skip(last);
+        for event in self.decoder.decode(&rest[last..]) {
+            self.counts.add_event(&event);
+        }
     }
 
     /// Counts the next chunk and calls `on_error` for each error completed by it.
@@ -247,12 +292,11 @@ impl Counter {
     pub fn update_with(&mut self, chunk: &[u8], mut on_error: impl FnMut(&StreamError)) {
         for event in self.decoder.decode(chunk) {
             match event {
-                Event::Str(s) => self.counts.add_valid(s.as_bytes()),
-                Event::Char(c) => self.counts.add_valid(c.encode_utf8(&mut [0; 4]).as_bytes()),
                 Event::Error(e) => {
                     self.counts.add_error(e.len(), e.kind());
                     on_error(&e);
                 }
+                event => self.counts.add_event(&event),
             }
         }
     }

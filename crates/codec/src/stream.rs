@@ -250,6 +250,12 @@ impl Decoder {
         self.offset + self.held_len as u64
     }
 
+    /// Moves past `n` bytes that the caller has counted itself (nothing may be held).
+    pub(crate) fn skip(&mut self, n: usize) {
+        debug_assert_eq!(self.held_len, 0);
+        self.offset += n as u64;
+    }
+
     /// The bytes held back from the end of the last chunk (a valid but incomplete prefix).
     ///
     /// ```
@@ -275,6 +281,11 @@ pub struct Events<'d, 'a> {
 }
 
 impl<'a> Events<'_, 'a> {
+    /// How many bytes of the chunk the events pulled so far took (or hold).
+    pub(crate) fn consumed(&self) -> usize {
+        self.pos
+    }
+
     /// Completes (or fails) the held prefix with bytes of the chunk.
     fn complete_held(&mut self) -> Option<Event<'a>> {
         let d = &mut *self.decoder;

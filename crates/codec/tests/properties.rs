@@ -125,14 +125,21 @@ proptest! {
 
     #[test]
     fn counter_over_any_split_equals_count((v, cuts) in with_cuts()) {
+        // `update` counts all but the last unit of a chunk in one pass; `update_with` goes
+        // by the decoder's events: both must give the counts of the whole.
         let mut counter = utf8_codec::Counter::new();
+        let mut by_events = utf8_codec::Counter::new();
+        let mut errors = 0;
         let mut start = 0;
         for &end in cuts.iter().chain(std::iter::once(&v.len())) {
             counter.update(&v[start..end]);
+            by_events.update_with(&v[start..end], |_| errors += 1);
             start = end;
         }
         let whole = utf8_codec::count(&v);
         prop_assert_eq!(counter.finish(), whole);
+        prop_assert_eq!(by_events.finish_with(|_| errors += 1), whole);
+        prop_assert_eq!(errors, whole.errors);
         prop_assert_eq!(whole, naive_counts(&v));
     }
 
