@@ -323,6 +323,14 @@ pub fn tables(r: &Results, active: &str) -> String {
                     "simdutf8::compat + push U+FFFD",
                 ),
                 ("ours `repair`", "utf8_codec::repair"),
+                (
+                    "composite, reused buffer",
+                    "simdutf8::compat + push U+FFFD (reused String)",
+                ),
+                (
+                    "ours `repair_into`, reused buffer",
+                    "utf8_codec::repair_into (reused String)",
+                ),
             ]),
             ratios: vec![
                 (
@@ -335,6 +343,12 @@ pub fn tables(r: &Results, active: &str) -> String {
                     "ours / composite",
                     "utf8_codec::repair".to_owned(),
                     "simdutf8::compat + push U+FFFD".to_owned(),
+                    false,
+                ),
+                (
+                    "reused: ours / composite",
+                    "utf8_codec::repair_into (reused String)".to_owned(),
+                    "simdutf8::compat + push U+FFFD (reused String)".to_owned(),
                     false,
                 ),
             ],
@@ -406,6 +420,11 @@ pub fn targets(r: &Results, active: &str) -> String {
         "utf8_codec::repair".to_owned(),
         "simdutf8::compat + push U+FFFD",
     );
+    let repair_reused = in_group(
+        "repair",
+        "utf8_codec::repair_into (reused String)".to_owned(),
+        "simdutf8::compat + push U+FFFD (reused String)",
+    );
     let repair_lossy = in_group(
         "repair",
         "utf8_codec::repair".to_owned(),
@@ -454,6 +473,13 @@ pub fn targets(r: &Results, active: &str) -> String {
             corpora: &CORPORA[7..8],
             min: 2.0,
             ratio: &repair_composite,
+        },
+        Target {
+            text: "the same, both writing into one reused buffer (`repair_into`; no page faults \
+                   of a fresh allocation)",
+            corpora: &CORPORA[7..8],
+            min: 2.0,
+            ratio: &repair_reused,
         },
         Target {
             text: "repair on random bytes at least 3× `from_utf8_lossy`",

@@ -57,7 +57,7 @@
 //! * [`decode`] (double-ended), [`decode_first`], [`decode_last`], [`floor_boundary`],
 //!   [`ceil_boundary`], [`is_boundary`], [`decode_loose`]: decoding.
 //! * [`encode`], [`utf16_chars`], `utf16_to_string`: encoding.
-//! * `repair`, `repair_with` with `Practice` and `Action`, `Repairer`: repair
+//! * `repair`, `repair_with`, `repair_into` with `Practice` and `Action`, `Repairer`: repair
 //!   (feature `alloc`).
 //! * [`stream::Decoder`], [`Counter`], and the `io` adapters (feature `std`): streams.
 //! * [`count`], [`Counts`]: bytes, scalars, lines, sequence lengths, errors by kind.
@@ -115,6 +115,6 @@ pub use encode::utf16_to_string;
 pub use encode::{EncodeError, EncodeErrorKind, Encoded, encode, utf16_chars};
 pub use error::{ErrorKind, Utf8Error};
 #[cfg(feature = "alloc")]
-pub use repair::{Action, Practice, RepairOptions, Repairer, repair, repair_with};
+pub use repair::{Action, Practice, RepairOptions, Repairer, repair, repair_into, repair_with};
 pub use simd::Kernel;
 pub use validate::{Errors, errors, is_valid, valid_up_to, validate};

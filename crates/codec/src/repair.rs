@@ -107,18 +107,46 @@ pub fn repair_with<'a>(bytes: &'a [u8], options: &RepairOptions<'_>) -> Cow<'a, 
     }
     let mut out = String::with_capacity(bytes.len() + bytes.len() / 4 + 16);
     out.push_str(head);
+    repair_rest(k, bytes, head.len(), options, &mut out);
+    Cow::Owned(out)
+}
+
+/// Repairs `bytes` as [`repair_with`] does, appending the text to `out`: a caller that
+/// repairs many inputs reuses one buffer instead of allocating a `String` for each.
+///
+/// ```
+/// use utf8_codec::{repair_into, RepairOptions};
+///
+/// let mut out = String::new();
+/// for input in [&b"caf\xC3\xA9 "[..], b"na\xEFve"] {
+///     repair_into(input, &RepairOptions::default(), &mut out);
+/// }
+/// assert_eq!(out, "café na\u{FFFD}ve");
+/// ```
+pub fn repair_into(bytes: &[u8], options: &RepairOptions<'_>, out: &mut String) {
+    let k = Kernel::active();
+    let head = crate::validate::valid_prefix(k, bytes);
+    out.push_str(head);
+    if head.len() < bytes.len() {
+        out.reserve(bytes.len() - head.len());
+        repair_rest(k, bytes, head.len(), options, out);
+    }
+}
+
+/// Appends the repair of `bytes` from `pos`, a unit boundary, to `out`.
+fn repair_rest(k: Kernel, bytes: &[u8], pos: usize, options: &RepairOptions<'_>, out: &mut String) {
     if let (Practice::MaximalSubpart, Action::Replace(sub)) = (options.practice, options.action)
         && sub.len() <= 4
     {
-        replace_subparts(k, bytes, head.len(), sub, &mut out);
-        return Cow::Owned(out);
+        replace_subparts(k, bytes, pos, sub, out);
+        return;
     }
-    let (mut scan, mut pos) = (ErrorScan::new(), head.len());
+    let (mut scan, mut pos) = (ErrorScan::new(), pos);
     let mut repairer = Repairer::new(*options);
     loop {
         let (text, window) = scan.next_window(k, bytes, pos);
         if !text.is_empty() {
-            repairer.push(Event::Str(text), &mut out);
+            repairer.push(Event::Str(text), out);
         }
         let Some(Window { start, end, errors }) = window else {
             break;
@@ -129,25 +157,18 @@ pub fn repair_with<'a>(bytes: &'a [u8], options: &RepairOptions<'_>) -> Cow<'a, 
             let text = &bytes[start + at..err.offset()];
             if !text.is_empty() {
                 // The window's bytes outside its errors are well-formed.
-                repairer.push(
-                    Event::Str(crate::validate(text).unwrap_or_default()),
-                    &mut out,
-                );
+                repairer.push(Event::Str(crate::validate(text).unwrap_or_default()), out);
             }
-            repairer.push_error(StreamError::from_error(0, bytes, err), &mut out);
+            repairer.push_error(StreamError::from_error(0, bytes, err), out);
             at = err.offset() + err.len() - start;
         }
         let text = &bytes[start + at..end];
         if !text.is_empty() {
-            repairer.push(
-                Event::Str(crate::validate(text).unwrap_or_default()),
-                &mut out,
-            );
+            repairer.push(Event::Str(crate::validate(text).unwrap_or_default()), out);
         }
         pos = end;
     }
-    repairer.finish(&mut out);
-    Cow::Owned(out)
+    repairer.finish(out);
 }
 
 /// The common case of [`repair_with`], kept tight: `bytes` from `pos` (a unit boundary) with

@@ -152,6 +152,12 @@ proptest! {
             (Practice::PerSequence, |b, s| naive_per_sequence(b, s)),
         ] {
             let with = |action| utf8_codec::repair_with(&v, &RepairOptions { practice, action });
+            // `repair_into` appends the same text to what the buffer holds.
+            for action in [Action::default(), Action::Escape, Action::Delete, Action::Replace("?")] {
+                let mut out = String::from("kept ");
+                utf8_codec::repair_into(&v, &RepairOptions { practice, action }, &mut out);
+                prop_assert_eq!(out, format!("kept {}", with(action)));
+            }
             prop_assert_eq!(with(Action::default()), naive(&v, &fffd));
             prop_assert_eq!(with(Action::Escape), naive(&v, &escape));
             prop_assert_eq!(with(Action::Delete), naive(&v, &|_| String::new()));
