@@ -184,36 +184,44 @@ fn repair_rest(k: Kernel, bytes: &[u8], pos: usize, options: &RepairOptions<'_>,
 fn replace_subparts(k: Kernel, bytes: &[u8], mut pos: usize, sub: &str, out: &mut String) {
     let mut with = [0; 4];
     with[..sub.len()].copy_from_slice(sub.as_bytes());
-    let mut stage = Stage::new();
+    let mut stage = Stage::new(k);
+    // After a window with a single error (sparse errors) the kernel goes on without a look:
+    // the text after one is most likely clean, and if not, the kernel stops at once.
+    let mut probe = true;
     while let Some(block) = bytes.get(pos..).and_then(<[u8]>::first_chunk::<64>) {
-        let Some(m) = simd::dense_with(k, block) else {
-            break;
-        };
-        if m.errors != 0 {
-            let padded;
-            let src = match bytes.get(pos..).and_then(<[u8]>::first_chunk::<80>) {
-                Some(src) => src,
-                None => {
-                    let mut p = [0; 80];
-                    p[..64].copy_from_slice(block);
-                    padded = p;
-                    &padded
-                }
-            };
-            stage.window(src, &m, (&with, sub.len()), out);
-            pos += m.next;
-        } else {
-            // Clean for 61 positions: the kernel finds where the text ends, at least there.
-            let text = crate::validate::valid_prefix(k, &bytes[pos..]);
-            debug_assert!(text.len() >= simd::DENSE_SPAN);
-            if text.is_empty() {
-                // Unreachable (the kernel and the scanner agree); the general path below
-                // would still give the right answer.
+        if probe {
+            let Some(m) = simd::dense_with(k, block) else {
                 break;
+            };
+            if m.errors != 0 {
+                let padded;
+                let src = match bytes.get(pos..).and_then(<[u8]>::first_chunk::<80>) {
+                    Some(src) => src,
+                    None => {
+                        let mut p = [0; 80];
+                        p[..64].copy_from_slice(block);
+                        padded = p;
+                        &padded
+                    }
+                };
+                stage.window(src, &m, (&with, sub.len()), out);
+                pos += m.next;
+                probe = m.errors & (m.errors - 1) != 0;
+                continue;
             }
-            stage.text(text, out);
-            pos += text.len();
         }
+        // Clean for 61 positions, or just after a single error: the kernel finds where the
+        // text ends.
+        let text = crate::validate::valid_prefix(k, &bytes[pos..]);
+        debug_assert!(!probe || text.len() >= simd::DENSE_SPAN);
+        if text.is_empty() && probe {
+            // Unreachable (the kernel and the scanner agree); the general path below
+            // would still give the right answer.
+            break;
+        }
+        stage.text(text, out);
+        pos += text.len();
+        probe = true;
     }
     let mut scan = ErrorScan::new();
     let mut buf = [0; WINDOW_OUT];
@@ -239,6 +247,8 @@ const WINDOW_OUT: usize = 64 * 4 + 16;
 /// substitutes, appended to the output a few KiB at a time once the validation kernel has
 /// checked them, so that no unsafe code is needed and the lossy fallback never runs.
 struct Stage {
+    /// The kernel that checks the gathered bytes.
+    kernel: Kernel,
     buf: [u8; STAGE + WINDOW_OUT],
     /// Bytes gathered; below [`STAGE`] between calls (each call flushes when it reaches it),
     /// so there is room for a window.
@@ -246,8 +256,9 @@ struct Stage {
 }
 
 impl Stage {
-    fn new() -> Stage {
+    fn new(kernel: Kernel) -> Stage {
         Stage {
+            kernel,
             buf: [0; STAGE + WINDOW_OUT],
             len: 0,
         }
@@ -315,12 +326,26 @@ impl Stage {
 
     /// Appends the gathered bytes to `out`, checked by the validation kernel.
     fn flush(&mut self, out: &mut String) {
-        let staged = &self.buf[..self.len];
+        let n = self.len;
+        self.len = 0;
+        if n < 64 {
+            // Few bytes (a window between sparse errors): followed by 64 zero bytes, they
+            // are a whole block for the kernel, which would otherwise leave them to the
+            // scalar decoder. The zeros are ASCII: the valid prefix reaches `n` only if the
+            // bytes before are well-formed and end with a complete unit.
+            self.buf[n..n + 64].fill(0);
+            let text = crate::validate::valid_prefix(self.kernel, &self.buf[..n + 64]);
+            match text.get(..n) {
+                Some(s) => out.push_str(s),
+                None => out.push_str(&String::from_utf8_lossy(&self.buf[..n])),
+            }
+            return;
+        }
+        let staged = &self.buf[..n];
         match crate::validate(staged) {
             Ok(s) => out.push_str(s),
             Err(_) => out.push_str(&String::from_utf8_lossy(staged)),
         }
-        self.len = 0;
     }
 }
 
