@@ -233,7 +233,9 @@ impl Counter {
         Counter::default()
     }
 
-    /// Counts the next chunk.
+    /// Counts the next chunk, all but its last unit in one pass of the validation kernel. It
+    /// reports no errors (see [`update_with`](Counter::update_with)); the offsets that later
+    /// calls report are still those of the whole stream.
     ///
     /// ```
     /// let mut c = utf8_codec::Counter::new();
@@ -266,11 +268,15 @@ impl Counter {
         let mut part = count_with(Kernel::active(), &rest[..last]);
         let end = ErrorKind::UnexpectedEnd.index();
         if part.by_kind[end] > 0 {
-            // The unit that ends at `last`: a valid prefix, so what decides its kind is its
-            // lead and the byte that does not continue it (for a lead alone, the pair;
-            // otherwise it is `truncated` whatever follows).
+            // The unit that ends at `last`, a valid prefix: classified by its first byte and
+            // the byte after that one, which for a lone lead is the byte at `last`.
             let start = scalar::unit_start_before(rest, 0, last);
-            let kind = ErrorKind::classify(rest[start], Some(rest[last]), false);
+            let b1 = if last - start > 1 {
+                rest[start + 1]
+            } else {
+                rest[last]
+            };
+            let kind = ErrorKind::classify(rest[start], Some(b1), false);
             part.by_kind[end] -= 1;
             part.by_kind[kind.index()] += 1;
         }

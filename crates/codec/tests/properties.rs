@@ -144,6 +144,32 @@ proptest! {
     }
 
     #[test]
+    fn counter_mixing_update_and_update_with_reports_whole_input_errors(
+        (v, cuts) in with_cuts(),
+        which in any::<u16>(),
+    ) {
+        // `update` counts without reporting; the errors `update_with` and `finish_with` report
+        // after it must still carry offsets in the whole input.
+        let mut counter = utf8_codec::Counter::new();
+        let mut seen = Vec::new();
+        let mut start = 0;
+        for (i, &end) in cuts.iter().chain(std::iter::once(&v.len())).enumerate() {
+            if which >> (i % 16) & 1 == 1 {
+                counter.update(&v[start..end]);
+            } else {
+                counter.update_with(&v[start..end], |e| seen.push((e.offset() as usize, e.len(), e.kind())));
+            }
+            start = end;
+        }
+        let counts = counter.finish_with(|e| seen.push((e.offset() as usize, e.len(), e.kind())));
+        prop_assert_eq!(counts, naive_counts(&v));
+        let all = oracle_errors(&v);
+        for e in &seen {
+            prop_assert!(all.contains(e), "{:?} is not an error of the input: {:?}", e, all);
+        }
+    }
+
+    #[test]
     fn practices_and_actions_agree_with_naive(v in input()) {
         let fffd = |_: &[u8]| "\u{FFFD}".to_string();
         for (practice, naive) in [
@@ -316,4 +342,17 @@ fn long_repairs_agree_with_naive() {
             );
         }
     }
+}
+
+#[test]
+fn counter_offsets_stay_absolute_after_update() {
+    let mut c = utf8_codec::Counter::new();
+    c.update(b"a\xFFb\xE2");
+    let mut offsets = vec![];
+    c.update_with(b"\x82x\x80", |e| offsets.push(e.offset()));
+    assert_eq!(offsets, [3, 6]);
+    c.update(b"yz\xF0\x9F");
+    let mut last = None;
+    c.finish_with(|e| last = Some(e.offset()));
+    assert_eq!(last, Some(9));
 }

@@ -408,9 +408,9 @@ impl WindowCounts {
 }
 
 /// Counts the windows of the dense scanner from `o`, a unit boundary, into `c` (text and
-/// errors by kind, from the masks) while they hold more than one error (where errors are
-/// dense, a kernel call would stop again at once), and returns where the last one ends, a
-/// unit boundary: `o` itself only when fewer than 64 bytes are left.
+/// errors by kind, from the masks), up to and including the first with at most one error
+/// (where errors are dense, a kernel call would stop again at once), and returns where the
+/// last one ends, a unit boundary: `o` itself only when fewer than 64 bytes are left.
 ///
 /// # Safety
 ///

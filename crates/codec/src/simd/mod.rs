@@ -243,8 +243,9 @@ const PROBE: usize = 16;
 pub(crate) use generic::{DENSE_SPAN, DenseMasks, WindowCounts};
 
 /// Counts the dense scanner's windows of `bytes` from `o`, a unit boundary, into `c` with
-/// kernel `k` (available) while they hold more than one error, and returns where they end (a
-/// unit boundary; `o` when fewer than 64 bytes are left); `None` for the scalar kernel.
+/// kernel `k` (available), up to and including the first with at most one error, and returns
+/// where they end (a unit boundary; `o` when fewer than 64 bytes are left); `None` for the
+/// scalar kernel.
 #[inline]
 pub(crate) fn count_windows_with(
     k: Kernel,
