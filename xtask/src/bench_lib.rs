@@ -144,14 +144,13 @@ pub fn read_results(dir: &Path, since: Option<SystemTime>) -> Result<Results> {
         };
         let b = parse(&d.join("benchmark.json"))?;
         let e = parse(&est)?;
-        let field = |v: &serde_json::Value, path: &[&str]| {
-            path.iter().try_fold(v.clone(), |v, k| v.get(k).cloned())
-        };
         let (Some(group), Some(function), Some(bytes), Some(ns)) = (
-            field(&b, &["group_id"]).and_then(|v| v.as_str().map(str::to_owned)),
-            field(&b, &["function_id"]).and_then(|v| v.as_str().map(str::to_owned)),
-            field(&b, &["throughput", "Bytes"]).and_then(|v| v.as_f64()),
-            field(&e, &["median", "point_estimate"]).and_then(|v| v.as_f64()),
+            b.pointer("/group_id")
+                .and_then(|v| v.as_str().map(str::to_owned)),
+            b.pointer("/function_id")
+                .and_then(|v| v.as_str().map(str::to_owned)),
+            b.pointer("/throughput/Bytes").and_then(|v| v.as_f64()),
+            e.pointer("/median/point_estimate").and_then(|v| v.as_f64()),
         ) else {
             return Err(
                 format!("{}: not a criterion result with a throughput", d.display()).into(),
@@ -661,6 +660,27 @@ mod tests {
         let doc = format!("# B\n\n## Library (x)\n\ntables\n\n{}", bin("b"));
         let out = bench::replace_section(&doc, &lib("gen"), BEGIN, END, "## Library");
         assert_eq!(out, format!("# B\n\n{}\n{}", lib("gen"), bin("b")));
+    }
+
+    #[test]
+    fn corpora_are_the_benchmarks() {
+        // The bench names its criterion groups after these; a corpus renamed or added there
+        // must be renamed or added here (the tables and targets pick corpora by position).
+        let bench = std::fs::read_to_string(
+            Path::new(env!("CARGO_MANIFEST_DIR")).join("../crates/codec/benches/codec.rs"),
+        )
+        .unwrap();
+        let list = bench
+            .split("const CORPORA: [&str; 9] = [")
+            .nth(1)
+            .and_then(|rest| rest.split("];").next())
+            .expect("the bench's CORPORA array");
+        let names: Vec<&str> = list
+            .split(',')
+            .map(|n| n.trim().trim_matches('"'))
+            .filter(|n| !n.is_empty())
+            .collect();
+        assert_eq!(names, CORPORA);
     }
 
     #[test]
