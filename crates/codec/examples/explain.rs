@@ -4,6 +4,10 @@
 //! cargo run -p utf8-codec --example explain                 # an embedded sample
 //! cargo run -p utf8-codec --example explain -- F2 80 9F A2  # hex bytes of your own
 //! ```
+//!
+//! The exit status is 0 once the bytes are explained, damaged or not (the embedded sample is
+//! damaged on purpose: that is the demonstration), and 2 for an argument that is not a hex
+//! byte. To test bytes for validity in a script, use `utf8-count --check`.
 #![forbid(unsafe_code)]
 
 use std::process::ExitCode;
@@ -54,11 +58,7 @@ fn main() -> ExitCode {
         }
     }
     println!("{}", utf8_codec::repair(&input));
-    if utf8_codec::is_valid(&input) {
-        ExitCode::SUCCESS
-    } else {
-        ExitCode::from(1)
-    }
+    ExitCode::SUCCESS
 }
 
 fn hex(bytes: &[u8]) -> String {
