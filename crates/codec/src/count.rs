@@ -159,8 +159,23 @@ pub fn count(bytes: &[u8]) -> Counts {
     count_with(Kernel::active(), bytes)
 }
 
+impl Kernel {
+    /// [`count`](crate::count) computed with this kernel, or `None` if this CPU cannot run it.
+    ///
+    /// ```
+    /// use utf8_codec::Kernel;
+    /// let input = "très\n".repeat(40);
+    /// for k in Kernel::available() {
+    ///     assert_eq!(k.count(input.as_bytes()), Some(utf8_codec::count(input.as_bytes())));
+    /// }
+    /// ```
+    pub fn count(self, bytes: &[u8]) -> Option<Counts> {
+        self.is_available().then(|| count_with(self, bytes))
+    }
+}
+
 /// [`count`] with kernel `k`, which the caller has checked is available.
-pub(crate) fn count_with(k: Kernel, bytes: &[u8]) -> Counts {
+fn count_with(k: Kernel, bytes: &[u8]) -> Counts {
     let mut counts = Counts::default();
     let mut at = 0;
     // The kernel validates and counts text up to the next error; with a SIMD kernel, the dense

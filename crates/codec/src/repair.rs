@@ -7,7 +7,7 @@ use core::fmt::Write as _;
 use crate::scalar;
 use crate::simd::{self, Kernel};
 use crate::stream::{Event, StreamError};
-use crate::validate::{ErrorScan, Window};
+use crate::validate::{ErrorScan, Window, valid_prefix, validate};
 
 /// How ill-formed input is cut into substitutes.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
@@ -133,7 +133,7 @@ pub fn repair_with<'a>(bytes: &'a [u8], options: &RepairOptions<'_>) -> Cow<'a, 
     let k = Kernel::active();
     // The text before the first error is validated once: returned as it is when it is all of
     // `bytes`, else copied, and the search for errors goes on from its end.
-    let head = crate::validate::valid_prefix(k, bytes);
+    let head = valid_prefix(k, bytes);
     if head.len() == bytes.len() {
         return Cow::Borrowed(head);
     }
@@ -157,7 +157,7 @@ pub fn repair_with<'a>(bytes: &'a [u8], options: &RepairOptions<'_>) -> Cow<'a, 
 /// ```
 pub fn repair_into(bytes: &[u8], options: &RepairOptions<'_>, out: &mut String) {
     let k = Kernel::active();
-    let head = crate::validate::valid_prefix(k, bytes);
+    let head = valid_prefix(k, bytes);
     out.push_str(head);
     if head.len() < bytes.len() {
         out.reserve(bytes.len() - head.len());
@@ -189,14 +189,14 @@ fn repair_rest(k: Kernel, bytes: &[u8], pos: usize, options: &RepairOptions<'_>,
             let text = &bytes[start + at..err.offset()];
             if !text.is_empty() {
                 // The window's bytes outside its errors are well-formed.
-                repairer.push(Event::Str(crate::validate(text).unwrap_or_default()), out);
+                repairer.push(Event::Str(validate(text).unwrap_or_default()), out);
             }
             repairer.push_error(StreamError::from_error(0, bytes, err), out);
             at = err.offset() + err.len() - start;
         }
         let text = &bytes[start + at..end];
         if !text.is_empty() {
-            repairer.push(Event::Str(crate::validate(text).unwrap_or_default()), out);
+            repairer.push(Event::Str(validate(text).unwrap_or_default()), out);
         }
         pos = end;
     }
@@ -244,7 +244,7 @@ fn replace_subparts(k: Kernel, bytes: &[u8], mut pos: usize, sub: &str, out: &mu
         }
         // Clean for 61 positions, or just after a single error: the kernel finds where the
         // text ends.
-        let text = crate::validate::valid_prefix(k, &bytes[pos..]);
+        let text = valid_prefix(k, &bytes[pos..]);
         debug_assert!(!probe || text.len() >= simd::DENSE_SPAN);
         if text.is_empty() && probe {
             // Unreachable (the kernel and the scanner agree); the general path below
@@ -366,7 +366,7 @@ impl Stage {
             // scalar decoder. The zeros are ASCII: the valid prefix reaches `n` only if the
             // bytes before are well-formed and end with a complete unit.
             self.buf[n..n + 64].fill(0);
-            let text = crate::validate::valid_prefix(self.kernel, &self.buf[..n + 64]);
+            let text = valid_prefix(self.kernel, &self.buf[..n + 64]);
             match text.get(..n) {
                 Some(s) => out.push_str(s),
                 None => out.push_str(&String::from_utf8_lossy(&self.buf[..n])),
@@ -374,7 +374,7 @@ impl Stage {
             return;
         }
         let staged = &self.buf[..n];
-        match crate::validate(staged) {
+        match validate(staged) {
             Ok(s) => out.push_str(s),
             Err(_) => out.push_str(&String::from_utf8_lossy(staged)),
         }
