@@ -2,10 +2,10 @@
 
 use core::ops::AddAssign;
 
-use crate::error::ErrorKind;
+use crate::error::{ErrorKind, StreamError};
 use crate::scalar;
 use crate::simd::{self, Kernel};
-use crate::stream::{Decoder, Event, StreamError};
+use crate::stream::{Decoder, Event};
 use crate::validate::ErrorScan;
 
 /// Counts over some input, valid or not.

@@ -113,7 +113,7 @@ pub use decode::{
 #[cfg(feature = "alloc")]
 pub use encode::utf16_to_string;
 pub use encode::{EncodeError, EncodeErrorKind, Encoded, encode, utf16_chars};
-pub use error::{ErrorKind, Utf8Error};
+pub use error::{ErrorKind, Subpart, Utf8Error};
 #[cfg(feature = "alloc")]
 pub use repair::{Action, Practice, RepairOptions, Repairer, repair, repair_into, repair_with};
 pub use simd::Kernel;

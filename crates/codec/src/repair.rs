@@ -4,9 +4,10 @@ use alloc::borrow::Cow;
 use alloc::string::String;
 use core::fmt::Write as _;
 
+use crate::error::StreamError;
 use crate::scalar;
 use crate::simd::{self, Kernel};
-use crate::stream::{Event, StreamError};
+use crate::stream::Event;
 use crate::validate::{ErrorScan, Window, valid_prefix, validate};
 
 /// How ill-formed input is cut into substitutes.
