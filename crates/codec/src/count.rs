@@ -283,15 +283,9 @@ impl Counter {
         let mut part = count_with(Kernel::active(), &rest[..last]);
         let end = ErrorKind::UnexpectedEnd.index();
         if part.by_kind[end] > 0 {
-            // The unit that ends at `last`, a valid prefix: classified by its first byte and
-            // the byte after that one, which for a lone lead is the byte at `last`.
+            // The unit that ends at `last`, a valid prefix followed by the byte at `last`.
             let start = scalar::unit_start_before(rest, 0, last);
-            let b1 = if last - start > 1 {
-                rest[start + 1]
-            } else {
-                rest[last]
-            };
-            let kind = ErrorKind::classify(rest[start], Some(b1), false);
+            let kind = ErrorKind::of_prefix(&rest[start..last], rest[last]);
             part.by_kind[end] -= 1;
             part.by_kind[kind.index()] += 1;
         }

@@ -136,6 +136,30 @@ impl ErrorKind {
             _ => ErrorKind::Truncated,
         }
     }
+
+    /// The kind of an error whose bytes are `prefix`, a valid but incomplete sequence (1 to 3
+    /// bytes, such as an `unexpected-end` error holds), once the byte after it turns out to be
+    /// `next`, which does not continue it. As [`classify`](ErrorKind::classify) says: by the
+    /// first byte and the byte after it, which is `next` when `prefix` is a lone lead byte.
+    ///
+    /// For input counted in parts cut at unit boundaries: the error at the end of a part is
+    /// `unexpected-end` there, and this kind in the whole input, where `next` follows.
+    ///
+    /// # Panics
+    ///
+    /// Panics if `prefix` is empty.
+    ///
+    /// ```
+    /// use utf8_codec::ErrorKind;
+    /// assert_eq!(ErrorKind::of_prefix(b"\xE2\x82", b'A'), ErrorKind::Truncated);
+    /// assert_eq!(ErrorKind::of_prefix(b"\xE0", 0x80), ErrorKind::Overlong);
+    /// assert_eq!(ErrorKind::of_prefix(b"\xF4", 0x90), ErrorKind::OutOfRange);
+    /// assert_eq!(ErrorKind::of_prefix(b"\xF4\x8F", 0x41), ErrorKind::Truncated);
+    /// ```
+    pub const fn of_prefix(prefix: &[u8], next: u8) -> ErrorKind {
+        let b1 = if prefix.len() > 1 { prefix[1] } else { next };
+        ErrorKind::classify(prefix[0], Some(b1), false)
+    }
 }
 
 impl fmt::Display for ErrorKind {

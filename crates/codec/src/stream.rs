@@ -185,9 +185,8 @@ impl<'a> Events<'_, 'a> {
         while let Some(&b) = self.chunk.get(self.pos) {
             let k = usize::from(d.held_len);
             if !scalar::continues(b0, k, b) {
-                let next = if k == 1 { b } else { d.held[1] };
                 let bytes = [d.held[0], d.held[1], d.held[2]];
-                let kind = ErrorKind::classify(b0, Some(next), false);
+                let kind = ErrorKind::of_prefix(&d.held[..k], b);
                 let err = StreamError::from_raw(d.offset, bytes, d.held_len, kind);
                 d.offset += u64::from(d.held_len);
                 d.held_len = 0;
