@@ -506,8 +506,10 @@ impl<'r> Repairer<'r> {
             self.close(out);
         }
         match self.options.practice {
-            Practice::MaximalSubpart => self.substitute(bytes, out),
-            Practice::PerByte => bytes.iter().for_each(|b| self.substitute(&[*b], out)),
+            Practice::MaximalSubpart => self.options.action.apply(bytes, out),
+            Practice::PerByte => bytes
+                .iter()
+                .for_each(|b| self.options.action.apply(&[*b], out)),
             Practice::PerSequence => {
                 let announced = match bytes[0] {
                     0xC0..=0xDF => 2,
@@ -515,7 +517,7 @@ impl<'r> Repairer<'r> {
                     0xF0..=0xF7 => 4,
                     0xF8..=0xFB => 5,
                     0xFC..=0xFD => 6,
-                    _ => return self.substitute(bytes, out),
+                    _ => return self.options.action.apply(bytes, out),
                 };
                 let mut buf = [0; 6];
                 buf[..bytes.len()].copy_from_slice(bytes);
@@ -542,11 +544,7 @@ impl<'r> Repairer<'r> {
 
     fn close(&mut self, out: &mut String) {
         if let Some((buf, len, _, _)) = self.open.take() {
-            self.substitute(&buf[..len], out);
+            self.options.action.apply(&buf[..len], out);
         }
-    }
-
-    fn substitute(&self, bytes: &[u8], out: &mut String) {
-        self.options.action.apply(bytes, out);
     }
 }
