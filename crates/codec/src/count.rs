@@ -2,10 +2,10 @@
 
 use core::ops::AddAssign;
 
-use crate::error::ErrorKind;
+use crate::error::{ErrorKind, StreamError};
 use crate::scalar;
 use crate::simd::{self, Kernel};
-use crate::stream::{Decoder, Event, StreamError};
+use crate::stream::{Decoder, Event};
 use crate::validate::ErrorScan;
 
 /// Counts over some input, valid or not.
@@ -159,8 +159,23 @@ pub fn count(bytes: &[u8]) -> Counts {
     count_with(Kernel::active(), bytes)
 }
 
+impl Kernel {
+    /// [`count`](crate::count) computed with this kernel, or `None` if this CPU cannot run it.
+    ///
+    /// ```
+    /// use utf8_codec::Kernel;
+    /// let input = "très\n".repeat(40);
+    /// for k in Kernel::available() {
+    ///     assert_eq!(k.count(input.as_bytes()), Some(utf8_codec::count(input.as_bytes())));
+    /// }
+    /// ```
+    pub fn count(self, bytes: &[u8]) -> Option<Counts> {
+        self.is_available().then(|| count_with(self, bytes))
+    }
+}
+
 /// [`count`] with kernel `k`, which the caller has checked is available.
-pub(crate) fn count_with(k: Kernel, bytes: &[u8]) -> Counts {
+fn count_with(k: Kernel, bytes: &[u8]) -> Counts {
     let mut counts = Counts::default();
     let mut at = 0;
     // The kernel validates and counts text up to the next error; with a SIMD kernel, the dense
@@ -268,15 +283,9 @@ impl Counter {
         let mut part = count_with(Kernel::active(), &rest[..last]);
         let end = ErrorKind::UnexpectedEnd.index();
         if part.by_kind[end] > 0 {
-            // The unit that ends at `last`, a valid prefix: classified by its first byte and
-            // the byte after that one, which for a lone lead is the byte at `last`.
+            // The unit that ends at `last`, a valid prefix followed by the byte at `last`.
             let start = scalar::unit_start_before(rest, 0, last);
-            let b1 = if last - start > 1 {
-                rest[start + 1]
-            } else {
-                rest[last]
-            };
-            let kind = ErrorKind::classify(rest[start], Some(b1), false);
+            let kind = ErrorKind::of_prefix(&rest[start..last], rest[last]);
             part.by_kind[end] -= 1;
             part.by_kind[kind.index()] += 1;
         }

@@ -136,6 +136,30 @@ impl ErrorKind {
             _ => ErrorKind::Truncated,
         }
     }
+
+    /// The kind of an error whose bytes are `prefix`, a valid but incomplete sequence (1 to 3
+    /// bytes, such as an `unexpected-end` error holds), once the byte after it turns out to be
+    /// `next`, which does not continue it. As [`classify`](ErrorKind::classify) says: by the
+    /// first byte and the byte after it, which is `next` when `prefix` is a lone lead byte.
+    ///
+    /// For input counted in parts cut at unit boundaries: the error at the end of a part is
+    /// `unexpected-end` there, and this kind in the whole input, where `next` follows.
+    ///
+    /// # Panics
+    ///
+    /// Panics if `prefix` is empty.
+    ///
+    /// ```
+    /// use utf8_codec::ErrorKind;
+    /// assert_eq!(ErrorKind::of_prefix(b"\xE2\x82", b'A'), ErrorKind::Truncated);
+    /// assert_eq!(ErrorKind::of_prefix(b"\xE0", 0x80), ErrorKind::Overlong);
+    /// assert_eq!(ErrorKind::of_prefix(b"\xF4", 0x90), ErrorKind::OutOfRange);
+    /// assert_eq!(ErrorKind::of_prefix(b"\xF4\x8F", 0x41), ErrorKind::Truncated);
+    /// ```
+    pub const fn of_prefix(prefix: &[u8], next: u8) -> ErrorKind {
+        let b1 = if prefix.len() > 1 { prefix[1] } else { next };
+        ErrorKind::classify(prefix[0], Some(b1), false)
+    }
 }
 
 impl fmt::Display for ErrorKind {
@@ -144,13 +168,37 @@ impl fmt::Display for ErrorKind {
     }
 }
 
+/// One maximal subpart of ill-formed input: where it is, how long, and why; the one shape of
+/// [`Utf8Error`] and [`StreamError`], which share its accessors and its `Display`.
+///
+/// `O` is the offset: `usize` in one buffer, `u64` in a stream. `B` is what the error keeps of
+/// its bytes: nothing (`()`) when the caller still has the input, a copy (`[u8; 3]`) when the
+/// chunk it came from may be gone. Use the two aliases; this type only names what they share.
+///
+/// ```
+/// use utf8_codec::{stream::Decoder, validate, ErrorKind};
+///
+/// let err = validate(b"ok\xED\xA0").unwrap_err();
+/// let in_stream = Decoder::new().decode(b"ok\xED\xA0").find_map(|e| e.error()).unwrap();
+/// assert_eq!((err.offset(), err.len(), err.kind()), (2, 1, ErrorKind::Surrogate));
+/// assert_eq!((in_stream.offset(), in_stream.len(), in_stream.kind()), (2, 1, ErrorKind::Surrogate));
+/// assert_eq!(err.to_string(), in_stream.to_string());
+/// ```
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Subpart<O, B> {
+    offset: O,
+    bytes: B,
+    len: u8,
+    kind: ErrorKind,
+}
+
 /// One maximal subpart of ill-formed input: where it is, how long, and why.
 ///
 /// Returned by [`validate`](crate::validate) for the first error and yielded by
 /// [`errors`](crate::errors) for every one. [`valid_up_to`](Utf8Error::valid_up_to) and
 /// [`error_len`](Utf8Error::error_len) have exactly the meaning of
-/// [`core::str::Utf8Error`]'s methods; [`offset`](Utf8Error::offset),
-/// [`len`](Utf8Error::len) and [`kind`](Utf8Error::kind) add the detail.
+/// [`core::str::Utf8Error`]'s methods; [`offset`](Subpart::offset),
+/// [`len`](Subpart::len) and [`kind`](Subpart::kind) add the detail.
 ///
 /// ```
 /// let err = utf8_codec::validate(b"ab\xF0\x9F\x98").unwrap_err();
@@ -159,11 +207,66 @@ impl fmt::Display for ErrorKind {
 /// assert_eq!(err.len(), 3);
 /// assert_eq!(err.to_string(), "unexpected-end at byte 2 (3 bytes)");
 /// ```
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct Utf8Error {
-    offset: usize,
-    len: u8,
-    kind: ErrorKind,
+pub type Utf8Error = Subpart<usize, ()>;
+
+/// An error found by the streaming [`Decoder`](crate::stream::Decoder): a maximal subpart with
+/// its absolute offset in the whole stream and a copy of its bytes (the chunk it came from may
+/// be gone).
+///
+/// ```
+/// use utf8_codec::{stream::{Decoder, Event}, ErrorKind};
+///
+/// let mut dec = Decoder::new();
+/// let events: Vec<_> = dec.decode(b"ok\xED\xA0").collect();
+/// let Event::Error(err) = events[1] else { panic!() };
+/// assert_eq!((err.offset(), err.bytes(), err.kind()), (2, &b"\xED"[..], ErrorKind::Surrogate));
+/// ```
+pub type StreamError = Subpart<u64, [u8; 3]>;
+
+impl<O: Copy, B> Subpart<O, B> {
+    /// The 0-based byte offset of the maximal subpart: in the input for a [`Utf8Error`], from
+    /// the start of the stream for a [`StreamError`].
+    ///
+    /// ```
+    /// let e = utf8_codec::errors(b"a\x80b\x80").nth(1).unwrap();
+    /// assert_eq!(e.offset(), 3);
+    ///
+    /// let mut dec = utf8_codec::stream::Decoder::new();
+    /// dec.decode(b"0123").for_each(drop);
+    /// let err = dec.decode(b"\x80").find_map(|e| e.error()).unwrap();
+    /// assert_eq!(err.offset(), 4);
+    /// ```
+    pub const fn offset(&self) -> O {
+        self.offset
+    }
+
+    /// The length of the maximal subpart in bytes, 1 to 3 (also for `unexpected-end`).
+    ///
+    /// ```
+    /// assert_eq!(utf8_codec::validate(b"\xF0\x9F\x98").unwrap_err().len(), 3);
+    ///
+    /// let mut dec = utf8_codec::stream::Decoder::new();
+    /// dec.decode(b"\xF0\x9F").for_each(drop);
+    /// assert_eq!(dec.finish().unwrap().len(), 2);
+    /// ```
+    #[allow(clippy::len_without_is_empty)] // a subpart is never empty
+    pub const fn len(&self) -> usize {
+        self.len as usize
+    }
+
+    /// Why the subpart is ill-formed.
+    ///
+    /// ```
+    /// use utf8_codec::ErrorKind;
+    /// assert_eq!(utf8_codec::validate(b"\xC1\x81").unwrap_err().kind(), ErrorKind::Overlong);
+    ///
+    /// let mut dec = utf8_codec::stream::Decoder::new();
+    /// dec.decode(b"\xF0\x9F").for_each(drop);
+    /// assert_eq!(dec.finish().unwrap().kind(), ErrorKind::UnexpectedEnd);
+    /// ```
+    pub const fn kind(&self) -> ErrorKind {
+        self.kind
+    }
 }
 
 impl Utf8Error {
@@ -190,22 +293,23 @@ impl Utf8Error {
             len == 1 || matches!(kind, ErrorKind::Truncated | ErrorKind::UnexpectedEnd),
             "only truncated and unexpected-end subparts are longer than one byte"
         );
-        Utf8Error {
-            offset,
-            len: len as u8,
-            kind,
-        }
+        Utf8Error::from_raw(offset, len as u8, kind)
     }
 
     /// An error from parts the caller knows to be consistent (no checks).
     #[inline]
     pub(crate) const fn from_raw(offset: usize, len: u8, kind: ErrorKind) -> Utf8Error {
-        Utf8Error { offset, len, kind }
+        Subpart {
+            offset,
+            bytes: (),
+            len,
+            kind,
+        }
     }
 
     /// The length of the input before this error that [`validate`](crate::validate) found
     /// valid; for the items of [`errors`](crate::errors), the offset of this error (the same
-    /// as [`offset`](Utf8Error::offset)).
+    /// as [`offset`](Subpart::offset)).
     ///
     /// ```
     /// assert_eq!(utf8_codec::validate(b"ok\xFF").unwrap_err().valid_up_to(), 2);
@@ -229,36 +333,6 @@ impl Utf8Error {
         }
     }
 
-    /// The 0-based byte offset of the maximal subpart in the input.
-    ///
-    /// ```
-    /// let e = utf8_codec::errors(b"a\x80b\x80").nth(1).unwrap();
-    /// assert_eq!(e.offset(), 3);
-    /// ```
-    pub const fn offset(&self) -> usize {
-        self.offset
-    }
-
-    /// The length of the maximal subpart in bytes, 1 to 3 (also for `unexpected-end`).
-    ///
-    /// ```
-    /// assert_eq!(utf8_codec::validate(b"\xF0\x9F\x98").unwrap_err().len(), 3);
-    /// ```
-    #[allow(clippy::len_without_is_empty)] // a subpart is never empty
-    pub const fn len(&self) -> usize {
-        self.len as usize
-    }
-
-    /// Why the subpart is ill-formed.
-    ///
-    /// ```
-    /// use utf8_codec::ErrorKind;
-    /// assert_eq!(utf8_codec::validate(b"\xC1\x81").unwrap_err().kind(), ErrorKind::Overlong);
-    /// ```
-    pub const fn kind(&self) -> ErrorKind {
-        self.kind
-    }
-
     /// The byte range of the subpart in the input.
     ///
     /// ```
@@ -271,7 +345,56 @@ impl Utf8Error {
     }
 }
 
-impl fmt::Display for Utf8Error {
+impl StreamError {
+    /// Builds a stream error from an in-memory [`Utf8Error`] of `input`, whose first byte is at
+    /// absolute offset `base`.
+    ///
+    /// # Panics
+    ///
+    /// Panics if `err` does not lie within `input`.
+    ///
+    /// ```
+    /// use utf8_codec::{stream::StreamError, validate};
+    /// let input = b"abc\xFF";
+    /// let e = StreamError::from_error(1000, input, validate(input).unwrap_err());
+    /// assert_eq!((e.offset(), e.bytes()), (1003, &b"\xFF"[..]));
+    /// ```
+    pub fn from_error(base: u64, input: &[u8], err: Utf8Error) -> StreamError {
+        let mut bytes = [0; 3];
+        bytes[..err.len()].copy_from_slice(&input[err.range()]);
+        StreamError::from_raw(base + err.offset() as u64, bytes, err.len, err.kind)
+    }
+
+    /// A stream error from parts the caller knows to be consistent (no checks): `len` (1 to
+    /// 3) of `bytes` are the subpart's.
+    #[inline]
+    pub(crate) const fn from_raw(
+        offset: u64,
+        bytes: [u8; 3],
+        len: u8,
+        kind: ErrorKind,
+    ) -> StreamError {
+        Subpart {
+            offset,
+            bytes,
+            len,
+            kind,
+        }
+    }
+
+    /// The bytes of the subpart.
+    ///
+    /// ```
+    /// let mut dec = utf8_codec::stream::Decoder::new();
+    /// dec.decode(b"\xF0\x9F").for_each(drop);
+    /// assert_eq!(dec.finish().unwrap().bytes(), b"\xF0\x9F");
+    /// ```
+    pub fn bytes(&self) -> &[u8] {
+        &self.bytes[..self.len as usize]
+    }
+}
+
+impl<O: fmt::Display, B> fmt::Display for Subpart<O, B> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let plural = if self.len == 1 { "" } else { "s" };
         write!(
@@ -282,5 +405,38 @@ impl fmt::Display for Utf8Error {
     }
 }
 
+impl<O: fmt::Debug, B> Subpart<O, B> {
+    /// The `Debug` form of a struct named `name` with these fields, `bytes` (when given)
+    /// after the offset: what `derive(Debug)` gave the two types when they were apart.
+    fn debug_as(
+        &self,
+        f: &mut fmt::Formatter<'_>,
+        name: &str,
+        bytes: Option<&[u8; 3]>,
+    ) -> fmt::Result {
+        let mut d = f.debug_struct(name);
+        d.field("offset", &self.offset);
+        if let Some(bytes) = bytes {
+            d.field("bytes", bytes);
+        }
+        d.field("len", &self.len).field("kind", &self.kind).finish()
+    }
+}
+
+impl fmt::Debug for Utf8Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.debug_as(f, "Utf8Error", None)
+    }
+}
+
+impl fmt::Debug for StreamError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.debug_as(f, "StreamError", Some(&self.bytes))
+    }
+}
+
 #[cfg(feature = "std")]
 impl std::error::Error for Utf8Error {}
+
+#[cfg(feature = "std")]
+impl std::error::Error for StreamError {}

@@ -54,11 +54,13 @@
 //! # What is here
 //!
 //! * [`validate`], [`is_valid`], [`valid_up_to`], [`errors`]: checking.
+//! * [`Utf8Error`] and [`stream::StreamError`]: one error in a buffer or in a stream, two
+//!   forms of one [`Subpart`] (offset, length, [`ErrorKind`]).
 //! * [`decode`] (double-ended), [`decode_first`], [`decode_last`], [`floor_boundary`],
 //!   [`ceil_boundary`], [`is_boundary`], [`decode_loose`]: decoding.
 //! * [`encode`], [`utf16_chars`], `utf16_to_string`: encoding.
-//! * `repair`, `repair_with`, `repair_into` with `Practice` and `Action`, `Repairer`: repair
-//!   (feature `alloc`).
+//! * `repair`, `repair_with`, `repair_into` with `Practice` and `Action` (`Action::apply`
+//!   for one substitute), `Repairer`: repair (feature `alloc`).
 //! * [`stream::Decoder`], [`Counter`], and the `io` adapters (feature `std`): streams.
 //! * [`count`], [`Counts`]: bytes, scalars, lines, sequence lengths, errors by kind.
 //!
@@ -113,7 +115,7 @@ pub use decode::{
 #[cfg(feature = "alloc")]
 pub use encode::utf16_to_string;
 pub use encode::{EncodeError, EncodeErrorKind, Encoded, encode, utf16_chars};
-pub use error::{ErrorKind, Utf8Error};
+pub use error::{ErrorKind, Subpart, Utf8Error};
 #[cfg(feature = "alloc")]
 pub use repair::{Action, Practice, RepairOptions, Repairer, repair, repair_into, repair_with};
 pub use simd::Kernel;

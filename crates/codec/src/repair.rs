@@ -4,10 +4,11 @@ use alloc::borrow::Cow;
 use alloc::string::String;
 use core::fmt::Write as _;
 
+use crate::error::StreamError;
 use crate::scalar;
 use crate::simd::{self, Kernel};
-use crate::stream::{Event, StreamError};
-use crate::validate::{ErrorScan, Window};
+use crate::stream::Event;
+use crate::validate::{ErrorScan, Window, valid_prefix, validate};
 
 /// How ill-formed input is cut into substitutes.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
@@ -52,6 +53,38 @@ pub enum Action<'r> {
 impl Default for Action<'_> {
     fn default() -> Self {
         Action::Replace("\u{FFFD}")
+    }
+}
+
+impl Action<'_> {
+    /// Appends what one substitute becomes to `out`: `bytes` are the ill-formed bytes it
+    /// stands for (a maximal subpart, a byte, a sequence, or a malformed sequence of another
+    /// encoding), used by [`Action::Escape`] only.
+    ///
+    /// This is how [`Repairer`] writes every substitute; a caller that cuts ill-formed input
+    /// itself (a transcoder from another encoding, say) applies the same action with it.
+    ///
+    /// ```
+    /// use utf8_codec::Action;
+    ///
+    /// let mut out = String::from("a");
+    /// Action::Escape.apply(b"\xE2\x82", &mut out);
+    /// Action::Replace("?").apply(b"\xFF", &mut out);
+    /// Action::Delete.apply(b"\x80", &mut out);
+    /// Action::default().apply(b"\xC0", &mut out);
+    /// assert_eq!(out, "a\\xe2\\x82?\u{FFFD}");
+    /// ```
+    pub fn apply(self, bytes: &[u8], out: &mut String) {
+        match self {
+            Action::Replace(s) => out.push_str(s),
+            Action::Delete => {}
+            Action::Escape => {
+                for b in bytes {
+                    // Writing to a String cannot fail.
+                    let _ = write!(out, "\\x{b:02x}");
+                }
+            }
+        }
     }
 }
 
@@ -101,7 +134,7 @@ pub fn repair_with<'a>(bytes: &'a [u8], options: &RepairOptions<'_>) -> Cow<'a, 
     let k = Kernel::active();
     // The text before the first error is validated once: returned as it is when it is all of
     // `bytes`, else copied, and the search for errors goes on from its end.
-    let head = crate::validate::valid_prefix(k, bytes);
+    let head = valid_prefix(k, bytes);
     if head.len() == bytes.len() {
         return Cow::Borrowed(head);
     }
@@ -125,7 +158,7 @@ pub fn repair_with<'a>(bytes: &'a [u8], options: &RepairOptions<'_>) -> Cow<'a, 
 /// ```
 pub fn repair_into(bytes: &[u8], options: &RepairOptions<'_>, out: &mut String) {
     let k = Kernel::active();
-    let head = crate::validate::valid_prefix(k, bytes);
+    let head = valid_prefix(k, bytes);
     out.push_str(head);
     if head.len() < bytes.len() {
         out.reserve(bytes.len() - head.len());
@@ -157,14 +190,14 @@ fn repair_rest(k: Kernel, bytes: &[u8], pos: usize, options: &RepairOptions<'_>,
             let text = &bytes[start + at..err.offset()];
             if !text.is_empty() {
                 // The window's bytes outside its errors are well-formed.
-                repairer.push(Event::Str(crate::validate(text).unwrap_or_default()), out);
+                repairer.push(Event::Str(validate(text).unwrap_or_default()), out);
             }
             repairer.push_error(StreamError::from_error(0, bytes, err), out);
             at = err.offset() + err.len() - start;
         }
         let text = &bytes[start + at..end];
         if !text.is_empty() {
-            repairer.push(Event::Str(crate::validate(text).unwrap_or_default()), out);
+            repairer.push(Event::Str(validate(text).unwrap_or_default()), out);
         }
         pos = end;
     }
@@ -212,7 +245,7 @@ fn replace_subparts(k: Kernel, bytes: &[u8], mut pos: usize, sub: &str, out: &mu
         }
         // Clean for 61 positions, or just after a single error: the kernel finds where the
         // text ends.
-        let text = crate::validate::valid_prefix(k, &bytes[pos..]);
+        let text = valid_prefix(k, &bytes[pos..]);
         debug_assert!(!probe || text.len() >= simd::DENSE_SPAN);
         if text.is_empty() && probe {
             // Unreachable (the kernel and the scanner agree); the general path below
@@ -334,7 +367,7 @@ impl Stage {
             // scalar decoder. The zeros are ASCII: the valid prefix reaches `n` only if the
             // bytes before are well-formed and end with a complete unit.
             self.buf[n..n + 64].fill(0);
-            let text = crate::validate::valid_prefix(self.kernel, &self.buf[..n + 64]);
+            let text = valid_prefix(self.kernel, &self.buf[..n + 64]);
             match text.get(..n) {
                 Some(s) => out.push_str(s),
                 None => out.push_str(&String::from_utf8_lossy(&self.buf[..n])),
@@ -342,7 +375,7 @@ impl Stage {
             return;
         }
         let staged = &self.buf[..n];
-        match crate::validate(staged) {
+        match validate(staged) {
             Ok(s) => out.push_str(s),
             Err(_) => out.push_str(&String::from_utf8_lossy(staged)),
         }
@@ -473,8 +506,10 @@ impl<'r> Repairer<'r> {
             self.close(out);
         }
         match self.options.practice {
-            Practice::MaximalSubpart => self.substitute(bytes, out),
-            Practice::PerByte => bytes.iter().for_each(|b| self.substitute(&[*b], out)),
+            Practice::MaximalSubpart => self.options.action.apply(bytes, out),
+            Practice::PerByte => bytes
+                .iter()
+                .for_each(|b| self.options.action.apply(&[*b], out)),
             Practice::PerSequence => {
                 let announced = match bytes[0] {
                     0xC0..=0xDF => 2,
@@ -482,7 +517,7 @@ impl<'r> Repairer<'r> {
                     0xF0..=0xF7 => 4,
                     0xF8..=0xFB => 5,
                     0xFC..=0xFD => 6,
-                    _ => return self.substitute(bytes, out),
+                    _ => return self.options.action.apply(bytes, out),
                 };
                 let mut buf = [0; 6];
                 buf[..bytes.len()].copy_from_slice(bytes);
@@ -509,20 +544,7 @@ impl<'r> Repairer<'r> {
 
     fn close(&mut self, out: &mut String) {
         if let Some((buf, len, _, _)) = self.open.take() {
-            self.substitute(&buf[..len], out);
-        }
-    }
-
-    fn substitute(&self, bytes: &[u8], out: &mut String) {
-        match self.options.action {
-            Action::Replace(s) => out.push_str(s),
-            Action::Delete => {}
-            Action::Escape => {
-                for b in bytes {
-                    // Writing to a String cannot fail.
-                    let _ = write!(out, "\\x{b:02x}");
-                }
-            }
+            self.options.action.apply(&buf[..len], out);
         }
     }
 }

@@ -1,117 +1,10 @@
 //! The streaming decoder: chunks of any size in, the whole-buffer answer out.
 
-use core::fmt;
-
+pub use crate::error::StreamError;
 use crate::error::{ErrorKind, Utf8Error};
 use crate::scalar;
 use crate::simd::Kernel;
 use crate::validate::ErrorScan;
-
-/// An error found by the streaming [`Decoder`]: a maximal subpart with its absolute offset in
-/// the whole stream and a copy of its bytes (the chunk it came from may be gone).
-///
-/// ```
-/// use utf8_codec::{stream::{Decoder, Event}, ErrorKind};
-///
-/// let mut dec = Decoder::new();
-/// let events: Vec<_> = dec.decode(b"ok\xED\xA0").collect();
-/// let Event::Error(err) = events[1] else { panic!() };
-/// assert_eq!((err.offset(), err.bytes(), err.kind()), (2, &b"\xED"[..], ErrorKind::Surrogate));
-/// ```
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct StreamError {
-    offset: u64,
-    bytes: [u8; 3],
-    len: u8,
-    kind: ErrorKind,
-}
-
-impl StreamError {
-    /// Builds a stream error from an in-memory [`Utf8Error`] of `input`, whose first byte is at
-    /// absolute offset `base`.
-    ///
-    /// # Panics
-    ///
-    /// Panics if `err` does not lie within `input`.
-    ///
-    /// ```
-    /// use utf8_codec::{stream::StreamError, validate};
-    /// let input = b"abc\xFF";
-    /// let e = StreamError::from_error(1000, input, validate(input).unwrap_err());
-    /// assert_eq!((e.offset(), e.bytes()), (1003, &b"\xFF"[..]));
-    /// ```
-    pub fn from_error(base: u64, input: &[u8], err: Utf8Error) -> StreamError {
-        let mut bytes = [0; 3];
-        bytes[..err.len()].copy_from_slice(&input[err.range()]);
-        StreamError {
-            offset: base + err.offset() as u64,
-            bytes,
-            len: err.len() as u8,
-            kind: err.kind(),
-        }
-    }
-
-    /// The 0-based offset of the subpart from the start of the stream.
-    ///
-    /// ```
-    /// let mut dec = utf8_codec::stream::Decoder::new();
-    /// dec.decode(b"0123").for_each(drop);
-    /// let err = dec.decode(b"\x80").find_map(|e| e.error()).unwrap();
-    /// assert_eq!(err.offset(), 4);
-    /// ```
-    pub const fn offset(&self) -> u64 {
-        self.offset
-    }
-
-    /// The length of the subpart, 1 to 3.
-    ///
-    /// ```
-    /// let mut dec = utf8_codec::stream::Decoder::new();
-    /// dec.decode(b"\xF0\x9F").for_each(drop);
-    /// assert_eq!(dec.finish().unwrap().len(), 2);
-    /// ```
-    #[allow(clippy::len_without_is_empty)] // a subpart is never empty
-    pub const fn len(&self) -> usize {
-        self.len as usize
-    }
-
-    /// Why the subpart is ill-formed.
-    ///
-    /// ```
-    /// use utf8_codec::ErrorKind;
-    /// let mut dec = utf8_codec::stream::Decoder::new();
-    /// dec.decode(b"\xF0\x9F").for_each(drop);
-    /// assert_eq!(dec.finish().unwrap().kind(), ErrorKind::UnexpectedEnd);
-    /// ```
-    pub const fn kind(&self) -> ErrorKind {
-        self.kind
-    }
-
-    /// The bytes of the subpart.
-    ///
-    /// ```
-    /// let mut dec = utf8_codec::stream::Decoder::new();
-    /// dec.decode(b"\xF0\x9F").for_each(drop);
-    /// assert_eq!(dec.finish().unwrap().bytes(), b"\xF0\x9F");
-    /// ```
-    pub fn bytes(&self) -> &[u8] {
-        &self.bytes[..self.len as usize]
-    }
-}
-
-impl fmt::Display for StreamError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let plural = if self.len == 1 { "" } else { "s" };
-        write!(
-            f,
-            "{} at byte {} ({} byte{})",
-            self.kind, self.offset, self.len, plural
-        )
-    }
-}
-
-#[cfg(feature = "std")]
-impl std::error::Error for StreamError {}
 
 /// What the streaming [`Decoder`] yields.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -229,11 +122,9 @@ impl Decoder {
     /// ```
     pub fn finish(&mut self) -> Option<StreamError> {
         let n = self.held_len;
-        let err = (n > 0).then(|| StreamError {
-            offset: self.offset,
-            bytes: [self.held[0], self.held[1], self.held[2]],
-            len: n,
-            kind: ErrorKind::UnexpectedEnd,
+        let err = (n > 0).then(|| {
+            let bytes = [self.held[0], self.held[1], self.held[2]];
+            StreamError::from_raw(self.offset, bytes, n, ErrorKind::UnexpectedEnd)
         });
         *self = Decoder::new();
         err
@@ -294,13 +185,9 @@ impl<'a> Events<'_, 'a> {
         while let Some(&b) = self.chunk.get(self.pos) {
             let k = usize::from(d.held_len);
             if !scalar::continues(b0, k, b) {
-                let next = if k == 1 { b } else { d.held[1] };
-                let err = StreamError {
-                    offset: d.offset,
-                    bytes: [d.held[0], d.held[1], d.held[2]],
-                    len: d.held_len,
-                    kind: ErrorKind::classify(b0, Some(next), false),
-                };
+                let bytes = [d.held[0], d.held[1], d.held[2]];
+                let kind = ErrorKind::of_prefix(&d.held[..k], b);
+                let err = StreamError::from_raw(d.offset, bytes, d.held_len, kind);
                 d.offset += u64::from(d.held_len);
                 d.held_len = 0;
                 return Some(Event::Error(err));
@@ -355,12 +242,7 @@ impl<'a> Iterator for Events<'_, 'a> {
         }
         let mut bytes = [0; 3];
         bytes[..len].copy_from_slice(&rest[..len]);
-        let err = StreamError {
-            offset: d.offset,
-            bytes,
-            len: len as u8,
-            kind,
-        };
+        let err = StreamError::from_raw(d.offset, bytes, len as u8, kind);
         d.offset += len as u64;
         self.pos += len;
         Some(Event::Error(err))

@@ -87,11 +87,28 @@ pub fn errors(bytes: &[u8]) -> Errors<'_> {
 }
 
 /// [`errors`] with kernel `k`, which the caller has checked is available.
-pub(crate) fn errors_with(k: Kernel, bytes: &[u8]) -> Errors<'_> {
+fn errors_with(k: Kernel, bytes: &[u8]) -> Errors<'_> {
     Errors {
         bytes,
         kernel: k,
         scan: ErrorScan::new(),
+    }
+}
+
+impl Kernel {
+    /// [`errors`](crate::errors) computed with this kernel, or `None` if this CPU cannot run
+    /// it.
+    ///
+    /// ```
+    /// use utf8_codec::Kernel;
+    /// let input = b"\xFF\x80ok\xE2\x82".repeat(30);
+    /// let want: Vec<_> = utf8_codec::errors(&input).collect();
+    /// for k in Kernel::available() {
+    ///     assert_eq!(k.errors(&input).map(Iterator::collect::<Vec<_>>), Some(want.clone()));
+    /// }
+    /// ```
+    pub fn errors(self, bytes: &[u8]) -> Option<Errors<'_>> {
+        self.is_available().then(|| errors_with(self, bytes))
     }
 }
 

@@ -17,6 +17,7 @@ fn rep(input: &[u8], practice: Practice) -> String {
 }
 
 /// (input, maximal-subpart, per-byte, per-sequence)
+#[rustfmt::skip] // a table: one case a line
 const CASES: &[(&[u8], &str, &str, &str)] = &[
     (b"abc", "abc", "abc", "abc"),
     (b"\x80", "#", "#", "#"),
@@ -36,22 +37,12 @@ const CASES: &[(&[u8], &str, &str, &str)] = &[
     (b"\xE2\x82", "#", "##", "#"),
     (b"\xE2\x82A", "#A", "##A", "#A"),
     (b"\xF0\x9F\x98", "#", "###", "#"),
-    (
-        b"\xF0\x9F\x98\xF0\x9F\x98\x80",
-        "#\u{1F600}",
-        "###\u{1F600}",
-        "#\u{1F600}",
-    ),
+    (b"\xF0\x9F\x98\xF0\x9F\x98\x80", "#\u{1F600}", "###\u{1F600}", "#\u{1F600}"),
     (b"\xC2\xC2\xA9", "#\u{A9}", "#\u{A9}", "#\u{A9}"),
     (b"\xF8\x88A\x80", "##A#", "##A#", "#A#"),
     (b"\xE0\xC0\x80", "###", "###", "##"),
     // Unicode Table 3-8 (5.2): 61 F1 80 80 E1 80 C2 62 80 63 80 BF 64
-    (
-        b"a\xF1\x80\x80\xE1\x80\xC2b\x80c\x80\xBFd",
-        "a###b#c##d",
-        "a######b#c##d",
-        "a###b#c##d",
-    ),
+    (b"a\xF1\x80\x80\xE1\x80\xC2b\x80c\x80\xBFd", "a###b#c##d", "a######b#c##d", "a###b#c##d"),
 ];
 
 #[test]

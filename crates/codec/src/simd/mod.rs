@@ -148,36 +148,6 @@ impl Kernel {
     pub fn valid_up_to(self, bytes: &[u8]) -> Option<usize> {
         self.is_available().then(|| run(self, bytes))
     }
-
-    /// [`errors`](crate::errors) computed with this kernel, or `None` if this CPU cannot run
-    /// it.
-    ///
-    /// ```
-    /// use utf8_codec::Kernel;
-    /// let input = b"\xFF\x80ok\xE2\x82".repeat(30);
-    /// let want: Vec<_> = utf8_codec::errors(&input).collect();
-    /// for k in Kernel::available() {
-    ///     assert_eq!(k.errors(&input).map(Iterator::collect::<Vec<_>>), Some(want.clone()));
-    /// }
-    /// ```
-    pub fn errors(self, bytes: &[u8]) -> Option<crate::Errors<'_>> {
-        self.is_available()
-            .then(|| crate::validate::errors_with(self, bytes))
-    }
-
-    /// [`count`](crate::count) computed with this kernel, or `None` if this CPU cannot run it.
-    ///
-    /// ```
-    /// use utf8_codec::Kernel;
-    /// let input = "très\n".repeat(40);
-    /// for k in Kernel::available() {
-    ///     assert_eq!(k.count(input.as_bytes()), Some(utf8_codec::count(input.as_bytes())));
-    /// }
-    /// ```
-    pub fn count(self, bytes: &[u8]) -> Option<crate::Counts> {
-        self.is_available()
-            .then(|| crate::count::count_with(self, bytes))
-    }
 }
 
 /// Runs kernel `k`, which the caller has checked is available.
