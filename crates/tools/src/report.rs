@@ -8,6 +8,8 @@ use std::fmt::Write as _;
 
 use utf8_codec::{ErrorKind, decode_loose, stream::StreamError};
 
+use crate::color::ERROR_KIND;
+
 /// Uppercase hex bytes separated by spaces: `ED A0 80`.
 ///
 /// ```
@@ -177,17 +179,12 @@ impl<'a> ErrorReport<'a> {
     ///      ED A0 80 would encode the surrogate U+D800");
     /// ```
     pub fn text(&self, program: &str, color: bool) -> String {
-        let kind = self.kind.as_str();
-        let (on, off) = if color {
-            ("\x1b[1;31m", "\x1b[0m")
-        } else {
-            ("", "")
-        };
         format!(
-            "{program}: {}:{}:{}: {on}{kind}{off} at byte {} ({}): {}",
+            "{program}: {}:{}:{}: {} at byte {} ({}): {}",
             self.path,
             self.line,
             self.column,
+            ERROR_KIND.paint(color, self.kind.as_str()),
             self.offset,
             hex(self.bytes),
             explain(self.kind, self.bytes, self.after)

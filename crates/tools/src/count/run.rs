@@ -12,6 +12,7 @@ use super::args::{CountArgs, TotalMode};
 use super::hex::HexReader;
 use super::tally::{self, Mode, Tally};
 use crate::args::Engine;
+use crate::color::ERROR_KIND;
 use crate::diag::{Diag, ToolError};
 use crate::engine::Scanner;
 use crate::exit::Status;
@@ -491,17 +492,12 @@ impl Explainer<'_> {
                     );
                     self.line.push_str(&r.json());
                 } else {
-                    let (on, off) = if self.cfg.color_out {
-                        ("\x1b[1;31m", "\x1b[0m")
-                    } else {
-                        ("", "")
-                    };
                     let _ = write!(
                         self.line,
-                        "{:>8}  {:<11}  {on}{}{off}: {}",
+                        "{:>8}  {:<11}  {}: {}",
                         e.offset(),
                         hex(e.bytes()),
-                        e.kind(),
+                        ERROR_KIND.paint(self.cfg.color_out, e.kind()),
                         explain(e.kind(), e.bytes(), follow)
                     );
                 }

@@ -14,6 +14,7 @@ use utf8_codec::stream::{Event, StreamError};
 use utf8_codec::{Action, ErrorKind, RepairOptions, Repairer};
 
 use crate::args::Engine;
+use crate::color::ERROR_KIND;
 use crate::engine::Scanner;
 use crate::input::{CHUNK_SIZE, Chunks};
 use crate::position::LineTracker;
@@ -385,17 +386,13 @@ impl Reporter {
                 enc.name()
             );
         } else {
-            let (on, off) = if self.color {
-                ("\x1b[1;31m", "\x1b[0m")
-            } else {
-                ("", "")
-            };
             let _ = write!(
                 s,
-                "{}: {name}:{}:{}: {on}malformed{off} at byte {offset} ({}): not a valid {} sequence",
+                "{}: {name}:{}:{}: {} at byte {offset} ({}): not a valid {} sequence",
                 self.program,
                 t.line(),
                 t.column(),
+                ERROR_KIND.paint(self.color, "malformed"),
                 hex(bytes),
                 enc.name()
             );
