@@ -2,10 +2,13 @@
 //!
 //! Text: `PROGRAM: PATH:LINE:COLUMN: KIND at byte OFFSET (SUBPART): explanation`.
 //! JSON: `{"path": ..., "offset": ..., "len": ..., "kind": ..., "bytes": "ED", "line": 3,
-//! "column": 17}`.
+//! "column": 17}`, written by serde_json ([`json_line`]).
 
 use std::fmt::Write as _;
+use std::io;
 
+use serde::Serialize;
+use serde_json::ser::{CharEscape, CompactFormatter, Formatter};
 use utf8_codec::{ErrorKind, decode_loose, stream::StreamError};
 
 use crate::color::ERROR_KIND;
@@ -101,8 +104,86 @@ pub fn explain(kind: ErrorKind, subpart: &[u8], after: &[u8]) -> String {
     }
 }
 
+/// `value` as one line of JSON Lines, without the newline, in the layout the tools have
+/// always written: `{"key": value, "key": value}` (a space after `:` and `,`), strings
+/// escaped as [`json_string`] does.
+///
+/// ```
+/// #[derive(serde::Serialize)]
+/// struct Row<'a> { path: Option<&'a str>, n: u64 }
+/// let s = utf8_tools::report::json_line(&Row { path: Some("a\u{7F}\u{8}\"\n"), n: 2 });
+/// assert_eq!(s, r#"{"path": "a\u007f\u0008\"\n", "n": 2}"#);
+/// assert_eq!(utf8_tools::report::json_line(&Row { path: None, n: 0 }), r#"{"path": null, "n": 0}"#);
+/// ```
+pub fn json_line(value: &impl Serialize) -> String {
+    let mut buf = Vec::with_capacity(128);
+    let mut ser = serde_json::Serializer::with_formatter(&mut buf, Spaced);
+    // The tools' records are structs and maps with string keys, numbers and strings, which
+    // always serialize; a Vec takes every write.
+    value
+        .serialize(&mut ser)
+        .expect("a tool's JSON record serializes");
+    String::from_utf8(buf).expect("serde_json writes UTF-8")
+}
+
+/// serde_json's compact layout with a space after `:` and `,`, and the escapes of
+/// [`json_string`]: `\u0008`, `\u000c` and `\u007f` where serde_json writes `\b`, `\f` and a
+/// raw DEL.
+struct Spaced;
+
+impl Formatter for Spaced {
+    fn begin_object_key<W: ?Sized + io::Write>(
+        &mut self,
+        w: &mut W,
+        first: bool,
+    ) -> io::Result<()> {
+        if first { Ok(()) } else { w.write_all(b", ") }
+    }
+
+    fn begin_object_value<W: ?Sized + io::Write>(&mut self, w: &mut W) -> io::Result<()> {
+        w.write_all(b": ")
+    }
+
+    fn begin_array_value<W: ?Sized + io::Write>(
+        &mut self,
+        w: &mut W,
+        first: bool,
+    ) -> io::Result<()> {
+        if first { Ok(()) } else { w.write_all(b", ") }
+    }
+
+    fn write_string_fragment<W: ?Sized + io::Write>(
+        &mut self,
+        w: &mut W,
+        fragment: &str,
+    ) -> io::Result<()> {
+        let mut parts = fragment.split('\u{7F}');
+        if let Some(first) = parts.next() {
+            w.write_all(first.as_bytes())?;
+        }
+        for part in parts {
+            w.write_all(b"\\u007f")?;
+            w.write_all(part.as_bytes())?;
+        }
+        Ok(())
+    }
+
+    fn write_char_escape<W: ?Sized + io::Write>(
+        &mut self,
+        w: &mut W,
+        escape: CharEscape,
+    ) -> io::Result<()> {
+        match escape {
+            CharEscape::Backspace => w.write_all(b"\\u0008"),
+            CharEscape::FormFeed => w.write_all(b"\\u000c"),
+            other => CompactFormatter.write_char_escape(w, other),
+        }
+    }
+}
+
 /// Appends `s` to `out` as a JSON string literal (quotes included), escaping `"`, `\` and
 /// control characters.
+// Only grep/printer.rs still uses this, until the grep branch merges (then it goes).
 ///
 /// ```
 /// let mut out = String::new();
@@ -201,18 +282,53 @@ impl<'a> ErrorReport<'a> {
     /// assert_eq!(r.json(), r#"{"path": "notes.txt", "offset": 4461, "len": 1, "kind": "surrogate", "bytes": "ED", "line": 3, "column": 17}"#);
     /// ```
     pub fn json(&self) -> String {
-        let mut s = String::from("{\"path\": ");
-        json_string(&mut s, self.path);
-        let _ = write!(
-            s,
-            ", \"offset\": {}, \"len\": {}, \"kind\": \"{}\", \"bytes\": \"{}\", \"line\": {}, \"column\": {}}}",
-            self.offset,
-            self.bytes.len(),
-            self.kind.as_str(),
-            hex(self.bytes),
-            self.line,
-            self.column
-        );
-        s
+        json_line(&ErrorJson {
+            path: self.path,
+            offset: self.offset,
+            len: self.bytes.len(),
+            kind: self.kind.as_str(),
+            bytes: hex(self.bytes),
+            line: self.line,
+            column: self.column,
+            encoding: None,
+        })
+    }
+}
+
+/// An error's JSON object, fields in DESIGN.md's order. `kind` is an [`ErrorKind`]'s name, or
+/// `malformed` with the `encoding` of a `utf8-repair --from` input.
+#[derive(Debug, Serialize)]
+pub struct ErrorJson<'a> {
+    /// The input as diagnostics name it.
+    pub path: &'a str,
+    /// The 0-based byte offset of the bytes in the input.
+    pub offset: u64,
+    /// How many bytes.
+    pub len: usize,
+    /// Why they are ill-formed.
+    pub kind: &'a str,
+    /// The bytes, as [`hex`] writes them.
+    pub bytes: String,
+    /// 1-based line.
+    pub line: u64,
+    /// 1-based column.
+    pub column: u64,
+    /// The encoding the bytes are not valid in (`utf8-repair --from` only).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub encoding: Option<&'a str>,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn json_line_escapes_strings_as_json_string_did() {
+        for c in (0..0x800).filter_map(char::from_u32) {
+            let s = format!("a{c}\"b");
+            let mut want = String::new();
+            json_string(&mut want, &s);
+            assert_eq!(json_line(&s), want, "U+{:04X}", c as u32);
+        }
     }
 }

@@ -6,6 +6,7 @@
 
 mod args;
 mod hex;
+mod json;
 mod run;
 mod tally;
 

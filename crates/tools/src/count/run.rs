@@ -10,6 +10,7 @@ use utf8_codec::stream::Event;
 
 use super::args::{CountArgs, TotalMode};
 use super::hex::HexReader;
+use super::json::{ScalarJson, TallyJson};
 use super::tally::{self, Mode, Tally};
 use crate::args::Engine;
 use crate::color::ERROR_KIND;
@@ -19,7 +20,7 @@ use crate::exit::Status;
 use crate::input::{Chunks, Input, Source, inputs};
 use crate::output::{Output, conclude, parse};
 use crate::position::LineTracker;
-use crate::report::{ErrorReport, explain, hex, json_string};
+use crate::report::{ErrorReport, explain, hex, json_line};
 
 const PROGRAM: &str = "utf8-count";
 
@@ -255,33 +256,8 @@ impl Config {
     ) -> Result<(), ToolError> {
         let c = &t.counts;
         if self.json {
-            let mut s = String::from("{\"path\": ");
-            match json_path {
-                Some(p) => json_string(&mut s, p),
-                None => s.push_str("null"),
-            }
-            let _ = write!(
-                s,
-                ", \"lines\": {}, \"chars\": {}, \"bytes\": {}, \"errors\": {}",
-                c.lines, c.chars, c.bytes, c.errors
-            );
-            if self.columns.longest {
-                let _ = write!(s, ", \"max_line_length\": {}", t.lines.longest());
-            }
-            if self.histogram {
-                s.push_str(", \"by_length\": {");
-                for (i, n) in c.by_length.iter().enumerate() {
-                    let sep = if i > 0 { ", " } else { "" };
-                    let _ = write!(s, "{sep}\"{}\": {n}", i + 1);
-                }
-                s.push_str("}, \"by_kind\": {");
-                for (i, k) in ErrorKind::ALL.iter().enumerate() {
-                    let sep = if i > 0 { ", " } else { "" };
-                    let _ = write!(s, "{sep}\"{}\": {}", k.as_str(), c.kind(*k));
-                }
-                s.push('}');
-            }
-            s.push('}');
+            let r = TallyJson::new(json_path, t, self.columns.longest, self.histogram);
+            let s = json_line(&r);
             return out.line(&s);
         }
         if self.histogram {
@@ -513,18 +489,15 @@ impl Explainer<'_> {
         let bytes = c.encode_utf8(&mut buf).as_bytes();
         self.line.clear();
         if self.cfg.json {
-            self.line.push_str("{\"path\": ");
-            json_string(&mut self.line, self.name);
-            let _ = write!(
-                self.line,
-                ", \"offset\": {}, \"len\": {}, \"bytes\": \"{}\", \"scalar\": \"U+{:04X}\", \"line\": {}, \"column\": {}}}",
-                self.pos,
-                bytes.len(),
-                hex(bytes),
-                c as u32,
-                self.tracker.line(),
-                self.tracker.column()
-            );
+            self.line = json_line(&ScalarJson {
+                path: self.name,
+                offset: self.pos,
+                len: bytes.len(),
+                bytes: hex(bytes),
+                scalar: format!("U+{:04X}", c as u32),
+                line: self.tracker.line(),
+                column: self.tracker.column(),
+            });
         } else {
             let _ = write!(
                 self.line,

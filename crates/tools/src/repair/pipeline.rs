@@ -18,7 +18,7 @@ use crate::color::ERROR_KIND;
 use crate::engine::Scanner;
 use crate::input::{CHUNK_SIZE, Chunks};
 use crate::position::LineTracker;
-use crate::report::{ErrorReport, hex, json_string};
+use crate::report::{ErrorJson, ErrorReport, hex, json_line};
 
 /// Repaired text is written out when it reaches this many bytes.
 const FLUSH_AT: usize = 64 * 1024;
@@ -374,17 +374,16 @@ impl Reporter {
         self.malformed += 1;
         let mut s = String::new();
         if self.json {
-            s.push_str("{\"path\": ");
-            json_string(&mut s, name);
-            let _ = write!(
-                s,
-                ", \"offset\": {offset}, \"len\": {}, \"kind\": \"malformed\", \"bytes\": \"{}\", \"line\": {}, \"column\": {}, \"encoding\": \"{}\"}}",
-                bytes.len(),
-                hex(bytes),
-                t.line(),
-                t.column(),
-                enc.name()
-            );
+            s = json_line(&ErrorJson {
+                path: name,
+                offset,
+                len: bytes.len(),
+                kind: "malformed",
+                bytes: hex(bytes),
+                line: t.line(),
+                column: t.column(),
+                encoding: Some(enc.name()),
+            });
         } else {
             let _ = write!(
                 s,
