@@ -93,3 +93,24 @@ pub fn parse<P: clap::Parser>(
         }
     })
 }
+
+/// A tool from its command line to its exit status: [`parse`] the arguments as `P`, validate
+/// them into the tool's configuration `C` (`C::try_from(&P)`), `run` it with the tool's
+/// diagnostics, and [`conclude`].
+pub fn run_tool<P, C>(
+    program: &'static str,
+    args: impl IntoIterator<Item = std::ffi::OsString>,
+    run: impl FnOnce(C, &mut Diag) -> Result<(), ToolError>,
+) -> ExitCode
+where
+    P: clap::Parser,
+    C: for<'a> TryFrom<&'a P, Error = ToolError>,
+{
+    let args: P = match parse(args) {
+        Ok(a) => a,
+        Err(code) => return code,
+    };
+    let mut diag = Diag::new(program);
+    let result = C::try_from(&args).and_then(|cfg| run(cfg, &mut diag));
+    conclude(&mut diag, result)
+}

@@ -5,6 +5,7 @@
 //! the repaired text in characters.
 
 mod args;
+mod config;
 mod hex;
 mod json;
 mod run;
@@ -15,6 +16,9 @@ pub use hex::HexReader;
 pub use tally::{LineStats, Tally};
 
 use std::process::ExitCode;
+
+use crate::output::run_tool;
+use config::Config;
 
 /// The clap command of `utf8-count`, for man pages and completions.
 ///
@@ -27,10 +31,10 @@ pub fn command() -> clap::Command {
 
 /// Runs `utf8-count` with the process's arguments.
 pub fn main() -> ExitCode {
-    run::run(std::env::args_os())
+    main_with(std::env::args_os())
 }
 
 /// Runs `utf8-count` with the given arguments (the first is the program name).
 pub fn main_with(args: impl IntoIterator<Item = std::ffi::OsString>) -> ExitCode {
-    run::run(args)
+    run_tool::<CountArgs, Config>(run::PROGRAM, args, run::run)
 }
