@@ -126,7 +126,8 @@ pub fn json_line(value: &impl Serialize) -> String {
     String::from_utf8(buf).expect("serde_json writes UTF-8")
 }
 
-/// serde_json's compact layout with a space after `:` and `,`, and the escapes of
+/// serde_json's compact layout with a space after `:` and `,` between members (the records
+/// hold no arrays), and the escapes of
 /// [`json_string`]: `\u0008`, `\u000c` and `\u007f` where serde_json writes `\b`, `\f` and a
 /// raw DEL.
 struct Spaced;
@@ -142,14 +143,6 @@ impl Formatter for Spaced {
 
     fn begin_object_value<W: ?Sized + io::Write>(&mut self, w: &mut W) -> io::Result<()> {
         w.write_all(b": ")
-    }
-
-    fn begin_array_value<W: ?Sized + io::Write>(
-        &mut self,
-        w: &mut W,
-        first: bool,
-    ) -> io::Result<()> {
-        if first { Ok(()) } else { w.write_all(b", ") }
     }
 
     fn write_string_fragment<W: ?Sized + io::Write>(
