@@ -55,6 +55,38 @@ impl Default for Action<'_> {
     }
 }
 
+impl Action<'_> {
+    /// Appends what one substitute becomes to `out`: `bytes` are the ill-formed bytes it
+    /// stands for (a maximal subpart, a byte, a sequence, or a malformed sequence of another
+    /// encoding), used by [`Action::Escape`] only.
+    ///
+    /// This is how [`Repairer`] writes every substitute; a caller that cuts ill-formed input
+    /// itself (a transcoder from another encoding, say) applies the same action with it.
+    ///
+    /// ```
+    /// use utf8_codec::Action;
+    ///
+    /// let mut out = String::from("a");
+    /// Action::Escape.apply(b"\xE2\x82", &mut out);
+    /// Action::Replace("?").apply(b"\xFF", &mut out);
+    /// Action::Delete.apply(b"\x80", &mut out);
+    /// Action::default().apply(b"\xC0", &mut out);
+    /// assert_eq!(out, "a\\xe2\\x82?\u{FFFD}");
+    /// ```
+    pub fn apply(self, bytes: &[u8], out: &mut String) {
+        match self {
+            Action::Replace(s) => out.push_str(s),
+            Action::Delete => {}
+            Action::Escape => {
+                for b in bytes {
+                    // Writing to a String cannot fail.
+                    let _ = write!(out, "\\x{b:02x}");
+                }
+            }
+        }
+    }
+}
+
 /// A practice and an action: everything [`repair_with`] needs to know.
 ///
 /// ```
@@ -514,15 +546,6 @@ impl<'r> Repairer<'r> {
     }
 
     fn substitute(&self, bytes: &[u8], out: &mut String) {
-        match self.options.action {
-            Action::Replace(s) => out.push_str(s),
-            Action::Delete => {}
-            Action::Escape => {
-                for b in bytes {
-                    // Writing to a String cannot fail.
-                    let _ = write!(out, "\\x{b:02x}");
-                }
-            }
-        }
+        self.options.action.apply(bytes, out);
     }
 }
