@@ -11,7 +11,7 @@ use std::io::{self, Read, Write};
 
 use encoding_rs::{DecoderResult, Encoding};
 use utf8_codec::stream::{Event, StreamError};
-use utf8_codec::{Action, ErrorKind, RepairOptions, Repairer};
+use utf8_codec::{ErrorKind, RepairOptions, Repairer};
 
 use crate::args::Engine;
 use crate::color::ERROR_KIND;
@@ -166,7 +166,8 @@ impl Pipeline<'_> {
                             r.malformed(name, enc, offset, &bytes, &tracker);
                             tracker.error();
                         }
-                        substitute(self.options.action, &bytes, &mut text);
+                        // The action as the codec applies it (practices cut UTF-8 only).
+                        self.options.action.apply(&bytes, &mut text);
                         tracked = text.len();
                         if text.len() >= FLUSH_AT {
                             out.write_all(text.as_bytes()).map_err(Failure::Output)?;
@@ -203,19 +204,6 @@ impl Pipeline<'_> {
             r.failed().map_err(Failure::Output)?;
         }
         Ok(tally)
-    }
-}
-
-/// What one malformed sequence of another encoding becomes (practices apply to UTF-8 only).
-fn substitute(action: Action<'_>, bytes: &[u8], out: &mut String) {
-    match action {
-        Action::Replace(s) => out.push_str(s),
-        Action::Delete => {}
-        Action::Escape => {
-            for b in bytes {
-                let _ = write!(out, "\\x{b:02x}");
-            }
-        }
     }
 }
 
