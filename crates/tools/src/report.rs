@@ -174,9 +174,9 @@ impl Formatter for Spaced {
     }
 }
 
+// Only grep/printer.rs still uses this, until the grep branch merges (then it goes).
 /// Appends `s` to `out` as a JSON string literal (quotes included), escaping `"`, `\` and
 /// control characters.
-// Only grep/printer.rs still uses this, until the grep branch merges (then it goes).
 ///
 /// ```
 /// let mut out = String::new();
@@ -315,13 +315,23 @@ pub struct ErrorJson<'a> {
 mod tests {
     use super::*;
 
+    /// The escapes the tools wrote before serde_json (and utf8-grep's `json_string` still
+    /// writes): `\uXXXX` in lowercase hex for control characters and DEL but for `\n`, `\r`
+    /// and `\t`; anything else as it is.
     #[test]
-    fn json_line_escapes_strings_as_json_string_did() {
+    fn json_line_escapes_strings_as_before() {
         for c in (0..0x800).filter_map(char::from_u32) {
-            let s = format!("a{c}\"b");
-            let mut want = String::new();
-            json_string(&mut want, &s);
-            assert_eq!(json_line(&s), want, "U+{:04X}", c as u32);
+            let escaped = match c {
+                '"' => "\\\"".to_string(),
+                '\\' => "\\\\".to_string(),
+                '\n' => "\\n".to_string(),
+                '\r' => "\\r".to_string(),
+                '\t' => "\\t".to_string(),
+                c if (c as u32) < 0x20 || c == '\u{7F}' => format!("\\u{:04x}", c as u32),
+                c => c.to_string(),
+            };
+            let want = format!("\"a{escaped}b\"");
+            assert_eq!(json_line(&format!("a{c}b")), want, "U+{:04X}", c as u32);
         }
     }
 }
