@@ -14,7 +14,9 @@
 //!   0/1/2 exit status table.
 //!
 //! Each tool is a module with `command()` (its clap `Command`, for man pages and
-//! completions) and `main()` (what its binary calls).
+//! completions) and `main()` (what its binary calls). Within it, `args` (clap) is what was
+//! typed, `config` what it means (validated, plain values), `run` what is done with it
+//! ([`output::run_tool`] joins the three); the shared modules above sit below all of them.
 // Unsafe code is denied everywhere but in `mmap`, the one file-mapping module (issue 8).
 #![deny(unsafe_code)]
 

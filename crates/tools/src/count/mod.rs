@@ -3,6 +3,12 @@
 //! Columns, always in this order: lines, chars (well-formed scalar values), bytes, errors
 //! (maximal subparts), and the longest line with `-L`. `chars + errors` is the length of
 //! the repaired text in characters.
+//!
+//! * [`args`](CountArgs): what was typed (clap);
+//! * `config`: what it means, validated (plain values);
+//! * `run`: the counts, `--check` and `--explain` of a config; `tally`: counting one input,
+//!   in parts on several threads for large files; `json`: the `--json` records;
+//!   [`hex`](HexReader): `--hex` input.
 
 mod args;
 mod config;

@@ -1,4 +1,4 @@
-//! Validated configuration and the run of `utf8-count`.
+//! The run of `utf8-count` from its validated [`Config`]: counts, `--check`, `--explain`.
 
 use std::fmt::Write as _;
 use std::io::{self, Read};

@@ -2,7 +2,7 @@
 //! memory, with every substitution practice of the codec and any source encoding of
 //! encoding_rs.
 //!
-//! * [`args`](RepairArgs): what was typed;
+//! * [`args`](RepairArgs): what was typed (clap);
 //! * `config`: what the command line means, validated;
 //! * `run`: the loop over inputs, to stdout, `-o FILE`, in place, or `--check`;
 //! * `pipeline`: one input stream to one output stream (UTF-8 repair or `--from` transcoding),

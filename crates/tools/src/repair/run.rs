@@ -1,4 +1,5 @@
-//! Validated configuration and the run of `utf8-repair`.
+//! The run of `utf8-repair` from its validated [`Config`]: to stdout, `-o FILE`, in place,
+//! or `--check`, every input through one [`Pipeline`].
 
 use std::ffi::OsStr;
 use std::fs::{self, File};
