@@ -97,6 +97,39 @@ pub fn parse<P: clap::Parser>(
 /// A tool from its command line to its exit status: [`parse`] the arguments as `P`, validate
 /// them into the tool's configuration `C` (`C::try_from(&P)`), `run` it with the tool's
 /// diagnostics, and [`conclude`].
+///
+/// ```
+/// use std::process::ExitCode;
+/// use utf8_tools::diag::ToolError;
+/// use utf8_tools::output::run_tool;
+///
+/// #[derive(clap::Parser)]
+/// struct Args {
+///     #[arg(long)]
+///     width: u8,
+/// }
+/// struct Config {
+///     width: u8,
+/// }
+/// impl TryFrom<&Args> for Config {
+///     type Error = ToolError;
+///     fn try_from(a: &Args) -> Result<Config, ToolError> {
+///         match a.width {
+///             0 => Err(ToolError::Usage("--width must be positive".to_string())),
+///             width => Ok(Config { width }),
+///         }
+///     }
+/// }
+/// let code = run_tool::<Args, Config>("demo", ["demo", "--width", "3"].map(Into::into), |c, _| {
+///     assert_eq!(c.width, 3);
+///     Ok(())
+/// });
+/// assert_eq!(code, ExitCode::SUCCESS);
+/// let code = run_tool::<Args, Config>("demo", ["demo", "--width", "0"].map(Into::into), |_, _| {
+///     unreachable!("an invalid command line does not run")
+/// });
+/// assert_eq!(code, ExitCode::from(2));
+/// ```
 pub fn run_tool<P, C>(
     program: &'static str,
     args: impl IntoIterator<Item = std::ffi::OsString>,
