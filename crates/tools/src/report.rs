@@ -104,9 +104,11 @@ pub fn explain(kind: ErrorKind, subpart: &[u8], after: &[u8]) -> String {
     }
 }
 
-/// `value` as one line of JSON Lines, without the newline, in the layout the tools have
-/// always written: `{"key": value, "key": value}` (a space after `:` and `,`), strings
-/// escaped as [`json_string`] does.
+/// `value` as one line of JSON Lines, without the newline, in the layout utf8-count and
+/// utf8-repair have always written: `{"key": value, "key": value}` (a space after `:` and
+/// `,`). Strings are escaped as the tools always did: `\"`, `\\`, `\n`, `\r`, `\t`, and
+/// `\u00xx` (lowercase) for the other control characters and DEL, where serde_json alone
+/// writes `\b`, `\f` and a raw DEL.
 ///
 /// ```
 /// #[derive(serde::Serialize)]
@@ -116,33 +118,54 @@ pub fn explain(kind: ErrorKind, subpart: &[u8], after: &[u8]) -> String {
 /// assert_eq!(utf8_tools::report::json_line(&Row { path: None, n: 0 }), r#"{"path": null, "n": 0}"#);
 /// ```
 pub fn json_line(value: &impl Serialize) -> String {
+    to_json(value, Layout { spaced: true })
+}
+
+/// [`json_line`] without the spaces: `{"key":value,"key":[1,2]}`, as utf8-grep's `--json`
+/// (ripgrep's layout), with the same escapes.
+///
+/// ```
+/// #[derive(serde::Serialize)]
+/// struct Row<'a> { text: &'a str, at: [u64; 2] }
+/// let s = utf8_tools::report::json_compact(&Row { text: "\u{C}é", at: [1, 2] });
+/// assert_eq!(s, r#"{"text":"\u000cé","at":[1,2]}"#);
+/// ```
+pub fn json_compact(value: &impl Serialize) -> String {
+    to_json(value, Layout { spaced: false })
+}
+
+fn to_json(value: &impl Serialize, layout: Layout) -> String {
     let mut buf = Vec::with_capacity(128);
-    let mut ser = serde_json::Serializer::with_formatter(&mut buf, Spaced);
-    // The tools' records are structs and maps with string keys, numbers and strings, which
-    // always serialize; a Vec takes every write.
+    let mut ser = serde_json::Serializer::with_formatter(&mut buf, layout);
+    // The tools' records are structs, maps with string keys, arrays, numbers and strings,
+    // which always serialize; a Vec takes every write.
     value
         .serialize(&mut ser)
         .expect("a tool's JSON record serializes");
     String::from_utf8(buf).expect("serde_json writes UTF-8")
 }
 
-/// serde_json's compact layout with a space after `:` and `,` between members (the records
-/// hold no arrays), and the escapes of
-/// [`json_string`]: `\u0008`, `\u000c` and `\u007f` where serde_json writes `\b`, `\f` and a
-/// raw DEL.
-struct Spaced;
+/// serde_json's compact layout, with a space after `:` and `,` between members when
+/// `spaced` (arrays stay compact), and the tools' escapes.
+struct Layout {
+    spaced: bool,
+}
 
-impl Formatter for Spaced {
+impl Formatter for Layout {
     fn begin_object_key<W: ?Sized + io::Write>(
         &mut self,
         w: &mut W,
         first: bool,
     ) -> io::Result<()> {
-        if first { Ok(()) } else { w.write_all(b", ") }
+        match (first, self.spaced) {
+            (true, _) => Ok(()),
+            (false, true) => w.write_all(b", "),
+            (false, false) => w.write_all(b","),
+        }
     }
 
     fn begin_object_value<W: ?Sized + io::Write>(&mut self, w: &mut W) -> io::Result<()> {
-        w.write_all(b": ")
+        w.write_all(if self.spaced { b": " } else { b":" })
     }
 
     fn write_string_fragment<W: ?Sized + io::Write>(
