@@ -101,3 +101,38 @@ impl TryFrom<&CountArgs> for Config {
         })
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use clap::Parser;
+
+    use super::*;
+
+    fn config(args: &[&str]) -> Config {
+        let a = CountArgs::try_parse_from(["utf8-count"].iter().chain(args)).unwrap();
+        Config::try_from(&a).unwrap()
+    }
+
+    #[test]
+    fn columns_as_wc() {
+        let c = config(&[]).columns;
+        assert!(c.lines && c.chars && c.bytes && c.errors && !c.longest);
+        // -L alone shows only the longest line; with another column, both.
+        assert_eq!(config(&["-L"]).columns.count(), 1);
+        let c = config(&["-L", "-l"]).columns;
+        assert!(c.longest && c.lines && !c.chars);
+    }
+
+    #[test]
+    fn total_lines() {
+        let each_total = |args: &[&str]| {
+            let c = config(args);
+            (c.each, c.total)
+        };
+        assert_eq!(each_total(&["a"]), (true, false));
+        assert_eq!(each_total(&["a", "b"]), (true, true));
+        assert_eq!(each_total(&["--total=always", "a"]), (true, true));
+        assert_eq!(each_total(&["--total=only", "a", "b"]), (false, true));
+        assert_eq!(each_total(&["--total=never", "a", "b"]), (true, false));
+    }
+}

@@ -186,3 +186,39 @@ fn refuse_output_among_inputs(out: &Path, inputs: &[Input]) -> Result<(), ToolEr
     let _ = (out, inputs);
     Ok(())
 }
+
+#[cfg(test)]
+mod tests {
+    use clap::Parser;
+
+    use super::*;
+
+    fn config(args: &[&str]) -> Result<Config, ToolError> {
+        let a = RepairArgs::try_parse_from(["utf8-repair"].iter().chain(args)).unwrap();
+        Config::try_from(&a)
+    }
+
+    #[test]
+    fn actions_own_their_replacement() {
+        let c = config(&["--replacement", "<?>"]).unwrap();
+        assert_eq!(c.options().action, Action::Replace("<?>"));
+        assert_eq!(config(&[]).unwrap().options().action, Action::default());
+        let c = config(&["--action", "escape"]).unwrap();
+        assert_eq!(c.options().action, Action::Escape);
+        let e = config(&["--action", "delete", "--replacement", "x"]).unwrap_err();
+        assert!(matches!(e, ToolError::Usage(_)));
+    }
+
+    #[test]
+    fn encodings_and_modes() {
+        assert!(config(&["--from", "utf8"]).unwrap().from.is_none());
+        let c = config(&["--from", "latin1"]).unwrap();
+        assert_eq!(c.from, Some(encoding_rs::WINDOWS_1252));
+        assert!(config(&["--from", "klingon"]).is_err());
+        assert!(config(&["--in-place"]).is_err());
+        assert!(config(&["--in-place", "-"]).is_err());
+        assert!(matches!(config(&["--check"]).unwrap().mode, Mode::Check));
+        assert_eq!(config(&["--report=json"]).unwrap().report, Report::Json);
+        assert!(config(&["--check", "--report"]).is_err());
+    }
+}
