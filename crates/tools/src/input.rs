@@ -6,7 +6,7 @@ use std::fs::File;
 use std::io::{self, Read};
 use std::path::PathBuf;
 
-use crate::diag::ToolError;
+use crate::diag::{Diag, ToolError};
 
 /// Bytes read per chunk: memory stays bounded whatever the input size.
 pub const CHUNK_SIZE: usize = 256 * 1024;
@@ -43,6 +43,18 @@ impl Input {
     /// Whether this is standard input.
     pub fn is_stdin(&self) -> bool {
         matches!(self, Input::Stdin { .. })
+    }
+
+    /// [`Input::open`], or `None` with the error shown and recorded in `diag` (the loop over
+    /// inputs goes on).
+    pub fn open_or_report(&self, diag: &mut Diag) -> Option<Source> {
+        match self.open() {
+            Ok(s) => Some(s),
+            Err(e) => {
+                diag.error(&e);
+                None
+            }
+        }
     }
 
     /// Opens the input for reading.

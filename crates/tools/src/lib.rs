@@ -8,16 +8,20 @@
 //! * [`engine`]: the validators behind `--engine`, as one event stream;
 //! * [`position`]: line and column of errors in a stream;
 //! * [`mmap`]: read-only windows of large regular files (all the crate's `unsafe`);
+//! * [`color`]: the named styles and writing a piece with or without them;
 //! * [`report`]: the one formatter of errors, text and JSON, as DESIGN.md shows them;
 //! * [`diag`], [`output`], [`exit`]: diagnostics, stdout with quiet closed pipes, and the
 //!   0/1/2 exit status table.
 //!
 //! Each tool is a module with `command()` (its clap `Command`, for man pages and
-//! completions) and `main()` (what its binary calls).
+//! completions) and `main()` (what its binary calls). Within it, `args` (clap) is what was
+//! typed, `config` what it means (validated, plain values), `run` what is done with it
+//! ([`output::run_tool`] joins the three); the shared modules above sit below all of them.
 // Unsafe code is denied everywhere but in `mmap`, the one file-mapping module (issue 8).
 #![deny(unsafe_code)]
 
 pub mod args;
+pub mod color;
 pub mod count;
 pub mod diag;
 pub mod engine;

@@ -93,3 +93,57 @@ pub fn parse<P: clap::Parser>(
         }
     })
 }
+
+/// A tool from its command line to its exit status: [`parse`] the arguments as `P`, validate
+/// them into the tool's configuration `C` (`C::try_from(&P)`), `run` it with the tool's
+/// diagnostics, and [`conclude`].
+///
+/// ```
+/// use std::process::ExitCode;
+/// use utf8_tools::diag::ToolError;
+/// use utf8_tools::output::run_tool;
+///
+/// #[derive(clap::Parser)]
+/// struct Args {
+///     #[arg(long)]
+///     width: u8,
+/// }
+/// struct Config {
+///     width: u8,
+/// }
+/// impl TryFrom<&Args> for Config {
+///     type Error = ToolError;
+///     fn try_from(a: &Args) -> Result<Config, ToolError> {
+///         match a.width {
+///             0 => Err(ToolError::Usage("--width must be positive".to_string())),
+///             width => Ok(Config { width }),
+///         }
+///     }
+/// }
+/// let code = run_tool::<Args, Config>("demo", ["demo", "--width", "3"].map(Into::into), |c, _| {
+///     assert_eq!(c.width, 3);
+///     Ok(())
+/// });
+/// assert_eq!(code, ExitCode::SUCCESS);
+/// let code = run_tool::<Args, Config>("demo", ["demo", "--width", "0"].map(Into::into), |_, _| {
+///     unreachable!("an invalid command line does not run")
+/// });
+/// assert_eq!(code, ExitCode::from(2));
+/// ```
+pub fn run_tool<P, C>(
+    program: &'static str,
+    args: impl IntoIterator<Item = std::ffi::OsString>,
+    run: impl FnOnce(C, &mut Diag) -> Result<(), ToolError>,
+) -> ExitCode
+where
+    P: clap::Parser,
+    C: for<'a> TryFrom<&'a P, Error = ToolError>,
+{
+    let args: P = match parse(args) {
+        Ok(a) => a,
+        Err(code) => return code,
+    };
+    let mut diag = Diag::new(program);
+    let result = C::try_from(&args).and_then(|cfg| run(cfg, &mut diag));
+    conclude(&mut diag, result)
+}

@@ -2,11 +2,16 @@
 //!
 //! Text: `PROGRAM: PATH:LINE:COLUMN: KIND at byte OFFSET (SUBPART): explanation`.
 //! JSON: `{"path": ..., "offset": ..., "len": ..., "kind": ..., "bytes": "ED", "line": 3,
-//! "column": 17}`.
+//! "column": 17}`, written by serde_json ([`json_line`]).
 
 use std::fmt::Write as _;
+use std::io;
 
+use serde::Serialize;
+use serde_json::ser::{CharEscape, CompactFormatter, Formatter};
 use utf8_codec::{ErrorKind, decode_loose, stream::StreamError};
+
+use crate::color::ERROR_KIND;
 
 /// Uppercase hex bytes separated by spaces: `ED A0 80`.
 ///
@@ -99,6 +104,100 @@ pub fn explain(kind: ErrorKind, subpart: &[u8], after: &[u8]) -> String {
     }
 }
 
+/// `value` as one line of JSON Lines, without the newline, in the layout utf8-count and
+/// utf8-repair have always written: `{"key": value, "key": value}` (a space after `:` and
+/// `,`). Strings are escaped as the tools always did: `\"`, `\\`, `\n`, `\r`, `\t`, and
+/// `\u00xx` (lowercase) for the other control characters and DEL, where serde_json alone
+/// writes `\b`, `\f` and a raw DEL.
+///
+/// ```
+/// #[derive(serde::Serialize)]
+/// struct Row<'a> { path: Option<&'a str>, n: u64 }
+/// let s = utf8_tools::report::json_line(&Row { path: Some("a\u{7F}\u{8}\"\n"), n: 2 });
+/// assert_eq!(s, r#"{"path": "a\u007f\u0008\"\n", "n": 2}"#);
+/// assert_eq!(utf8_tools::report::json_line(&Row { path: None, n: 0 }), r#"{"path": null, "n": 0}"#);
+/// ```
+pub fn json_line(value: &impl Serialize) -> String {
+    to_json(value, Layout { spaced: true })
+}
+
+/// [`json_line`] without the spaces: `{"key":value,"key":[1,2]}`, as utf8-grep's `--json`
+/// (ripgrep's layout), with the same escapes.
+///
+/// ```
+/// #[derive(serde::Serialize)]
+/// struct Row<'a> { text: &'a str, at: [u64; 2] }
+/// let s = utf8_tools::report::json_compact(&Row { text: "\u{C}é", at: [1, 2] });
+/// assert_eq!(s, r#"{"text":"\u000cé","at":[1,2]}"#);
+/// ```
+pub fn json_compact(value: &impl Serialize) -> String {
+    to_json(value, Layout { spaced: false })
+}
+
+fn to_json(value: &impl Serialize, layout: Layout) -> String {
+    let mut buf = Vec::with_capacity(128);
+    let mut ser = serde_json::Serializer::with_formatter(&mut buf, layout);
+    // The tools' records are structs, maps with string keys, arrays, numbers and strings,
+    // which always serialize; a Vec takes every write.
+    value
+        .serialize(&mut ser)
+        .expect("a tool's JSON record serializes");
+    String::from_utf8(buf).expect("serde_json writes UTF-8")
+}
+
+/// serde_json's compact layout, with a space after `:` and `,` between members when
+/// `spaced` (arrays stay compact), and the tools' escapes.
+struct Layout {
+    spaced: bool,
+}
+
+impl Formatter for Layout {
+    fn begin_object_key<W: ?Sized + io::Write>(
+        &mut self,
+        w: &mut W,
+        first: bool,
+    ) -> io::Result<()> {
+        match (first, self.spaced) {
+            (true, _) => Ok(()),
+            (false, true) => w.write_all(b", "),
+            (false, false) => w.write_all(b","),
+        }
+    }
+
+    fn begin_object_value<W: ?Sized + io::Write>(&mut self, w: &mut W) -> io::Result<()> {
+        w.write_all(if self.spaced { b": " } else { b":" })
+    }
+
+    fn write_string_fragment<W: ?Sized + io::Write>(
+        &mut self,
+        w: &mut W,
+        fragment: &str,
+    ) -> io::Result<()> {
+        let mut parts = fragment.split('\u{7F}');
+        if let Some(first) = parts.next() {
+            w.write_all(first.as_bytes())?;
+        }
+        for part in parts {
+            w.write_all(b"\\u007f")?;
+            w.write_all(part.as_bytes())?;
+        }
+        Ok(())
+    }
+
+    fn write_char_escape<W: ?Sized + io::Write>(
+        &mut self,
+        w: &mut W,
+        escape: CharEscape,
+    ) -> io::Result<()> {
+        match escape {
+            CharEscape::Backspace => w.write_all(b"\\u0008"),
+            CharEscape::FormFeed => w.write_all(b"\\u000c"),
+            other => CompactFormatter.write_char_escape(w, other),
+        }
+    }
+}
+
+// Only grep/printer.rs still uses this, until the grep branch merges (then it goes).
 /// Appends `s` to `out` as a JSON string literal (quotes included), escaping `"`, `\` and
 /// control characters.
 ///
@@ -177,17 +276,12 @@ impl<'a> ErrorReport<'a> {
     ///      ED A0 80 would encode the surrogate U+D800");
     /// ```
     pub fn text(&self, program: &str, color: bool) -> String {
-        let kind = self.kind.as_str();
-        let (on, off) = if color {
-            ("\x1b[1;31m", "\x1b[0m")
-        } else {
-            ("", "")
-        };
         format!(
-            "{program}: {}:{}:{}: {on}{kind}{off} at byte {} ({}): {}",
+            "{program}: {}:{}:{}: {} at byte {} ({}): {}",
             self.path,
             self.line,
             self.column,
+            ERROR_KIND.paint(color, self.kind.as_str()),
             self.offset,
             hex(self.bytes),
             explain(self.kind, self.bytes, self.after)
@@ -204,18 +298,63 @@ impl<'a> ErrorReport<'a> {
     /// assert_eq!(r.json(), r#"{"path": "notes.txt", "offset": 4461, "len": 1, "kind": "surrogate", "bytes": "ED", "line": 3, "column": 17}"#);
     /// ```
     pub fn json(&self) -> String {
-        let mut s = String::from("{\"path\": ");
-        json_string(&mut s, self.path);
-        let _ = write!(
-            s,
-            ", \"offset\": {}, \"len\": {}, \"kind\": \"{}\", \"bytes\": \"{}\", \"line\": {}, \"column\": {}}}",
-            self.offset,
-            self.bytes.len(),
-            self.kind.as_str(),
-            hex(self.bytes),
-            self.line,
-            self.column
-        );
-        s
+        json_line(&ErrorJson {
+            path: self.path,
+            offset: self.offset,
+            len: self.bytes.len(),
+            kind: self.kind.as_str(),
+            bytes: hex(self.bytes),
+            line: self.line,
+            column: self.column,
+            encoding: None,
+        })
+    }
+}
+
+/// An error's JSON object, fields in DESIGN.md's order. `kind` is an [`ErrorKind`]'s name, or
+/// `malformed` with the `encoding` of a `utf8-repair --from` input.
+#[derive(Debug, Serialize)]
+pub struct ErrorJson<'a> {
+    /// The input as diagnostics name it.
+    pub path: &'a str,
+    /// The 0-based byte offset of the bytes in the input.
+    pub offset: u64,
+    /// How many bytes.
+    pub len: usize,
+    /// Why they are ill-formed.
+    pub kind: &'a str,
+    /// The bytes, as [`hex`] writes them.
+    pub bytes: String,
+    /// 1-based line.
+    pub line: u64,
+    /// 1-based column.
+    pub column: u64,
+    /// The encoding the bytes are not valid in (`utf8-repair --from` only).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub encoding: Option<&'a str>,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The escapes the tools wrote before serde_json (and utf8-grep's `json_string` still
+    /// writes): `\uXXXX` in lowercase hex for control characters and DEL but for `\n`, `\r`
+    /// and `\t`; anything else as it is.
+    #[test]
+    fn json_line_escapes_strings_as_before() {
+        for c in (0..0x800).filter_map(char::from_u32) {
+            let escaped = match c {
+                '"' => "\\\"".to_string(),
+                '\\' => "\\\\".to_string(),
+                '\n' => "\\n".to_string(),
+                '\r' => "\\r".to_string(),
+                '\t' => "\\t".to_string(),
+                c if (c as u32) < 0x20 || c == '\u{7F}' => format!("\\u{:04x}", c as u32),
+                c => c.to_string(),
+            };
+            let want = format!("\"a{escaped}b\"");
+            assert_eq!(json_line(&format!("a{c}b")), want, "U+{:04X}", c as u32);
+        }
     }
 }

@@ -634,3 +634,91 @@ fn bounded_memory() {
         assert!(kib < 16 * 1024, "{args:?}: peak RSS {kib} KiB");
     }
 }
+
+/// Each line of `out` parsed as a JSON object (JSON Lines).
+fn json_lines(out: &str) -> Vec<serde_json::Map<String, serde_json::Value>> {
+    out.lines()
+        .map(|l| match serde_json::from_str(l) {
+            Ok(serde_json::Value::Object(m)) => m,
+            other => panic!("not a JSON object: {l:?} ({other:?})"),
+        })
+        .collect()
+}
+
+#[test]
+fn json_schema() {
+    let dir = tempdir();
+    fixtures(dir.path());
+    let o = count(dir.path())
+        .args(["--json", "--histogram", "-L", "ascii.txt", "bad.txt"])
+        .run();
+    let rows = json_lines(&o.out());
+    assert_eq!(rows.len(), 3, "{}", o.out());
+    let paths: Vec<_> = rows.iter().map(|r| r["path"].clone()).collect();
+    assert_eq!(
+        paths,
+        [
+            serde_json::json!("ascii.txt"),
+            serde_json::json!("bad.txt"),
+            serde_json::Value::Null
+        ]
+    );
+    let kinds = [
+        "invalid-byte",
+        "unexpected-continuation",
+        "truncated",
+        "unexpected-end",
+        "overlong",
+        "surrogate",
+        "out-of-range",
+    ];
+    for r in &rows {
+        for field in ["lines", "chars", "bytes", "errors", "max_line_length"] {
+            assert!(r[field].is_u64(), "{field} in {r:?}");
+        }
+        let by_length = r["by_length"].as_object().expect("by_length is an object");
+        let keys: Vec<_> = by_length.keys().map(String::as_str).collect();
+        assert_eq!(keys, ["1", "2", "3", "4"]);
+        assert!(by_length.values().all(serde_json::Value::is_u64));
+        let by_kind = r["by_kind"].as_object().expect("by_kind is an object");
+        let mut keys: Vec<_> = by_kind.keys().map(String::as_str).collect();
+        keys.sort_unstable();
+        let mut want = kinds;
+        want.sort_unstable();
+        assert_eq!(keys, want);
+        assert!(by_kind.values().all(serde_json::Value::is_u64));
+    }
+    // Every kind is named, with zeros, on a valid input.
+    assert!(
+        rows[0]["by_kind"]
+            .as_object()
+            .unwrap()
+            .values()
+            .all(|v| v == 0)
+    );
+    // The error reports of --check --json and the scalars of --explain --json.
+    for (args, fields) in [
+        (
+            &["--check", "--json", "bad.txt"][..],
+            &[("kind", true), ("bytes", true), ("len", false)][..],
+        ),
+        (
+            &["--explain", "--json", "ascii.txt"],
+            &[("scalar", true), ("bytes", true), ("len", false)],
+        ),
+    ] {
+        let o = count(dir.path()).args(args).run();
+        let rows = json_lines(&o.out());
+        assert!(!rows.is_empty(), "{args:?}");
+        for r in &rows {
+            assert!(r["path"].is_string(), "{r:?}");
+            for field in ["offset", "line", "column"] {
+                assert!(r[field].is_u64(), "{field} in {r:?}");
+            }
+            for (field, string) in fields {
+                assert_eq!(r[*field].is_string(), *string, "{field} in {r:?}");
+                assert_eq!(r[*field].is_u64(), !*string, "{field} in {r:?}");
+            }
+        }
+    }
+}

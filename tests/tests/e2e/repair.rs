@@ -689,3 +689,42 @@ fn sigint_sigterm_leave_no_temporary_file() {
         assert!(!d.join("out.txt").exists());
     }
 }
+
+#[test]
+fn report_json_schema() {
+    let dir = tempdir();
+    write(dir.path(), "bad.txt", BAD);
+    write(dir.path(), "bad.sjis", b"ok \x82\x20 \xA0 end\x82");
+    for (args, kind) in [
+        (&["--report=json", "bad.txt"][..], None),
+        (
+            &["--from", "shift_jis", "--report=json", "bad.sjis"],
+            Some("malformed"),
+        ),
+    ] {
+        let o = repair(dir.path()).args(args).run();
+        o.assert_code(0);
+        let err = o.err();
+        let lines: Vec<&str> = err.lines().collect();
+        assert!(!lines.is_empty(), "{args:?}");
+        for l in lines {
+            let r: serde_json::Value =
+                serde_json::from_str(l).unwrap_or_else(|e| panic!("{l:?}: {e}"));
+            assert!(r.is_object(), "{l}");
+            for field in ["path", "kind", "bytes"] {
+                assert!(r[field].is_string(), "{field} in {l}");
+            }
+            for field in ["offset", "len", "line", "column"] {
+                assert!(r[field].is_u64(), "{field} in {l}");
+            }
+            let len = r["len"].as_u64().unwrap() as usize;
+            assert_eq!(r["bytes"].as_str().unwrap().split(' ').count(), len, "{l}");
+            if let Some(kind) = kind {
+                assert_eq!(r["kind"], kind, "{l}");
+                assert_eq!(r["encoding"], "Shift_JIS", "{l}");
+            } else {
+                assert!(r.get("encoding").is_none(), "{l}");
+            }
+        }
+    }
+}

@@ -79,13 +79,13 @@ pub struct CountArgs {
     #[arg(long, value_name = "F")]
     pub files0_from: Option<OsString>,
 
-    #[command(flatten)]
-    #[allow(missing_docs)]
-    pub common: CommonArgs,
-
     /// Files to read; '-' or none means standard input.
     #[arg(value_name = "FILE")]
     pub files: Vec<OsString>,
+
+    #[command(flatten)]
+    #[allow(missing_docs)]
+    pub common: CommonArgs,
 }
 
 /// The value of `--total`, as GNU `wc`.

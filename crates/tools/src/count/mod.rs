@@ -3,9 +3,17 @@
 //! Columns, always in this order: lines, chars (well-formed scalar values), bytes, errors
 //! (maximal subparts), and the longest line with `-L`. `chars + errors` is the length of
 //! the repaired text in characters.
+//!
+//! * [`args`](CountArgs): what was typed (clap);
+//! * `config`: what it means, validated (plain values);
+//! * `run`: the counts, `--check` and `--explain` of a config; `tally`: counting one input,
+//!   in parts on several threads for large files; `json`: the `--json` records;
+//!   [`hex`](HexReader): `--hex` input.
 
 mod args;
+mod config;
 mod hex;
+mod json;
 mod run;
 mod tally;
 
@@ -14,6 +22,9 @@ pub use hex::HexReader;
 pub use tally::{LineStats, Tally};
 
 use std::process::ExitCode;
+
+use crate::output::run_tool;
+use config::Config;
 
 /// The clap command of `utf8-count`, for man pages and completions.
 ///
@@ -26,10 +37,10 @@ pub fn command() -> clap::Command {
 
 /// Runs `utf8-count` with the process's arguments.
 pub fn main() -> ExitCode {
-    run::run(std::env::args_os())
+    main_with(std::env::args_os())
 }
 
 /// Runs `utf8-count` with the given arguments (the first is the program name).
 pub fn main_with(args: impl IntoIterator<Item = std::ffi::OsString>) -> ExitCode {
-    run::run(args)
+    run_tool::<CountArgs, Config>(run::PROGRAM, args, run::run)
 }

@@ -1,26 +1,26 @@
-//! Validated configuration and the run of `utf8-count`.
+//! The run of `utf8-count` from its validated [`Config`]: counts, `--check`, `--explain`.
 
-use std::ffi::OsString;
 use std::fmt::Write as _;
 use std::io::{self, Read};
-use std::process::ExitCode;
 
 use utf8_codec::ErrorKind;
 use utf8_codec::stream::Event;
 
-use super::args::{CountArgs, TotalMode};
+use super::config::Config;
 use super::hex::HexReader;
+use super::json::{ScalarJson, TallyJson};
 use super::tally::{self, Mode, Tally};
-use crate::args::Engine;
+use crate::color::ERROR_KIND;
 use crate::diag::{Diag, ToolError};
 use crate::engine::Scanner;
 use crate::exit::Status;
-use crate::input::{Chunks, Input, Source, inputs};
-use crate::output::{Output, conclude, parse};
+use crate::input::{Chunks, Input, Source};
+use crate::output::Output;
 use crate::position::LineTracker;
-use crate::report::{ErrorReport, explain, hex, json_string};
+use crate::report::{ErrorReport, explain, hex, json_line};
 
-const PROGRAM: &str = "utf8-count";
+/// The name in diagnostics and reports.
+pub(super) const PROGRAM: &str = "utf8-count";
 
 /// Files this large are split across all cores by default.
 const AUTO_PARALLEL_MIN: u64 = 32 << 20;
@@ -28,100 +28,14 @@ const AUTO_PARALLEL_MIN: u64 = 32 << 20;
 const AUTO_PART_MIN: u64 = 8 << 20;
 const EXPLICIT_PART_MIN: u64 = 4 << 10;
 
-pub(super) fn run(args: impl IntoIterator<Item = OsString>) -> ExitCode {
-    let args: CountArgs = match parse(args) {
-        Ok(a) => a,
-        Err(code) => return code,
-    };
-    let mut diag = Diag::new(PROGRAM);
+/// Runs a validated command line: the counts (or `--check`, `--explain`) to standard output.
+pub(super) fn run(cfg: Config, diag: &mut Diag) -> Result<(), ToolError> {
     let mut out = Output::new();
-    let result = Config::new(&args).and_then(|cfg| {
-        let r = cfg.run(&mut out, &mut diag);
-        r.and_then(|()| out.flush())
-    });
-    conclude(&mut diag, result)
-}
-
-/// The columns `wc`-style output shows, in this fixed order.
-#[derive(Clone, Copy, Debug)]
-struct Columns {
-    lines: bool,
-    chars: bool,
-    bytes: bool,
-    errors: bool,
-    longest: bool,
-}
-
-impl Columns {
-    fn count(&self) -> usize {
-        [
-            self.lines,
-            self.chars,
-            self.bytes,
-            self.errors,
-            self.longest,
-        ]
-        .iter()
-        .filter(|&&b| b)
-        .count()
-    }
-}
-
-/// What the command line means, validated.
-struct Config {
-    inputs: Vec<Input>,
-    columns: Columns,
-    total: TotalMode,
-    histogram: bool,
-    check: bool,
-    explain: bool,
-    hex: bool,
-    json: bool,
-    engine: Engine,
-    threads: Option<usize>,
-    color_out: bool,
-    color_err: bool,
+    cfg.run(&mut out, diag)?;
+    out.flush()
 }
 
 impl Config {
-    fn new(a: &CountArgs) -> Result<Config, ToolError> {
-        let engine = a.common.engine()?;
-        let any = a.lines || a.chars || a.bytes || a.errors;
-        let columns = Columns {
-            lines: a.lines || !any,
-            chars: a.chars || !any,
-            bytes: a.bytes || !any,
-            errors: a.errors || !any,
-            longest: a.max_line_length,
-        };
-        let columns = if a.max_line_length && !any {
-            // `-L` alone shows only the longest line, as `wc -L`.
-            Columns {
-                lines: false,
-                chars: false,
-                bytes: false,
-                errors: false,
-                longest: true,
-            }
-        } else {
-            columns
-        };
-        Ok(Config {
-            inputs: inputs(&a.files, a.files0_from.as_deref())?,
-            columns,
-            total: a.total,
-            histogram: a.histogram,
-            check: a.check,
-            explain: a.explain,
-            hex: a.hex,
-            json: a.common.json,
-            engine,
-            threads: a.threads.map(usize::from),
-            color_out: a.common.color_for(&io::stdout()),
-            color_err: a.common.color_for(&io::stderr()),
-        })
-    }
-
     fn run(&self, out: &mut Output, diag: &mut Diag) -> Result<(), ToolError> {
         if self.check {
             self.run_check(out, diag)
@@ -129,16 +43,6 @@ impl Config {
             self.run_explain(out, diag)
         } else {
             self.run_count(out, diag)
-        }
-    }
-
-    fn open(&self, input: &Input, diag: &mut Diag) -> Option<Source> {
-        match input.open() {
-            Ok(s) => Some(s),
-            Err(e) => {
-                diag.error(&e);
-                None
-            }
         }
     }
 
@@ -154,13 +58,6 @@ impl Config {
     // ----- counting -----
 
     fn run_count(&self, out: &mut Output, diag: &mut Diag) -> Result<(), ToolError> {
-        let several = self.inputs.len() > 1;
-        let show_total = match self.total {
-            TotalMode::Auto => several,
-            TotalMode::Always | TotalMode::Only => true,
-            TotalMode::Never => false,
-        };
-        let show_each = self.total != TotalMode::Only;
         let width = self.width();
         let mode = Mode {
             engine: self.engine,
@@ -168,7 +65,7 @@ impl Config {
         };
         let mut total = Tally::default();
         for input in &self.inputs {
-            let Some(source) = self.open(input, diag) else {
+            let Some(source) = input.open_or_report(diag) else {
                 continue;
             };
             let name = input.name();
@@ -180,7 +77,7 @@ impl Config {
                 }
             };
             total.add_input(&tally);
-            if show_each {
+            if self.each {
                 let shown = match input {
                     Input::Stdin { named: false } => None,
                     _ => Some(name.as_str()),
@@ -188,8 +85,8 @@ impl Config {
                 self.write_tally(out, &tally, Some(&name), shown, width)?;
             }
         }
-        if show_total {
-            let label = (self.total != TotalMode::Only).then_some("total");
+        if self.total {
+            let label = self.each.then_some("total");
             self.write_tally(out, &total, None, label, width)?;
         }
         Ok(())
@@ -225,7 +122,7 @@ impl Config {
     /// Column width, as GNU `wc`: wide enough for the sum of the regular files' sizes, at
     /// least 7 when some input is not a regular file, 1 for a single number.
     fn width(&self) -> usize {
-        if self.columns.count() == 1 && (self.inputs.len() == 1 || self.total == TotalMode::Only) {
+        if self.columns.count() == 1 && (self.inputs.len() == 1 || !self.each) {
             return 1;
         }
         let mut sum = 0u64;
@@ -254,33 +151,8 @@ impl Config {
     ) -> Result<(), ToolError> {
         let c = &t.counts;
         if self.json {
-            let mut s = String::from("{\"path\": ");
-            match json_path {
-                Some(p) => json_string(&mut s, p),
-                None => s.push_str("null"),
-            }
-            let _ = write!(
-                s,
-                ", \"lines\": {}, \"chars\": {}, \"bytes\": {}, \"errors\": {}",
-                c.lines, c.chars, c.bytes, c.errors
-            );
-            if self.columns.longest {
-                let _ = write!(s, ", \"max_line_length\": {}", t.lines.longest());
-            }
-            if self.histogram {
-                s.push_str(", \"by_length\": {");
-                for (i, n) in c.by_length.iter().enumerate() {
-                    let sep = if i > 0 { ", " } else { "" };
-                    let _ = write!(s, "{sep}\"{}\": {n}", i + 1);
-                }
-                s.push_str("}, \"by_kind\": {");
-                for (i, k) in ErrorKind::ALL.iter().enumerate() {
-                    let sep = if i > 0 { ", " } else { "" };
-                    let _ = write!(s, "{sep}\"{}\": {}", k.as_str(), c.kind(*k));
-                }
-                s.push('}');
-            }
-            s.push('}');
+            let r = TallyJson::new(json_path, t, self.columns.longest, self.histogram);
+            let s = json_line(&r);
             return out.line(&s);
         }
         if self.histogram {
@@ -334,7 +206,7 @@ impl Config {
 
     fn run_check(&self, out: &mut Output, diag: &mut Diag) -> Result<(), ToolError> {
         for input in &self.inputs {
-            let Some(source) = self.open(input, diag) else {
+            let Some(source) = input.open_or_report(diag) else {
                 continue;
             };
             let name = input.name();
@@ -400,7 +272,7 @@ impl Config {
     fn run_explain(&self, out: &mut Output, diag: &mut Diag) -> Result<(), ToolError> {
         let several = self.inputs.len() > 1;
         for (i, input) in self.inputs.iter().enumerate() {
-            let Some(source) = self.open(input, diag) else {
+            let Some(source) = input.open_or_report(diag) else {
                 continue;
             };
             let name = input.name();
@@ -491,17 +363,12 @@ impl Explainer<'_> {
                     );
                     self.line.push_str(&r.json());
                 } else {
-                    let (on, off) = if self.cfg.color_out {
-                        ("\x1b[1;31m", "\x1b[0m")
-                    } else {
-                        ("", "")
-                    };
                     let _ = write!(
                         self.line,
-                        "{:>8}  {:<11}  {on}{}{off}: {}",
+                        "{:>8}  {:<11}  {}: {}",
                         e.offset(),
                         hex(e.bytes()),
-                        e.kind(),
+                        ERROR_KIND.paint(self.cfg.color_out, e.kind()),
                         explain(e.kind(), e.bytes(), follow)
                     );
                 }
@@ -517,18 +384,15 @@ impl Explainer<'_> {
         let bytes = c.encode_utf8(&mut buf).as_bytes();
         self.line.clear();
         if self.cfg.json {
-            self.line.push_str("{\"path\": ");
-            json_string(&mut self.line, self.name);
-            let _ = write!(
-                self.line,
-                ", \"offset\": {}, \"len\": {}, \"bytes\": \"{}\", \"scalar\": \"U+{:04X}\", \"line\": {}, \"column\": {}}}",
-                self.pos,
-                bytes.len(),
-                hex(bytes),
-                c as u32,
-                self.tracker.line(),
-                self.tracker.column()
-            );
+            self.line = json_line(&ScalarJson {
+                path: self.name,
+                offset: self.pos,
+                len: bytes.len(),
+                bytes: hex(bytes),
+                scalar: format!("U+{:04X}", c as u32),
+                line: self.tracker.line(),
+                column: self.tracker.column(),
+            });
         } else {
             let _ = write!(
                 self.line,

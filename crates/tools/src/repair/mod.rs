@@ -2,8 +2,9 @@
 //! memory, with every substitution practice of the codec and any source encoding of
 //! encoding_rs.
 //!
-//! * [`args`](RepairArgs): what was typed;
-//! * `run`: the validated configuration and the loop over inputs;
+//! * [`args`](RepairArgs): what was typed (clap);
+//! * `config`: what the command line means, validated;
+//! * `run`: the loop over inputs, to stdout, `-o FILE`, in place, or `--check`;
 //! * `pipeline`: one input stream to one output stream (UTF-8 repair or `--from` transcoding),
 //!   with the error reports;
 //! * `atomic`: files written through a temporary file in the same directory, fsync and
@@ -12,12 +13,16 @@
 
 mod args;
 mod atomic;
+mod config;
 mod pipeline;
 mod run;
 
 pub use args::{ActionArg, BomArg, PracticeArg, RepairArgs, ReportFormat};
 
 use std::process::ExitCode;
+
+use crate::output::run_tool;
+use config::Config;
 
 /// The clap command of `utf8-repair`, for man pages and completions.
 ///
@@ -30,10 +35,10 @@ pub fn command() -> clap::Command {
 
 /// Runs `utf8-repair` with the process's arguments.
 pub fn main() -> ExitCode {
-    run::run(std::env::args_os())
+    main_with(std::env::args_os())
 }
 
 /// Runs `utf8-repair` with the given arguments (the first is the program name).
 pub fn main_with(args: impl IntoIterator<Item = std::ffi::OsString>) -> ExitCode {
-    run::run(args)
+    run_tool::<RepairArgs, Config>(run::PROGRAM, args, run::run)
 }

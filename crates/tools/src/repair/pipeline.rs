@@ -11,13 +11,14 @@ use std::io::{self, Read, Write};
 
 use encoding_rs::{DecoderResult, Encoding};
 use utf8_codec::stream::{Event, StreamError};
-use utf8_codec::{Action, ErrorKind, RepairOptions, Repairer};
+use utf8_codec::{ErrorKind, RepairOptions, Repairer};
 
 use crate::args::Engine;
+use crate::color::ERROR_KIND;
 use crate::engine::Scanner;
 use crate::input::{CHUNK_SIZE, Chunks};
 use crate::position::LineTracker;
-use crate::report::{ErrorReport, hex, json_string};
+use crate::report::{ErrorJson, ErrorReport, hex, json_line};
 
 /// Repaired text is written out when it reaches this many bytes.
 const FLUSH_AT: usize = 64 * 1024;
@@ -165,7 +166,8 @@ impl Pipeline<'_> {
                             r.malformed(name, enc, offset, &bytes, &tracker);
                             tracker.error();
                         }
-                        substitute(self.options.action, &bytes, &mut text);
+                        // The action as the codec applies it (practices cut UTF-8 only).
+                        self.options.action.apply(&bytes, &mut text);
                         tracked = text.len();
                         if text.len() >= FLUSH_AT {
                             out.write_all(text.as_bytes()).map_err(Failure::Output)?;
@@ -202,19 +204,6 @@ impl Pipeline<'_> {
             r.failed().map_err(Failure::Output)?;
         }
         Ok(tally)
-    }
-}
-
-/// What one malformed sequence of another encoding becomes (practices apply to UTF-8 only).
-fn substitute(action: Action<'_>, bytes: &[u8], out: &mut String) {
-    match action {
-        Action::Replace(s) => out.push_str(s),
-        Action::Delete => {}
-        Action::Escape => {
-            for b in bytes {
-                let _ = write!(out, "\\x{b:02x}");
-            }
-        }
     }
 }
 
@@ -373,29 +362,24 @@ impl Reporter {
         self.malformed += 1;
         let mut s = String::new();
         if self.json {
-            s.push_str("{\"path\": ");
-            json_string(&mut s, name);
-            let _ = write!(
-                s,
-                ", \"offset\": {offset}, \"len\": {}, \"kind\": \"malformed\", \"bytes\": \"{}\", \"line\": {}, \"column\": {}, \"encoding\": \"{}\"}}",
-                bytes.len(),
-                hex(bytes),
-                t.line(),
-                t.column(),
-                enc.name()
-            );
+            s = json_line(&ErrorJson {
+                path: name,
+                offset,
+                len: bytes.len(),
+                kind: "malformed",
+                bytes: hex(bytes),
+                line: t.line(),
+                column: t.column(),
+                encoding: Some(enc.name()),
+            });
         } else {
-            let (on, off) = if self.color {
-                ("\x1b[1;31m", "\x1b[0m")
-            } else {
-                ("", "")
-            };
             let _ = write!(
                 s,
-                "{}: {name}:{}:{}: {on}malformed{off} at byte {offset} ({}): not a valid {} sequence",
+                "{}: {name}:{}:{}: {} at byte {offset} ({}): not a valid {} sequence",
                 self.program,
                 t.line(),
                 t.column(),
+                ERROR_KIND.paint(self.color, "malformed"),
                 hex(bytes),
                 enc.name()
             );

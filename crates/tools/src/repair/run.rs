@@ -1,136 +1,50 @@
-//! Validated configuration and the run of `utf8-repair`.
+//! The run of `utf8-repair` from its validated [`Config`]: to stdout, `-o FILE`, in place,
+//! or `--check`, every input through one [`Pipeline`].
 
-use std::ffi::{OsStr, OsString};
+use std::ffi::OsStr;
 use std::fs::{self, File};
 use std::io::{self, BufWriter, Read, Write};
 use std::path::{Path, PathBuf};
-use std::process::ExitCode;
 
-use utf8_codec::{Action, RepairOptions};
-
-use super::args::{ActionArg, BomArg, RepairArgs, ReportFormat};
 use super::atomic::{AtomicFile, Keep};
+use super::config::{Config, Mode, Report};
 use super::pipeline::{Failure, Pipeline, ReportTo, Reporter};
 use crate::diag::{Diag, ToolError};
 use crate::exit::Status;
-use crate::input::{Input, inputs};
-use crate::output::{Output, conclude, parse};
+use crate::input::Input;
+use crate::output::Output;
 
-const PROGRAM: &str = "utf8-repair";
+/// The name in diagnostics and reports.
+pub(super) const PROGRAM: &str = "utf8-repair";
 
-pub(super) fn run(args: impl IntoIterator<Item = OsString>) -> ExitCode {
-    let args: RepairArgs = match parse(args) {
-        Ok(a) => a,
-        Err(code) => return code,
-    };
-    let mut diag = Diag::new(PROGRAM);
-    let result = Config::new(&args).and_then(|cfg| cfg.run(&mut diag));
-    conclude(&mut diag, result)
+/// Runs a validated command line.
+pub(super) fn run(cfg: Config, diag: &mut Diag) -> Result<(), ToolError> {
+    cfg.run(diag)
 }
 
-/// Where the repaired text goes.
-#[derive(Debug)]
-enum Mode {
-    Stdout,
-    File(PathBuf),
-    InPlace { backup: Option<OsString> },
-    Check,
-}
-
-/// What the command line means, validated.
-struct Config<'a> {
-    inputs: Vec<Input>,
-    pipeline: Pipeline<'a>,
-    mode: Mode,
-    report: Option<ReportFormat>,
-    json: bool,
-    color_err: bool,
-}
-
-impl<'a> Config<'a> {
-    fn new(a: &'a RepairArgs) -> Result<Config<'a>, ToolError> {
-        let engine = a.common.engine()?;
-        let action = match (a.action, a.replacement.as_deref()) {
-            (ActionArg::Replace, r) => Action::Replace(r.unwrap_or("\u{FFFD}")),
-            (_, Some(_)) => {
-                return Err(ToolError::Usage(
-                    "--replacement goes with --action replace".to_string(),
-                ));
-            }
-            (ActionArg::Delete, None) => Action::Delete,
-            (ActionArg::Escape, None) => Action::Escape,
-        };
-        let from = match a.from.as_deref() {
-            None => None,
-            Some(label) => match encoding_rs::Encoding::for_label(label.as_bytes()) {
-                Some(enc) if enc == encoding_rs::UTF_8 => None,
-                Some(enc) => Some(enc),
-                None => {
-                    return Err(ToolError::Usage(format!(
-                        "unknown encoding '{label}' (expected a WHATWG label such as \
-                         utf-8, windows-1252, iso-8859-2, shift_jis, gb18030 or utf-16le)"
-                    )));
-                }
-            },
-        };
-        let inputs = inputs(&a.files, None)?;
-        let mode = if a.check {
-            Mode::Check
-        } else if a.in_place {
-            if a.files.is_empty() {
-                return Err(ToolError::Usage(
-                    "--in-place needs FILE operands".to_string(),
-                ));
-            }
-            if inputs.iter().any(Input::is_stdin) {
-                return Err(ToolError::Usage(
-                    "--in-place cannot repair standard input".to_string(),
-                ));
-            }
-            if a.backup.as_ref().is_some_and(|s| s.is_empty()) {
-                return Err(ToolError::Usage(
-                    "--backup needs a non-empty SUFFIX".to_string(),
-                ));
-            }
-            Mode::InPlace {
-                backup: a.backup.clone(),
-            }
-        } else if let Some(out) = &a.output {
-            refuse_output_among_inputs(out, &inputs)?;
-            Mode::File(out.clone())
-        } else {
-            Mode::Stdout
-        };
-        if a.check && a.report.is_some() {
-            return Err(ToolError::Usage(
-                "--check and --report cannot be combined (--check names the first error of \
-                 each input)"
-                    .to_string(),
-            ));
+impl Config {
+    fn pipeline(&self) -> Pipeline<'_> {
+        Pipeline {
+            options: self.options(),
+            engine: self.engine,
+            strip_bom: self.strip_bom,
+            from: self.from,
         }
-        Ok(Config {
-            inputs,
-            pipeline: Pipeline {
-                options: RepairOptions {
-                    practice: a.practice.into(),
-                    action,
-                },
-                engine,
-                strip_bom: a.bom == BomArg::Strip,
-                from,
-            },
-            mode,
-            report: a.report,
-            json: a.common.json,
-            color_err: a.common.color_for(&io::stderr()),
-        })
     }
 
     fn reporter(&self) -> Option<Reporter> {
-        self.report.map(|f| {
-            let json = f == ReportFormat::Json;
-            Reporter::new(PROGRAM, json, self.color_err, false, ReportTo::Stderr)
-        })
+        let json = match self.report {
+            Report::None => return None,
+            Report::Text => false,
+            Report::Json => true,
+        };
+        Some(Reporter::new(
+            PROGRAM,
+            json,
+            self.color_err,
+            false,
+            ReportTo::Stderr,
+        ))
     }
 
     fn run(&self, diag: &mut Diag) -> Result<(), ToolError> {
@@ -157,22 +71,32 @@ impl<'a> Config<'a> {
 
     /// Every input, repaired, to `out`.
     fn run_to(&self, out: &mut dyn Write, diag: &mut Diag) -> Result<(), ToolError> {
-        let mut reporter = self.reporter();
+        self.each_input(out, self.reporter().as_mut(), diag)
+    }
+
+    /// Every input through the pipeline to `out`, with its reports and their end; an input
+    /// that cannot be opened or read is one diagnostic, and the loop goes on. Under
+    /// `--check`, an input with errors makes the status 1.
+    fn each_input(
+        &self,
+        out: &mut dyn Write,
+        mut reporter: Option<&mut Reporter>,
+        diag: &mut Diag,
+    ) -> Result<(), ToolError> {
+        let pipeline = self.pipeline();
+        let check = matches!(self.mode, Mode::Check);
         for input in &self.inputs {
-            let source = match input.open() {
-                Ok(s) => s,
-                Err(e) => {
-                    diag.error(&e);
-                    continue;
-                }
+            let Some(source) = input.open_or_report(diag) else {
+                continue;
             };
             let name = input.name();
-            match self.pipeline.run(source, &name, out, reporter.as_mut()) {
+            match pipeline.run(source, &name, out, reporter.as_deref_mut()) {
+                Ok(t) if check && t.errors > 0 => diag.record(Status::False),
                 Ok(_) => {}
                 Err(Failure::Input(e)) => diag.error(&ToolError::input(&name, &e)),
                 Err(Failure::Output(e)) => return Err(ToolError::Output(e)),
             }
-            if let Some(r) = reporter.as_mut() {
+            if let Some(r) = reporter.as_deref_mut() {
                 r.end_input(&name);
             }
         }
@@ -240,11 +164,12 @@ impl<'a> Config<'a> {
             });
         }
         refuse_hard_links(&name, &meta)?;
+        let pipeline = self.pipeline();
         let mut reporter = self.reporter();
         // Pass 1: would the output differ from the file? Stops at the first difference.
         let original = File::open(&target).map_err(fail)?;
         let mut cmp = Compare::new(File::open(&target).map_err(fail)?);
-        let same = match self.pipeline.run(original, &name, &mut cmp, None) {
+        let same = match pipeline.run(original, &name, &mut cmp, None) {
             Ok(_) => cmp.at_end().map_err(fail)?,
             Err(Failure::Input(e)) => return Err(fail(e)),
             Err(Failure::Output(e)) if cmp.differs => {
@@ -262,9 +187,7 @@ impl<'a> Config<'a> {
         // Pass 2: write the repaired file beside the original and rename it over.
         let mut file = AtomicFile::create(&target, Some(&Keep::of(&meta)), true).map_err(fail)?;
         let source = File::open(&target).map_err(fail)?;
-        let r = self
-            .pipeline
-            .run(source, &name, file.writer(), reporter.as_mut());
+        let r = pipeline.run(source, &name, file.writer(), reporter.as_mut());
         match r {
             Ok(_) => {}
             Err(Failure::Input(e) | Failure::Output(e)) => return Err(fail(e)),
@@ -287,27 +210,7 @@ impl<'a> Config<'a> {
             ReportTo::Stderr
         };
         let mut reporter = Reporter::new(PROGRAM, self.json, self.color_err, true, to);
-        for input in &self.inputs {
-            let source = match input.open() {
-                Ok(s) => s,
-                Err(e) => {
-                    diag.error(&e);
-                    continue;
-                }
-            };
-            let name = input.name();
-            match self
-                .pipeline
-                .run(source, &name, &mut io::sink(), Some(&mut reporter))
-            {
-                Ok(t) if t.errors > 0 => diag.record(Status::False),
-                Ok(_) => {}
-                Err(Failure::Input(e)) => diag.error(&ToolError::input(&name, &e)),
-                Err(Failure::Output(e)) => return Err(ToolError::Output(e)),
-            }
-            reporter.end_input(&name);
-        }
-        Ok(())
+        self.each_input(&mut io::sink(), Some(&mut reporter), diag)
     }
 }
 
@@ -336,39 +239,6 @@ fn refuse_hard_links(name: &str, meta: &fs::Metadata) -> Result<(), ToolError> {
         }
     }
     let _ = (name, meta);
-    Ok(())
-}
-
-/// `-o FILE` naming one of the inputs (the same device and inode, whatever the names) is
-/// refused: the input would be replaced while it is read.
-fn refuse_output_among_inputs(out: &Path, inputs: &[Input]) -> Result<(), ToolError> {
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::MetadataExt;
-        let Ok(o) = fs::metadata(out) else {
-            return Ok(());
-        };
-        if !o.is_file() {
-            return Ok(());
-        }
-        for input in inputs {
-            let m = match input {
-                Input::Path(p) => fs::metadata(p),
-                Input::Stdin { .. } => fs::metadata("/dev/stdin"),
-            };
-            if let Ok(m) = m
-                && (m.dev(), m.ino()) == (o.dev(), o.ino())
-            {
-                return Err(ToolError::Usage(format!(
-                    "output file '{}' is also an input ('{}'); use --in-place to repair \
-                     a file in place",
-                    out.to_string_lossy(),
-                    input.name()
-                )));
-            }
-        }
-    }
-    let _ = (out, inputs);
     Ok(())
 }
 

@@ -1,0 +1,138 @@
+//! What the command line of `utf8-count` means, validated: plain values, no clap.
+
+use std::io;
+
+use super::args::{CountArgs, TotalMode};
+use crate::args::Engine;
+use crate::diag::ToolError;
+use crate::input::{Input, inputs};
+
+/// The columns `wc`-style output shows, in this fixed order.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Columns {
+    pub lines: bool,
+    pub chars: bool,
+    pub bytes: bool,
+    pub errors: bool,
+    pub longest: bool,
+}
+
+impl Columns {
+    /// How many columns are shown.
+    pub fn count(&self) -> usize {
+        [
+            self.lines,
+            self.chars,
+            self.bytes,
+            self.errors,
+            self.longest,
+        ]
+        .iter()
+        .filter(|&&b| b)
+        .count()
+    }
+}
+
+/// What the command line means, validated.
+#[derive(Debug)]
+pub(super) struct Config {
+    pub inputs: Vec<Input>,
+    pub columns: Columns,
+    /// A line per input (all `--total` modes but `only`).
+    pub each: bool,
+    /// A line with the totals (`--total`: `auto` with several inputs, `always`, `only`).
+    pub total: bool,
+    pub histogram: bool,
+    pub check: bool,
+    pub explain: bool,
+    pub hex: bool,
+    pub json: bool,
+    pub engine: Engine,
+    pub threads: Option<usize>,
+    pub color_out: bool,
+    pub color_err: bool,
+}
+
+impl TryFrom<&CountArgs> for Config {
+    type Error = ToolError;
+
+    fn try_from(a: &CountArgs) -> Result<Config, ToolError> {
+        let engine = a.common.engine()?;
+        let any = a.lines || a.chars || a.bytes || a.errors;
+        let columns = Columns {
+            lines: a.lines || !any,
+            chars: a.chars || !any,
+            bytes: a.bytes || !any,
+            errors: a.errors || !any,
+            longest: a.max_line_length,
+        };
+        let columns = if a.max_line_length && !any {
+            // `-L` alone shows only the longest line, as `wc -L`.
+            Columns {
+                lines: false,
+                chars: false,
+                bytes: false,
+                errors: false,
+                longest: true,
+            }
+        } else {
+            columns
+        };
+        let inputs = inputs(&a.files, a.files0_from.as_deref())?;
+        let total = match a.total {
+            TotalMode::Auto => inputs.len() > 1,
+            TotalMode::Always | TotalMode::Only => true,
+            TotalMode::Never => false,
+        };
+        Ok(Config {
+            inputs,
+            columns,
+            each: a.total != TotalMode::Only,
+            total,
+            histogram: a.histogram,
+            check: a.check,
+            explain: a.explain,
+            hex: a.hex,
+            json: a.common.json,
+            engine,
+            threads: a.threads.map(usize::from),
+            color_out: a.common.color_for(&io::stdout()),
+            color_err: a.common.color_for(&io::stderr()),
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use clap::Parser;
+
+    use super::*;
+
+    fn config(args: &[&str]) -> Config {
+        let a = CountArgs::try_parse_from(["utf8-count"].iter().chain(args)).unwrap();
+        Config::try_from(&a).unwrap()
+    }
+
+    #[test]
+    fn columns_as_wc() {
+        let c = config(&[]).columns;
+        assert!(c.lines && c.chars && c.bytes && c.errors && !c.longest);
+        // -L alone shows only the longest line; with another column, both.
+        assert_eq!(config(&["-L"]).columns.count(), 1);
+        let c = config(&["-L", "-l"]).columns;
+        assert!(c.longest && c.lines && !c.chars);
+    }
+
+    #[test]
+    fn total_lines() {
+        let each_total = |args: &[&str]| {
+            let c = config(args);
+            (c.each, c.total)
+        };
+        assert_eq!(each_total(&["a"]), (true, false));
+        assert_eq!(each_total(&["a", "b"]), (true, true));
+        assert_eq!(each_total(&["--total=always", "a"]), (true, true));
+        assert_eq!(each_total(&["--total=only", "a", "b"]), (false, true));
+        assert_eq!(each_total(&["--total=never", "a", "b"]), (true, false));
+    }
+}

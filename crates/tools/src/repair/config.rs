@@ -1,0 +1,224 @@
+//! What the command line of `utf8-repair` means, validated: plain values, no clap.
+
+use std::ffi::OsString;
+use std::fs;
+use std::io;
+use std::path::{Path, PathBuf};
+
+use encoding_rs::Encoding;
+use utf8_codec::{Action, Practice, RepairOptions};
+
+use super::args::{ActionArg, BomArg, RepairArgs, ReportFormat};
+use crate::args::Engine;
+use crate::diag::ToolError;
+use crate::input::{Input, inputs};
+
+/// Where the repaired text goes.
+#[derive(Debug)]
+pub(super) enum Mode {
+    Stdout,
+    File(PathBuf),
+    InPlace { backup: Option<OsString> },
+    Check,
+}
+
+/// What each substitute becomes: the codec's [`Action`], owning its replacement string.
+#[derive(Debug)]
+pub(super) enum Substitute {
+    Replace(String),
+    Delete,
+    Escape,
+}
+
+/// How repaired errors are reported (`--report`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Report {
+    None,
+    Text,
+    Json,
+}
+
+/// What the command line means, validated.
+#[derive(Debug)]
+pub(super) struct Config {
+    pub inputs: Vec<Input>,
+    pub practice: Practice,
+    pub substitute: Substitute,
+    pub engine: Engine,
+    pub strip_bom: bool,
+    /// Decode from this encoding (never UTF-8, which the codec repairs).
+    pub from: Option<&'static Encoding>,
+    pub mode: Mode,
+    pub report: Report,
+    /// `--json` (the reports of `--check`).
+    pub json: bool,
+    pub color_err: bool,
+}
+
+impl Config {
+    /// The codec's options: practice and action.
+    pub fn options(&self) -> RepairOptions<'_> {
+        let action = match &self.substitute {
+            Substitute::Replace(r) => Action::Replace(r),
+            Substitute::Delete => Action::Delete,
+            Substitute::Escape => Action::Escape,
+        };
+        RepairOptions {
+            practice: self.practice,
+            action,
+        }
+    }
+}
+
+impl TryFrom<&RepairArgs> for Config {
+    type Error = ToolError;
+
+    fn try_from(a: &RepairArgs) -> Result<Config, ToolError> {
+        let engine = a.common.engine()?;
+        let substitute = match (a.action, &a.replacement) {
+            (ActionArg::Replace, r) => {
+                Substitute::Replace(r.clone().unwrap_or_else(|| "\u{FFFD}".to_string()))
+            }
+            (_, Some(_)) => {
+                return Err(ToolError::Usage(
+                    "--replacement goes with --action replace".to_string(),
+                ));
+            }
+            (ActionArg::Delete, None) => Substitute::Delete,
+            (ActionArg::Escape, None) => Substitute::Escape,
+        };
+        let from = match a.from.as_deref() {
+            None => None,
+            Some(label) => match Encoding::for_label(label.as_bytes()) {
+                Some(enc) if enc == encoding_rs::UTF_8 => None,
+                Some(enc) => Some(enc),
+                None => {
+                    return Err(ToolError::Usage(format!(
+                        "unknown encoding '{label}' (expected a WHATWG label such as \
+                         utf-8, windows-1252, iso-8859-2, shift_jis, gb18030 or utf-16le)"
+                    )));
+                }
+            },
+        };
+        let inputs = inputs(&a.files, None)?;
+        let mode = if a.check {
+            Mode::Check
+        } else if a.in_place {
+            if a.files.is_empty() {
+                return Err(ToolError::Usage(
+                    "--in-place needs FILE operands".to_string(),
+                ));
+            }
+            if inputs.iter().any(Input::is_stdin) {
+                return Err(ToolError::Usage(
+                    "--in-place cannot repair standard input".to_string(),
+                ));
+            }
+            if a.backup.as_ref().is_some_and(|s| s.is_empty()) {
+                return Err(ToolError::Usage(
+                    "--backup needs a non-empty SUFFIX".to_string(),
+                ));
+            }
+            Mode::InPlace {
+                backup: a.backup.clone(),
+            }
+        } else if let Some(out) = &a.output {
+            refuse_output_among_inputs(out, &inputs)?;
+            Mode::File(out.clone())
+        } else {
+            Mode::Stdout
+        };
+        if a.check && a.report.is_some() {
+            return Err(ToolError::Usage(
+                "--check and --report cannot be combined (--check names the first error of \
+                 each input)"
+                    .to_string(),
+            ));
+        }
+        Ok(Config {
+            inputs,
+            practice: a.practice.into(),
+            substitute,
+            engine,
+            strip_bom: a.bom == BomArg::Strip,
+            from,
+            mode,
+            report: match a.report {
+                None => Report::None,
+                Some(ReportFormat::Text) => Report::Text,
+                Some(ReportFormat::Json) => Report::Json,
+            },
+            json: a.common.json,
+            color_err: a.common.color_for(&io::stderr()),
+        })
+    }
+}
+
+/// `-o FILE` naming one of the inputs (the same device and inode, whatever the names) is
+/// refused: the input would be replaced while it is read.
+fn refuse_output_among_inputs(out: &Path, inputs: &[Input]) -> Result<(), ToolError> {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::MetadataExt;
+        let Ok(o) = fs::metadata(out) else {
+            return Ok(());
+        };
+        if !o.is_file() {
+            return Ok(());
+        }
+        for input in inputs {
+            let m = match input {
+                Input::Path(p) => fs::metadata(p),
+                Input::Stdin { .. } => fs::metadata("/dev/stdin"),
+            };
+            if let Ok(m) = m
+                && (m.dev(), m.ino()) == (o.dev(), o.ino())
+            {
+                return Err(ToolError::Usage(format!(
+                    "output file '{}' is also an input ('{}'); use --in-place to repair \
+                     a file in place",
+                    out.to_string_lossy(),
+                    input.name()
+                )));
+            }
+        }
+    }
+    let _ = (out, inputs);
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use clap::Parser;
+
+    use super::*;
+
+    fn config(args: &[&str]) -> Result<Config, ToolError> {
+        let a = RepairArgs::try_parse_from(["utf8-repair"].iter().chain(args)).unwrap();
+        Config::try_from(&a)
+    }
+
+    #[test]
+    fn actions_own_their_replacement() {
+        let c = config(&["--replacement", "<?>"]).unwrap();
+        assert_eq!(c.options().action, Action::Replace("<?>"));
+        assert_eq!(config(&[]).unwrap().options().action, Action::default());
+        let c = config(&["--action", "escape"]).unwrap();
+        assert_eq!(c.options().action, Action::Escape);
+        let e = config(&["--action", "delete", "--replacement", "x"]).unwrap_err();
+        assert!(matches!(e, ToolError::Usage(_)));
+    }
+
+    #[test]
+    fn encodings_and_modes() {
+        assert!(config(&["--from", "utf8"]).unwrap().from.is_none());
+        let c = config(&["--from", "latin1"]).unwrap();
+        assert_eq!(c.from, Some(encoding_rs::WINDOWS_1252));
+        assert!(config(&["--from", "klingon"]).is_err());
+        assert!(config(&["--in-place"]).is_err());
+        assert!(config(&["--in-place", "-"]).is_err());
+        assert!(matches!(config(&["--check"]).unwrap().mode, Mode::Check));
+        assert_eq!(config(&["--report=json"]).unwrap().report, Report::Json);
+        assert!(config(&["--check", "--report"]).is_err());
+    }
+}
