@@ -119,9 +119,7 @@ impl Tally {
         if e.kind() != ErrorKind::UnexpectedEnd {
             return;
         }
-        let b = e.bytes();
-        let b1 = if b.len() > 1 { b[1] } else { next };
-        let kind = ErrorKind::classify(b[0], Some(b1), false);
+        let kind = ErrorKind::of_prefix(e.bytes(), next);
         self.counts.by_kind[ErrorKind::UnexpectedEnd.index()] -= 1;
         self.counts.by_kind[kind.index()] += 1;
     }
