@@ -69,8 +69,7 @@ impl fmt::Display for EncodeError {
     }
 }
 
-#[cfg(feature = "std")]
-impl std::error::Error for EncodeError {}
+impl core::error::Error for EncodeError {}
 
 /// The UTF-8 form of one scalar value: 1 to 4 bytes, without allocation.
 ///
@@ -158,6 +157,7 @@ pub fn utf16_chars(units: &[u16]) -> impl Iterator<Item = char> + '_ {
 /// assert_eq!(utf8_codec::utf16_to_string(&[0x65, 0xDC00, 0x301]), "e\u{FFFD}\u{301}");
 /// ```
 #[cfg(feature = "alloc")]
+#[cfg_attr(docsrs, doc(cfg(feature = "alloc")))]
 pub fn utf16_to_string(units: &[u16]) -> alloc::string::String {
     let mut s = alloc::string::String::with_capacity(units.len());
     s.extend(utf16_chars(units));

@@ -435,8 +435,6 @@ impl fmt::Debug for StreamError {
     }
 }
 
-#[cfg(feature = "std")]
-impl std::error::Error for Utf8Error {}
+impl core::error::Error for Utf8Error {}
 
-#[cfg(feature = "std")]
-impl std::error::Error for StreamError {}
+impl core::error::Error for StreamError {}

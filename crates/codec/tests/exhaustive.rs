@@ -4,6 +4,7 @@
 mod common;
 
 use common::*;
+#[cfg(feature = "alloc")]
 use utf8_codec::{Action, Practice, RepairOptions};
 
 /// The cheap checks, allocation-free on valid input: validate vs std, errors vs
@@ -47,6 +48,7 @@ fn check_core(bytes: &[u8]) {
         }
     }
     assert!(errs.next().is_none(), "{bytes:02X?}: extra error");
+    #[cfg(feature = "alloc")]
     assert_eq!(
         utf8_codec::repair(bytes),
         String::from_utf8_lossy(bytes),
@@ -124,6 +126,13 @@ fn check_full(bytes: &[u8]) {
         assert_eq!(errs, whole, "{bytes:02X?} cut at {cuts:?}");
     }
 
+    #[cfg(feature = "alloc")]
+    check_practices(bytes);
+}
+
+/// Every practice and action against the naive repairs.
+#[cfg(feature = "alloc")]
+fn check_practices(bytes: &[u8]) {
     let fffd = |_: &[u8]| "\u{FFFD}".to_string();
     let cases: [(Practice, Naive); 3] = [
         (Practice::MaximalSubpart, |b, s| naive_maximal(b, s)),
