@@ -31,6 +31,7 @@ impl Practice {
     /// ```
     /// assert_eq!(utf8_codec::Practice::PerByte.as_str(), "per-byte");
     /// ```
+    #[must_use = "returns a value and changes nothing"]
     pub const fn as_str(self) -> &'static str {
         match self {
             Practice::MaximalSubpart => "maximal-subpart",
@@ -117,6 +118,7 @@ pub struct RepairOptions<'r> {
 /// assert!(matches!(utf8_codec::repair(b"fine"), Cow::Borrowed("fine")));
 /// assert_eq!(utf8_codec::repair(b"\xF0\x9F\x98 ok\xFF"), "\u{FFFD} ok\u{FFFD}");
 /// ```
+#[must_use = "the repaired text is the only result (borrowed when the input is valid)"]
 #[cfg_attr(docsrs, doc(cfg(feature = "alloc")))]
 pub fn repair(bytes: &[u8]) -> Cow<'_, str> {
     repair_with(bytes, &RepairOptions::default())
@@ -134,6 +136,7 @@ pub fn repair(bytes: &[u8]) -> Cow<'_, str> {
 /// assert_eq!(with(Practice::MaximalSubpart, Action::Escape), "\\xe0\\x80\\x80!");
 /// assert_eq!(with(Practice::PerSequence, Action::Delete), "!");
 /// ```
+#[must_use = "the repaired text is the only result (borrowed when the input is valid)"]
 #[cfg_attr(docsrs, doc(cfg(feature = "alloc")))]
 pub fn repair_with<'a>(bytes: &'a [u8], options: &RepairOptions<'_>) -> Cow<'a, str> {
     let k = Kernel::active();
@@ -460,6 +463,7 @@ impl<'r> Repairer<'r> {
     /// let rep = utf8_codec::Repairer::new(Default::default());
     /// # drop(rep);
     /// ```
+    #[must_use = "a new repairer does nothing until it is given events"]
     pub fn new(options: RepairOptions<'r>) -> Repairer<'r> {
         Repairer {
             options,

@@ -233,7 +233,7 @@ proptest! {
             w.write_all(&v[start..end]).unwrap();
             start = end;
         }
-        prop_assert_eq!(String::from_utf8(w.finish().unwrap()).unwrap(), expected.clone());
+        prop_assert_eq!(String::from_utf8(w.finish().unwrap().inner).unwrap(), expected.clone());
         // A reader that returns one byte at a time.
         struct OneByte<'a>(&'a [u8]);
         impl Read for OneByte<'_> {
@@ -362,6 +362,7 @@ fn counter_offsets_stay_absolute_after_update() {
     assert_eq!(offsets, [3, 6]);
     c.update(b"yz\xF0\x9F");
     let mut last = None;
-    c.finish_with(|e| last = Some(e.offset()));
+    let counts = c.finish_with(|e| last = Some(e.offset()));
     assert_eq!(last, Some(9));
+    assert_eq!(counts.errors, 4);
 }
