@@ -76,7 +76,7 @@ impl core::error::Error for EncodeError {}
 
 /// The UTF-8 form of one scalar value: 1 to 4 bytes, without allocation.
 ///
-/// Dereferences to `[u8]`.
+/// Dereferences to `[u8]`; `Display` and `AsRef<str>` give the character as text.
 #[must_use = "the encoded bytes are the result"]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Encoded {
@@ -112,6 +112,45 @@ impl Encoded {
 impl core::ops::Deref for Encoded {
     type Target = [u8];
     fn deref(&self) -> &[u8] {
+        self.as_bytes()
+    }
+}
+
+/// The character, as [`as_str`](Encoded::as_str).
+///
+/// ```
+/// let e = utf8_codec::encode(0x20AC)?;
+/// assert_eq!(format!("{e}uro {e:>3}"), "€uro   €");
+/// # Ok::<(), utf8_codec::EncodeError>(())
+/// ```
+impl fmt::Display for Encoded {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.pad(self.as_str())
+    }
+}
+
+/// The character, as [`as_str`](Encoded::as_str).
+///
+/// ```
+/// fn len_of(s: impl AsRef<str>) -> usize { s.as_ref().chars().count() }
+/// assert_eq!(len_of(utf8_codec::encode(0x1F600)?), 1);
+/// # Ok::<(), utf8_codec::EncodeError>(())
+/// ```
+impl AsRef<str> for Encoded {
+    fn as_ref(&self) -> &str {
+        self.as_str()
+    }
+}
+
+/// The bytes, as [`as_bytes`](Encoded::as_bytes).
+///
+/// ```
+/// fn len_of(b: impl AsRef<[u8]>) -> usize { b.as_ref().len() }
+/// assert_eq!(len_of(utf8_codec::encode(0x1F600)?), 4);
+/// # Ok::<(), utf8_codec::EncodeError>(())
+/// ```
+impl AsRef<[u8]> for Encoded {
+    fn as_ref(&self) -> &[u8] {
         self.as_bytes()
     }
 }

@@ -61,7 +61,10 @@
 //!   forms of one [`Subpart`] (offset, length, [`ErrorKind`]).
 //! * [`decode`] (double-ended), [`decode_first`], [`decode_last`], [`floor_boundary`],
 //!   [`ceil_boundary`], [`is_boundary`], [`decode_loose`]: decoding.
-//! * [`encode`], [`utf16_chars`], `utf16_to_string`: encoding.
+//! * [`Lossy`] (a non-allocating lossy `Display`) and [`char_indices`] (scalar values with
+//!   their byte ranges, U+FFFD per maximal subpart): lossy views.
+//! * [`encode`] (an [`Encoded`] is `Display`, `AsRef<str>`, `AsRef<[u8]>`), [`utf16_chars`],
+//!   `utf16_to_string`: encoding.
 //! * `repair`, `repair_with`, `repair_into` with `Practice` and `Action` (`Action::apply`
 //!   for one substitute), `Repairer`: repair (feature `alloc`).
 //! * [`stream::Decoder`], [`Counter`], and the `io` adapters (feature `std`): streams.
@@ -71,7 +74,7 @@
 //!
 //! | feature | enables | needs |
 //! |---|---|---|
-//! | (none) | everything not listed below: validation, [`errors`], decoding, [`encode`], [`utf16_chars`], [`count`] and [`Counter`], the [`stream::Decoder`], [`Kernel`], and the `core::error::Error` impls | `core` only: `no_std`, allocation-free |
+//! | (none) | everything not listed below: validation, [`errors`], decoding, [`Lossy`], [`char_indices`], [`encode`], [`utf16_chars`], [`count`] and [`Counter`], the [`stream::Decoder`], [`Kernel`], and the `core::error::Error` impls | `core` only: `no_std`, allocation-free |
 //! | `alloc` | `repair`, `repair_with`, `repair_into`, `Practice`, `Action`, `RepairOptions`, `Repairer`, `utf16_to_string` | `alloc` (`String`, `Cow`) |
 //! | `std` (default) | the `io` adapters (`RepairReader`, `RepairWriter`); `UTF8_CODEC_KERNEL` to force a kernel. Implies `alloc` | `std` |
 //!
@@ -109,6 +112,7 @@ mod error;
 #[cfg(feature = "std")]
 #[cfg_attr(docsrs, doc(cfg(feature = "std")))]
 pub mod io;
+mod lossy;
 #[cfg(feature = "alloc")]
 mod repair;
 mod scalar;
@@ -125,6 +129,7 @@ pub use decode::{
 pub use encode::utf16_to_string;
 pub use encode::{EncodeError, EncodeErrorKind, Encoded, encode, utf16_chars};
 pub use error::{ErrorKind, Subpart, Utf8Error};
+pub use lossy::{CharIndices, Lossy, char_indices};
 #[cfg(feature = "alloc")]
 pub use repair::{Action, Practice, RepairOptions, Repairer, repair, repair_into, repair_with};
 pub use simd::Kernel;
@@ -147,6 +152,7 @@ pub use validate::{Errors, errors, is_valid, valid_up_to, validate};
 /// let _ = decode(b"x");
 /// let _ = encode(0x41);
 /// let _ = Counter::new().finish();
+/// let _ = utf8_codec::char_indices(b"x");
 /// ```
 ///
 /// ```compile_fail
@@ -194,6 +200,11 @@ pub use validate::{Errors, errors, is_valid, valid_up_to, validate};
 /// ```compile_fail
 /// #![deny(unused_must_use)]
 /// utf8_codec::Counter::new().finish();
+/// ```
+///
+/// ```compile_fail
+/// #![deny(unused_must_use)]
+/// utf8_codec::char_indices(b"x");
 /// ```
 #[cfg(doctest)]
 pub struct MustUseChecks;
