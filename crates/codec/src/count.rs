@@ -42,6 +42,7 @@ impl Counts {
     /// use utf8_codec::{count, ErrorKind};
     /// assert_eq!(count(b"\xFF\xFE\x80").kind(ErrorKind::InvalidByte), 2);
     /// ```
+    #[must_use = "returns a value and changes nothing"]
     pub fn kind(&self, kind: ErrorKind) -> u64 {
         self.by_kind[kind.index()]
     }
@@ -155,6 +156,7 @@ impl AddAssign for Counts {
 /// assert_eq!(c.kind(ErrorKind::Surrogate), 1);
 /// assert_eq!(c.kind(ErrorKind::UnexpectedContinuation), 2);
 /// ```
+#[must_use = "the counts are the only result"]
 pub fn count(bytes: &[u8]) -> Counts {
     count_with(Kernel::active(), bytes)
 }
@@ -169,6 +171,7 @@ impl Kernel {
     ///     assert_eq!(k.count(input.as_bytes()), Some(utf8_codec::count(input.as_bytes())));
     /// }
     /// ```
+    #[must_use = "the counts are the only result (`None` if this kernel is not available)"]
     pub fn count(self, bytes: &[u8]) -> Option<Counts> {
         self.is_available().then(|| count_with(self, bytes))
     }
@@ -244,6 +247,7 @@ impl Counter {
     /// ```
     /// assert_eq!(utf8_codec::Counter::new().finish().bytes, 0);
     /// ```
+    #[must_use = "a new counter does nothing until it is fed"]
     pub fn new() -> Counter {
         Counter::default()
     }
@@ -323,6 +327,7 @@ impl Counter {
     /// c.update(b"ab\xE2");
     /// assert_eq!(c.counts().bytes, 2);
     /// ```
+    #[must_use = "returns a value and changes nothing"]
     pub fn counts(&self) -> Counts {
         self.counts
     }
@@ -334,6 +339,7 @@ impl Counter {
     /// c.update(b"ab\xE2");
     /// assert_eq!(c.finish().errors, 1);
     /// ```
+    #[must_use = "the final counts, the error at the end of the stream included, are only returned here"]
     pub fn finish(&mut self) -> Counts {
         self.finish_with(|_| {})
     }
@@ -344,9 +350,10 @@ impl Counter {
     /// let mut c = utf8_codec::Counter::new();
     /// c.update(b"\xF0\x9F");
     /// let mut last = None;
-    /// c.finish_with(|e| last = Some(e.offset()));
-    /// assert_eq!(last, Some(0));
+    /// let counts = c.finish_with(|e| last = Some(e.offset()));
+    /// assert_eq!((last, counts.errors), (Some(0), 1));
     /// ```
+    #[must_use = "the final counts, the error at the end of the stream included, are only returned here"]
     pub fn finish_with(&mut self, mut on_error: impl FnMut(&StreamError)) -> Counts {
         if let Some(e) = self.decoder.finish() {
             self.counts.add_error(e.len(), e.kind());

@@ -33,6 +33,7 @@ fn to_decoded(offset: usize, unit: Unit) -> Decoded {
 /// let backwards: Vec<_> = decode(b"a\xFF\xE2\x82\xAC").rev().collect();
 /// assert_eq!(backwards, units.into_iter().rev().collect::<Vec<_>>());
 /// ```
+#[must_use = "iterators are lazy: the input is only decoded as the iterator is consumed"]
 pub fn decode(bytes: &[u8]) -> Decode<'_> {
     Decode {
         bytes,
@@ -42,6 +43,7 @@ pub fn decode(bytes: &[u8]) -> Decode<'_> {
 }
 
 /// The iterator returned by [`decode`].
+#[must_use = "iterators are lazy: the input is only decoded as the iterator is consumed"]
 #[derive(Clone, Debug)]
 pub struct Decode<'a> {
     bytes: &'a [u8],
@@ -57,6 +59,7 @@ impl<'a> Decode<'a> {
     /// it.next();
     /// assert_eq!(it.as_bytes(), b"b\xFF");
     /// ```
+    #[must_use = "returns a value and changes nothing"]
     pub fn as_bytes(&self) -> &'a [u8] {
         &self.bytes[self.front..self.back]
     }
@@ -107,6 +110,7 @@ impl core::iter::FusedIterator for Decode<'_> {}
 /// assert_eq!(decode_first(b"\xE2\x82").unwrap().unwrap_err().len(), 2);
 /// assert_eq!(decode_first(b""), None);
 /// ```
+#[must_use = "the decoded scalar value or error is the only result"]
 pub fn decode_first(bytes: &[u8]) -> Option<Result<char, Utf8Error>> {
     decode(bytes).next().map(|d| d.map(|(_, c)| c))
 }
@@ -121,6 +125,7 @@ pub fn decode_first(bytes: &[u8]) -> Option<Result<char, Utf8Error>> {
 /// let err = decode_last(b"ok\xF0\x9F\x98").unwrap().unwrap_err();
 /// assert_eq!((err.offset(), err.len()), (2, 3));
 /// ```
+#[must_use = "the decoded scalar value or error is the only result"]
 pub fn decode_last(bytes: &[u8]) -> Option<Result<char, Utf8Error>> {
     decode(bytes).next_back().map(|d| d.map(|(_, c)| c))
 }
@@ -138,6 +143,7 @@ pub fn decode_last(bytes: &[u8]) -> Option<Result<char, Utf8Error>> {
 /// assert_eq!(floor_boundary(s, 4), 4);
 /// assert_eq!(floor_boundary(b"\xE2\x82A", 1), 0); // inside a truncated subpart
 /// ```
+#[must_use = "the boundary is the only result"]
 pub fn floor_boundary(bytes: &[u8], index: usize) -> usize {
     if index >= bytes.len() {
         return bytes.len();
@@ -173,6 +179,7 @@ pub fn floor_boundary(bytes: &[u8], index: usize) -> usize {
 /// assert_eq!(ceil_boundary(s, 2), 4);
 /// assert_eq!(ceil_boundary(s, 1), 1);
 /// ```
+#[must_use = "the boundary is the only result"]
 pub fn ceil_boundary(bytes: &[u8], index: usize) -> usize {
     if index >= bytes.len() {
         return bytes.len();
@@ -192,6 +199,7 @@ pub fn ceil_boundary(bytes: &[u8], index: usize) -> usize {
 /// assert!(utf8_codec::is_boundary("é".as_bytes(), 2));
 /// assert!(!utf8_codec::is_boundary("é".as_bytes(), 1));
 /// ```
+#[must_use = "the verdict is the only result"]
 pub fn is_boundary(bytes: &[u8], index: usize) -> bool {
     index <= bytes.len() && floor_boundary(bytes, index) == index
 }
@@ -211,6 +219,7 @@ pub fn is_boundary(bytes: &[u8], index: usize) -> bool {
 /// assert_eq!(decode_loose(b"\xF4\x90\x80\x80"), Some((0x11_0000, 4)));
 /// assert_eq!(decode_loose(b"\xE2\x82"), None); // too short
 /// ```
+#[must_use = "the decoded value is the only result"]
 pub fn decode_loose(bytes: &[u8]) -> Option<(u32, usize)> {
     let b0 = *bytes.first()?;
     let (n, bits) = match b0 {

@@ -17,6 +17,7 @@ impl EncodeErrorKind {
     /// ```
     /// assert_eq!(utf8_codec::EncodeErrorKind::OutOfRange.as_str(), "out-of-range");
     /// ```
+    #[must_use = "returns a value and changes nothing"]
     pub const fn as_str(self) -> &'static str {
         match self {
             EncodeErrorKind::Surrogate => "surrogate",
@@ -43,6 +44,7 @@ impl EncodeError {
     /// ```
     /// assert_eq!(utf8_codec::encode(0x11_0000).unwrap_err().value(), 0x11_0000);
     /// ```
+    #[must_use = "returns a value and changes nothing"]
     pub const fn value(&self) -> u32 {
         self.value
     }
@@ -53,6 +55,7 @@ impl EncodeError {
     /// use utf8_codec::EncodeErrorKind;
     /// assert_eq!(utf8_codec::encode(0xDFFF).unwrap_err().kind(), EncodeErrorKind::Surrogate);
     /// ```
+    #[must_use = "returns a value and changes nothing"]
     pub const fn kind(&self) -> EncodeErrorKind {
         self.kind
     }
@@ -69,12 +72,12 @@ impl fmt::Display for EncodeError {
     }
 }
 
-#[cfg(feature = "std")]
-impl std::error::Error for EncodeError {}
+impl core::error::Error for EncodeError {}
 
 /// The UTF-8 form of one scalar value: 1 to 4 bytes, without allocation.
 ///
-/// Dereferences to `[u8]`.
+/// Dereferences to `[u8]`; `Display` and `AsRef<str>` give the character as text.
+#[must_use = "the encoded bytes are the result"]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Encoded {
     buf: [u8; 4],
@@ -88,6 +91,7 @@ impl Encoded {
     /// assert_eq!(utf8_codec::encode(0x20AC)?.as_bytes(), b"\xE2\x82\xAC");
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
+    #[must_use = "returns a value and changes nothing"]
     pub fn as_bytes(&self) -> &[u8] {
         &self.buf[..usize::from(self.len)]
     }
@@ -98,6 +102,7 @@ impl Encoded {
     /// assert_eq!(utf8_codec::encode(0x1F600)?.as_str(), "😀");
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
+    #[must_use = "returns a value and changes nothing"]
     pub fn as_str(&self) -> &str {
         // Built only from `char::encode_utf8`, so always valid; the fallback is unreachable.
         core::str::from_utf8(self.as_bytes()).unwrap_or_default()
@@ -107,6 +112,45 @@ impl Encoded {
 impl core::ops::Deref for Encoded {
     type Target = [u8];
     fn deref(&self) -> &[u8] {
+        self.as_bytes()
+    }
+}
+
+/// The character, as [`as_str`](Encoded::as_str).
+///
+/// ```
+/// let e = utf8_codec::encode(0x20AC)?;
+/// assert_eq!(format!("{e}uro {e:>3}"), "€uro   €");
+/// # Ok::<(), utf8_codec::EncodeError>(())
+/// ```
+impl fmt::Display for Encoded {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.pad(self.as_str())
+    }
+}
+
+/// The character, as [`as_str`](Encoded::as_str).
+///
+/// ```
+/// fn len_of(s: impl AsRef<str>) -> usize { s.as_ref().chars().count() }
+/// assert_eq!(len_of(utf8_codec::encode(0x1F600)?), 1);
+/// # Ok::<(), utf8_codec::EncodeError>(())
+/// ```
+impl AsRef<str> for Encoded {
+    fn as_ref(&self) -> &str {
+        self.as_str()
+    }
+}
+
+/// The bytes, as [`as_bytes`](Encoded::as_bytes).
+///
+/// ```
+/// fn len_of(b: impl AsRef<[u8]>) -> usize { b.as_ref().len() }
+/// assert_eq!(len_of(utf8_codec::encode(0x1F600)?), 4);
+/// # Ok::<(), utf8_codec::EncodeError>(())
+/// ```
+impl AsRef<[u8]> for Encoded {
+    fn as_ref(&self) -> &[u8] {
         self.as_bytes()
     }
 }
@@ -126,6 +170,7 @@ impl core::ops::Deref for Encoded {
 /// assert!(encode(0x11_0000).is_err());
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
+#[must_use = "the encoded bytes (or why the value has none) are the only result"]
 pub fn encode(value: u32) -> Result<Encoded, EncodeError> {
     let kind = match value {
         0xD800..=0xDFFF => EncodeErrorKind::Surrogate,
@@ -148,6 +193,7 @@ pub fn encode(value: u32) -> Result<Encoded, EncodeError> {
 /// let s: String = utf8_codec::utf16_chars(&units).collect();
 /// assert_eq!(s, "H😀\u{FFFD}!");
 /// ```
+#[must_use = "iterators are lazy: the units are only decoded as the iterator is consumed"]
 pub fn utf16_chars(units: &[u16]) -> impl Iterator<Item = char> + '_ {
     char::decode_utf16(units.iter().copied()).map(|r| r.unwrap_or(char::REPLACEMENT_CHARACTER))
 }
@@ -157,7 +203,9 @@ pub fn utf16_chars(units: &[u16]) -> impl Iterator<Item = char> + '_ {
 /// ```
 /// assert_eq!(utf8_codec::utf16_to_string(&[0x65, 0xDC00, 0x301]), "e\u{FFFD}\u{301}");
 /// ```
+#[must_use = "the converted text is the only result"]
 #[cfg(feature = "alloc")]
+#[cfg_attr(docsrs, doc(cfg(feature = "alloc")))]
 pub fn utf16_to_string(units: &[u16]) -> alloc::string::String {
     let mut s = alloc::string::String::with_capacity(units.len());
     s.extend(utf16_chars(units));

@@ -56,6 +56,7 @@ impl ErrorKind {
     /// ```
     /// assert_eq!(utf8_codec::ErrorKind::OutOfRange.as_str(), "out-of-range");
     /// ```
+    #[must_use = "returns a value and changes nothing"]
     pub const fn as_str(self) -> &'static str {
         match self {
             ErrorKind::Overlong => "overlong",
@@ -74,6 +75,7 @@ impl ErrorKind {
     /// use utf8_codec::ErrorKind;
     /// assert_eq!(ErrorKind::InvalidByte.description(), "byte that never appears in UTF-8");
     /// ```
+    #[must_use = "returns a value and changes nothing"]
     pub const fn description(self) -> &'static str {
         match self {
             ErrorKind::Overlong => "overlong encoding of a shorter sequence",
@@ -94,6 +96,7 @@ impl ErrorKind {
     /// use utf8_codec::ErrorKind;
     /// assert_eq!(ErrorKind::ALL[ErrorKind::Truncated.index()], ErrorKind::Truncated);
     /// ```
+    #[must_use = "returns a value and changes nothing"]
     pub const fn index(self) -> usize {
         self as usize
     }
@@ -105,6 +108,7 @@ impl ErrorKind {
     /// assert_eq!(ErrorKind::from_name("surrogate"), Some(ErrorKind::Surrogate));
     /// assert_eq!(ErrorKind::from_name("Surrogate"), None);
     /// ```
+    #[must_use = "returns a value and changes nothing"]
     pub fn from_name(name: &str) -> Option<ErrorKind> {
         ErrorKind::ALL.into_iter().find(|k| k.as_str() == name)
     }
@@ -123,6 +127,7 @@ impl ErrorKind {
     /// assert_eq!(ErrorKind::classify(0xE2, Some(0x41), false), ErrorKind::Truncated);
     /// assert_eq!(ErrorKind::classify(0xE2, Some(0x82), true), ErrorKind::UnexpectedEnd);
     /// ```
+    #[must_use = "returns a value and changes nothing"]
     pub const fn classify(b0: u8, b1: Option<u8>, reaches_end: bool) -> ErrorKind {
         match (b0, b1) {
             (0x80..=0xBF, _) => ErrorKind::UnexpectedContinuation,
@@ -156,6 +161,7 @@ impl ErrorKind {
     /// assert_eq!(ErrorKind::of_prefix(b"\xF4", 0x90), ErrorKind::OutOfRange);
     /// assert_eq!(ErrorKind::of_prefix(b"\xF4\x8F", 0x41), ErrorKind::Truncated);
     /// ```
+    #[must_use = "returns a value and changes nothing"]
     pub const fn of_prefix(prefix: &[u8], next: u8) -> ErrorKind {
         let b1 = if prefix.len() > 1 { prefix[1] } else { next };
         ErrorKind::classify(prefix[0], Some(b1), false)
@@ -236,6 +242,7 @@ impl<O: Copy, B> Subpart<O, B> {
     /// let err = dec.decode(b"\x80").find_map(|e| e.error()).unwrap();
     /// assert_eq!(err.offset(), 4);
     /// ```
+    #[must_use = "returns a value and changes nothing"]
     pub const fn offset(&self) -> O {
         self.offset
     }
@@ -249,6 +256,7 @@ impl<O: Copy, B> Subpart<O, B> {
     /// dec.decode(b"\xF0\x9F").for_each(drop);
     /// assert_eq!(dec.finish().unwrap().len(), 2);
     /// ```
+    #[must_use = "returns a value and changes nothing"]
     #[allow(clippy::len_without_is_empty)] // a subpart is never empty
     pub const fn len(&self) -> usize {
         self.len as usize
@@ -264,6 +272,7 @@ impl<O: Copy, B> Subpart<O, B> {
     /// dec.decode(b"\xF0\x9F").for_each(drop);
     /// assert_eq!(dec.finish().unwrap().kind(), ErrorKind::UnexpectedEnd);
     /// ```
+    #[must_use = "returns a value and changes nothing"]
     pub const fn kind(&self) -> ErrorKind {
         self.kind
     }
@@ -284,6 +293,7 @@ impl Utf8Error {
     /// let e = Utf8Error::new(4, 1, ErrorKind::InvalidByte);
     /// assert_eq!((e.offset(), e.len(), e.kind()), (4, 1, ErrorKind::InvalidByte));
     /// ```
+    #[must_use = "returns a value and changes nothing"]
     pub const fn new(offset: usize, len: usize, kind: ErrorKind) -> Utf8Error {
         assert!(
             len >= 1 && len <= 3,
@@ -314,6 +324,7 @@ impl Utf8Error {
     /// ```
     /// assert_eq!(utf8_codec::validate(b"ok\xFF").unwrap_err().valid_up_to(), 2);
     /// ```
+    #[must_use = "returns a value and changes nothing"]
     pub const fn valid_up_to(&self) -> usize {
         self.offset
     }
@@ -326,6 +337,7 @@ impl Utf8Error {
     /// assert_eq!(utf8_codec::validate(b"\xE2\x82A").unwrap_err().error_len(), Some(2));
     /// assert_eq!(utf8_codec::validate(b"\xE2\x82").unwrap_err().error_len(), None);
     /// ```
+    #[must_use = "returns a value and changes nothing"]
     pub const fn error_len(&self) -> Option<usize> {
         match self.kind {
             ErrorKind::UnexpectedEnd => None,
@@ -340,6 +352,7 @@ impl Utf8Error {
     /// let e = utf8_codec::validate(input).unwrap_err();
     /// assert_eq!(&input[e.range()], b"\xE2\x82");
     /// ```
+    #[must_use = "returns a value and changes nothing"]
     pub const fn range(&self) -> core::ops::Range<usize> {
         self.offset..self.offset + self.len as usize
     }
@@ -359,6 +372,7 @@ impl StreamError {
     /// let e = StreamError::from_error(1000, input, validate(input).unwrap_err());
     /// assert_eq!((e.offset(), e.bytes()), (1003, &b"\xFF"[..]));
     /// ```
+    #[must_use = "returns a value and changes nothing"]
     pub fn from_error(base: u64, input: &[u8], err: Utf8Error) -> StreamError {
         let mut bytes = [0; 3];
         bytes[..err.len()].copy_from_slice(&input[err.range()]);
@@ -389,6 +403,7 @@ impl StreamError {
     /// dec.decode(b"\xF0\x9F").for_each(drop);
     /// assert_eq!(dec.finish().unwrap().bytes(), b"\xF0\x9F");
     /// ```
+    #[must_use = "returns a value and changes nothing"]
     pub fn bytes(&self) -> &[u8] {
         &self.bytes[..self.len as usize]
     }
@@ -435,8 +450,6 @@ impl fmt::Debug for StreamError {
     }
 }
 
-#[cfg(feature = "std")]
-impl std::error::Error for Utf8Error {}
+impl core::error::Error for Utf8Error {}
 
-#[cfg(feature = "std")]
-impl std::error::Error for StreamError {}
+impl core::error::Error for StreamError {}

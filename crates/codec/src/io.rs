@@ -53,7 +53,8 @@ impl<'r, R: Read> RepairReader<'r, R> {
         }
     }
 
-    /// The number of maximal subparts repaired so far.
+    /// The number of maximal subparts repaired so far. Once a read has returned 0 (the end of
+    /// the inner reader), it is the final count, the sequence cut short by the end included.
     ///
     /// ```
     /// use std::io::Read;
@@ -62,6 +63,7 @@ impl<'r, R: Read> RepairReader<'r, R> {
     /// assert_eq!(r.errors(), 2);
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
+    #[must_use = "returns a value and changes nothing"]
     pub fn errors(&self) -> u64 {
         self.errors
     }
@@ -121,7 +123,8 @@ impl<R: Read> Read for RepairReader<'_, R> {
 /// Wraps a writer; bytes written to it arrive repaired, as UTF-8, at the inner writer.
 ///
 /// Call [`finish`](RepairWriter::finish) at the end: an incomplete sequence at the very end is
-/// only known to be an error then. Dropping without `finish` loses at most those 3 bytes and a
+/// only known to be an error then, and the final error count is returned with the inner
+/// writer. Dropping without `finish` loses at most those 3 bytes and a
 /// per-sequence substitute still open.
 ///
 /// ```
@@ -131,8 +134,9 @@ impl<R: Read> Read for RepairReader<'_, R> {
 /// let mut w = RepairWriter::new(Vec::new(), Default::default());
 /// w.write_all(b"\xE2\x82")?;
 /// w.write_all(b"\xAC and \xE2\x82")?;
-/// let out = w.finish()?;
-/// assert_eq!(out, "€ and \u{FFFD}".as_bytes());
+/// let done = w.finish()?;
+/// assert_eq!(done.inner, "€ and \u{FFFD}".as_bytes());
+/// assert_eq!(done.errors, 1); // the sequence cut by the end
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 #[derive(Debug)]
@@ -170,22 +174,30 @@ impl<'r, W: Write> RepairWriter<'r, W> {
     /// assert_eq!(w.errors(), 1);
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
+    #[must_use = "returns a value and changes nothing"]
     pub fn errors(&self) -> u64 {
         self.errors
     }
 
-    /// Ends the input, writes what remains, flushes and returns the inner writer.
+    /// Ends the input, writes what remains, flushes, and returns the inner writer with the
+    /// final number of maximal subparts repaired: [`errors`](RepairWriter::errors) and, if the
+    /// input ended inside a sequence, that last one.
     ///
     /// # Errors
     ///
     /// Any error of the inner writer.
     ///
     /// ```
-    /// let w = utf8_codec::io::RepairWriter::new(Vec::new(), Default::default());
-    /// assert!(w.finish()?.is_empty());
+    /// use std::io::Write;
+    /// let mut w = utf8_codec::io::RepairWriter::new(Vec::new(), Default::default());
+    /// w.write_all(b"\xFFok\xF0\x9F")?;
+    /// assert_eq!(w.errors(), 1); // the end is not known yet
+    /// let done = w.finish()?;
+    /// assert_eq!((done.inner, done.errors), ("\u{FFFD}ok\u{FFFD}".as_bytes().to_vec(), 2));
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
-    pub fn finish(mut self) -> io::Result<W> {
+    #[must_use = "the final error count, the error at the end of the stream included, is only returned here"]
+    pub fn finish(mut self) -> io::Result<Finished<W>> {
         self.buf.clear();
         if let Some(e) = self.decoder.finish() {
             self.errors += 1;
@@ -194,7 +206,43 @@ impl<'r, W: Write> RepairWriter<'r, W> {
         self.repairer.finish(&mut self.buf);
         self.inner.write_all(self.buf.as_bytes())?;
         self.inner.flush()?;
-        Ok(self.inner)
+        Ok(Finished {
+            inner: self.inner,
+            errors: self.errors,
+        })
+    }
+}
+
+/// What [`RepairWriter::finish`] returns: the inner writer and the final error count.
+///
+/// ```
+/// use utf8_codec::io::{Finished, RepairWriter};
+///
+/// let Finished { inner, errors } = RepairWriter::new(Vec::new(), Default::default()).finish()?;
+/// assert!(inner.is_empty());
+/// assert_eq!(errors, 0);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+#[derive(Debug)]
+#[must_use = "the final error count, the error at the end of the stream included, is only here"]
+pub struct Finished<W> {
+    /// The inner writer, flushed.
+    pub inner: W,
+    /// The number of maximal subparts repaired in the whole stream, the one the end of the
+    /// input cut short included.
+    pub errors: u64,
+}
+
+impl<W> Finished<W> {
+    /// The inner writer, for a caller that has read the count (or does not need it).
+    ///
+    /// ```
+    /// let w = utf8_codec::io::RepairWriter::new(Vec::new(), Default::default());
+    /// assert!(w.finish()?.into_inner().is_empty());
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn into_inner(self) -> W {
+        self.inner
     }
 }
 

@@ -1,12 +1,15 @@
 //! UTF-8 validation, decoding, encoding, repair and counting, with one error model.
 //!
 //! ```
-//! use utf8_codec::{errors, repair, validate, ErrorKind};
+//! use utf8_codec::{errors, validate, ErrorKind};
+//! # #[cfg(feature = "alloc")]
+//! use utf8_codec::repair;
 //!
 //! let input = b"caf\xC3\xA9 \xED\xA0\x80!";
 //! let err = validate(input).unwrap_err();
 //! assert_eq!((err.valid_up_to(), err.error_len(), err.kind()), (6, Some(1), ErrorKind::Surrogate));
 //! assert_eq!(errors(input).count(), 3);
+//! # #[cfg(feature = "alloc")]
 //! assert_eq!(repair(input), "café \u{FFFD}\u{FFFD}\u{FFFD}!");
 //! ```
 //!
@@ -58,7 +61,10 @@
 //!   forms of one [`Subpart`] (offset, length, [`ErrorKind`]).
 //! * [`decode`] (double-ended), [`decode_first`], [`decode_last`], [`floor_boundary`],
 //!   [`ceil_boundary`], [`is_boundary`], [`decode_loose`]: decoding.
-//! * [`encode`], [`utf16_chars`], `utf16_to_string`: encoding.
+//! * [`Lossy`] (a non-allocating lossy `Display`) and [`char_indices`] (scalar values with
+//!   their byte ranges, U+FFFD per maximal subpart): lossy views.
+//! * [`encode`] (an [`Encoded`] is `Display`, `AsRef<str>`, `AsRef<[u8]>`), [`utf16_chars`],
+//!   `utf16_to_string`: encoding.
 //! * `repair`, `repair_with`, `repair_into` with `Practice` and `Action` (`Action::apply`
 //!   for one substitute), `Repairer`: repair (feature `alloc`).
 //! * [`stream::Decoder`], [`Counter`], and the `io` adapters (feature `std`): streams.
@@ -66,10 +72,14 @@
 //!
 //! # Cargo features
 //!
-//! * `std` (default): `std::error::Error` impls and the `io` adapters. Implies `alloc`.
-//! * `alloc`: repair into `String`s.
+//! | feature | enables | needs |
+//! |---|---|---|
+//! | (none) | everything not listed below: validation, [`errors`], decoding, [`Lossy`], [`char_indices`], [`encode`], [`utf16_chars`], [`count`] and [`Counter`], the [`stream::Decoder`], [`Kernel`], and the `core::error::Error` impls | `core` only: `no_std`, allocation-free |
+//! | `alloc` | `repair`, `repair_with`, `repair_into`, `Practice`, `Action`, `RepairOptions`, `Repairer`, `utf16_to_string` | `alloc` (`String`, `Cow`) |
+//! | `std` (default) | the `io` adapters (`RepairReader`, `RepairWriter`); `UTF8_CODEC_KERNEL` to force a kernel. Implies `alloc` | `std` |
 //!
-//! With `--no-default-features` the crate is `no_std` and allocation-free.
+//! Every feature set runs the crate's tests and doctests in CI. On docs.rs each item that
+//! needs a feature is marked with it.
 //!
 //! # Performance
 //!
@@ -87,6 +97,7 @@
 //! Measured with `cargo bench -p utf8-codec` (criterion; 64 MiB generated corpora, 2-core
 //! Xeon with AVX-512): see `BENCHMARKS.md` at the repository root.
 #![no_std]
+#![cfg_attr(docsrs, feature(doc_cfg))]
 #![deny(missing_docs)]
 
 #[cfg(feature = "alloc")]
@@ -99,7 +110,11 @@ mod decode;
 mod encode;
 mod error;
 #[cfg(feature = "std")]
+#[cfg_attr(docsrs, doc(cfg(feature = "std")))]
 pub mod io;
+mod lossy;
+#[cfg(doctest)]
+mod must_use;
 #[cfg(feature = "alloc")]
 mod repair;
 mod scalar;
@@ -116,6 +131,7 @@ pub use decode::{
 pub use encode::utf16_to_string;
 pub use encode::{EncodeError, EncodeErrorKind, Encoded, encode, utf16_chars};
 pub use error::{ErrorKind, Subpart, Utf8Error};
+pub use lossy::{CharIndices, Lossy, char_indices};
 #[cfg(feature = "alloc")]
 pub use repair::{Action, Practice, RepairOptions, Repairer, repair, repair_into, repair_with};
 pub use simd::Kernel;

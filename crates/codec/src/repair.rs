@@ -11,6 +11,7 @@ use crate::stream::Event;
 use crate::validate::{ErrorScan, Window, valid_prefix, validate};
 
 /// How ill-formed input is cut into substitutes.
+#[cfg_attr(docsrs, doc(cfg(feature = "alloc")))]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub enum Practice {
     /// One substitute per maximal subpart (Unicode's recommendation, WHATWG, CPython, Rust).
@@ -30,6 +31,7 @@ impl Practice {
     /// ```
     /// assert_eq!(utf8_codec::Practice::PerByte.as_str(), "per-byte");
     /// ```
+    #[must_use = "returns a value and changes nothing"]
     pub const fn as_str(self) -> &'static str {
         match self {
             Practice::MaximalSubpart => "maximal-subpart",
@@ -40,6 +42,7 @@ impl Practice {
 }
 
 /// What a substitute becomes in the output.
+#[cfg_attr(docsrs, doc(cfg(feature = "alloc")))]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Action<'r> {
     /// The given string (U+FFFD by default).
@@ -96,6 +99,7 @@ impl Action<'_> {
 /// let opts = RepairOptions { practice: Practice::PerByte, action: Action::Replace("?") };
 /// assert_eq!(repair_with(b"a\xE2\x82b", &opts), "a??b");
 /// ```
+#[cfg_attr(docsrs, doc(cfg(feature = "alloc")))]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct RepairOptions<'r> {
     /// How ill-formed input is cut into substitutes.
@@ -114,6 +118,8 @@ pub struct RepairOptions<'r> {
 /// assert!(matches!(utf8_codec::repair(b"fine"), Cow::Borrowed("fine")));
 /// assert_eq!(utf8_codec::repair(b"\xF0\x9F\x98 ok\xFF"), "\u{FFFD} ok\u{FFFD}");
 /// ```
+#[must_use = "the repaired text is the only result (borrowed when the input is valid)"]
+#[cfg_attr(docsrs, doc(cfg(feature = "alloc")))]
 pub fn repair(bytes: &[u8]) -> Cow<'_, str> {
     repair_with(bytes, &RepairOptions::default())
 }
@@ -130,6 +136,8 @@ pub fn repair(bytes: &[u8]) -> Cow<'_, str> {
 /// assert_eq!(with(Practice::MaximalSubpart, Action::Escape), "\\xe0\\x80\\x80!");
 /// assert_eq!(with(Practice::PerSequence, Action::Delete), "!");
 /// ```
+#[must_use = "the repaired text is the only result (borrowed when the input is valid)"]
+#[cfg_attr(docsrs, doc(cfg(feature = "alloc")))]
 pub fn repair_with<'a>(bytes: &'a [u8], options: &RepairOptions<'_>) -> Cow<'a, str> {
     let k = Kernel::active();
     // The text before the first error is validated once: returned as it is when it is all of
@@ -156,6 +164,7 @@ pub fn repair_with<'a>(bytes: &'a [u8], options: &RepairOptions<'_>) -> Cow<'a, 
 /// }
 /// assert_eq!(out, "café na\u{FFFD}ve");
 /// ```
+#[cfg_attr(docsrs, doc(cfg(feature = "alloc")))]
 pub fn repair_into(bytes: &[u8], options: &RepairOptions<'_>, out: &mut String) {
     let k = Kernel::active();
     let head = valid_prefix(k, bytes);
@@ -438,6 +447,7 @@ fn replace_in_window(
 /// rep.finish(&mut out);
 /// assert_eq!(out, "x\u{FFFD}y");
 /// ```
+#[cfg_attr(docsrs, doc(cfg(feature = "alloc")))]
 #[derive(Clone, Debug)]
 pub struct Repairer<'r> {
     options: RepairOptions<'r>,
@@ -453,6 +463,7 @@ impl<'r> Repairer<'r> {
     /// let rep = utf8_codec::Repairer::new(Default::default());
     /// # drop(rep);
     /// ```
+    #[must_use = "a new repairer does nothing until it is given events"]
     pub fn new(options: RepairOptions<'r>) -> Repairer<'r> {
         Repairer {
             options,

@@ -25,6 +25,7 @@ impl Event<'_> {
     /// let mut dec = Decoder::new();
     /// assert_eq!(dec.decode(b"a\xFFb").filter_map(|e| e.error()).count(), 1);
     /// ```
+    #[must_use = "returns a value and changes nothing"]
     pub fn error(&self) -> Option<StreamError> {
         match self {
             Event::Error(e) => Some(*e),
@@ -82,6 +83,7 @@ impl Decoder {
     /// ```
     /// assert_eq!(utf8_codec::stream::Decoder::new().position(), 0);
     /// ```
+    #[must_use = "a new decoder does nothing until it is fed"]
     pub const fn new() -> Decoder {
         Decoder {
             held: [0; 4],
@@ -98,6 +100,7 @@ impl Decoder {
     /// assert_eq!(dec.decode(b"\xE2\x82").count(), 0); // held
     /// assert_eq!(dec.decode(b"\xAC").collect::<Vec<_>>(), [Event::Char('€')]);
     /// ```
+    #[must_use = "the events carry the chunk's text and errors: the bytes of events not pulled are dropped, as if never fed"]
     pub fn decode<'d, 'a>(&'d mut self, chunk: &'a [u8]) -> Events<'d, 'a> {
         Events {
             decoder: self,
@@ -120,6 +123,7 @@ impl Decoder {
     /// assert_eq!((err.offset(), err.kind()), (2, ErrorKind::UnexpectedEnd));
     /// assert!(dec.finish().is_none());
     /// ```
+    #[must_use = "an incomplete sequence at the end of the stream is an error reported only here"]
     pub fn finish(&mut self) -> Option<StreamError> {
         let n = self.held_len;
         let err = (n > 0).then(|| {
@@ -137,6 +141,7 @@ impl Decoder {
     /// dec.decode(b"ab\xE2").for_each(drop);
     /// assert_eq!(dec.position(), 3);
     /// ```
+    #[must_use = "returns a value and changes nothing"]
     pub const fn position(&self) -> u64 {
         self.offset + self.held_len as u64
     }
@@ -154,12 +159,14 @@ impl Decoder {
     /// dec.decode(b"ab\xE2\x82").for_each(drop);
     /// assert_eq!(dec.held(), b"\xE2\x82");
     /// ```
+    #[must_use = "returns a value and changes nothing"]
     pub fn held(&self) -> &[u8] {
         &self.held[..usize::from(self.held_len)]
     }
 }
 
 /// The iterator returned by [`Decoder::decode`].
+#[must_use = "the events carry the chunk's text and errors: the bytes of events not pulled are dropped, as if never fed"]
 #[derive(Debug)]
 pub struct Events<'d, 'a> {
     decoder: &'d mut Decoder,

@@ -23,6 +23,7 @@ use crate::simd::{self, Kernel};
 /// assert_eq!(err.kind(), ErrorKind::UnexpectedEnd);
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
+#[must_use = "the verdict is the result: `Ok` holds the text, `Err` the first error"]
 pub fn validate(bytes: &[u8]) -> Result<&str, Utf8Error> {
     let n = simd::valid_up_to(bytes);
     if n == bytes.len() {
@@ -40,6 +41,7 @@ pub fn validate(bytes: &[u8]) -> Result<&str, Utf8Error> {
 /// assert!(utf8_codec::is_valid("✓".as_bytes()));
 /// assert!(!utf8_codec::is_valid(b"\xFF"));
 /// ```
+#[must_use = "the verdict is the only result"]
 pub fn is_valid(bytes: &[u8]) -> bool {
     simd::valid_up_to(bytes) == bytes.len()
 }
@@ -50,6 +52,7 @@ pub fn is_valid(bytes: &[u8]) -> bool {
 /// ```
 /// assert_eq!(utf8_codec::valid_up_to(b"ab\xE2\x82"), 2);
 /// ```
+#[must_use = "the length of the valid prefix is the only result"]
 pub fn valid_up_to(bytes: &[u8]) -> usize {
     simd::valid_up_to(bytes)
 }
@@ -82,6 +85,7 @@ pub(crate) fn error_at(bytes: &[u8], offset: usize) -> Utf8Error {
 ///     (5, 3, ErrorKind::UnexpectedEnd),
 /// ]);
 /// ```
+#[must_use = "iterators are lazy: the errors are only found as the iterator is consumed"]
 pub fn errors(bytes: &[u8]) -> Errors<'_> {
     errors_with(Kernel::active(), bytes)
 }
@@ -107,12 +111,14 @@ impl Kernel {
     ///     assert_eq!(k.errors(&input).map(Iterator::collect::<Vec<_>>), Some(want.clone()));
     /// }
     /// ```
+    #[must_use = "the iterator over the errors is the only result (`None` if this kernel is not available)"]
     pub fn errors(self, bytes: &[u8]) -> Option<Errors<'_>> {
         self.is_available().then(|| errors_with(self, bytes))
     }
 }
 
 /// The iterator returned by [`errors`].
+#[must_use = "iterators are lazy: the errors are only found as the iterator is consumed"]
 #[derive(Clone, Debug)]
 pub struct Errors<'a> {
     bytes: &'a [u8],

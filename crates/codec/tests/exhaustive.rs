@@ -4,6 +4,7 @@
 mod common;
 
 use common::*;
+#[cfg(feature = "alloc")]
 use utf8_codec::{Action, Practice, RepairOptions};
 
 /// The cheap checks, allocation-free on valid input: validate vs std, errors vs
@@ -47,6 +48,7 @@ fn check_core(bytes: &[u8]) {
         }
     }
     assert!(errs.next().is_none(), "{bytes:02X?}: extra error");
+    #[cfg(feature = "alloc")]
     assert_eq!(
         utf8_codec::repair(bytes),
         String::from_utf8_lossy(bytes),
@@ -62,8 +64,8 @@ fn check_core(bytes: &[u8]) {
     );
 }
 
-/// Everything else: decode both ways, boundaries, counts, every split of the stream, every
-/// practice and action.
+/// Everything else: decode both ways, boundaries, counts, the lossy views against std and
+/// bstr, every split of the stream, every practice and action.
 fn check_full(bytes: &[u8]) {
     check_core(bytes);
     let units = oracle_units(bytes);
@@ -116,6 +118,16 @@ fn check_full(bytes: &[u8]) {
 
     let whole = whole_errors(bytes);
     let lossy = String::from_utf8_lossy(bytes);
+    assert_eq!(utf8_codec::Lossy(bytes).to_string(), lossy, "{bytes:02X?}");
+    let ranges: Vec<_> = utf8_codec::char_indices(bytes).collect();
+    assert_eq!(
+        ranges,
+        bstr::ByteSlice::char_indices(bytes).collect::<Vec<_>>(),
+        "{bytes:02X?}"
+    );
+    let mut back: Vec<_> = utf8_codec::char_indices(bytes).rev().collect();
+    back.reverse();
+    assert_eq!(back, ranges, "{bytes:02X?}");
     let n = bytes.len();
     for mask in 0u32..(1 << n.saturating_sub(1)) {
         let cuts: Vec<usize> = (1..n).filter(|i| mask & (1 << (i - 1)) != 0).collect();
@@ -124,6 +136,13 @@ fn check_full(bytes: &[u8]) {
         assert_eq!(errs, whole, "{bytes:02X?} cut at {cuts:?}");
     }
 
+    #[cfg(feature = "alloc")]
+    check_practices(bytes);
+}
+
+/// Every practice and action against the naive repairs.
+#[cfg(feature = "alloc")]
+fn check_practices(bytes: &[u8]) {
     let fffd = |_: &[u8]| "\u{FFFD}".to_string();
     let cases: [(Practice, Naive); 3] = [
         (Practice::MaximalSubpart, |b, s| naive_maximal(b, s)),

@@ -1,7 +1,8 @@
 //! The three substitution practices and every action on hand-checked cases.
 //!
 //! Expected outputs are written by hand from DESIGN.md's definitions, with "#" standing for
-//! one substitute.
+//! one substitute. Repair needs the `alloc` feature.
+#![cfg(feature = "alloc")]
 
 use utf8_codec::{Action, Practice, RepairOptions, repair_with};
 

@@ -52,6 +52,7 @@ impl Kernel {
     /// ```
     /// assert_eq!(utf8_codec::Kernel::Avx2.name(), "avx2");
     /// ```
+    #[must_use = "returns a value and changes nothing"]
     pub const fn name(self) -> &'static str {
         match self {
             Kernel::Scalar => "scalar",
@@ -67,6 +68,7 @@ impl Kernel {
     /// use utf8_codec::Kernel;
     /// assert_eq!(Kernel::from_name("sse4.2"), Some(Kernel::Sse42));
     /// ```
+    #[must_use = "returns a value and changes nothing"]
     pub fn from_name(name: &str) -> Option<Kernel> {
         ALL.into_iter().find(|k| k.name() == name)
     }
@@ -77,6 +79,7 @@ impl Kernel {
     /// ```
     /// assert!(utf8_codec::Kernel::Scalar.is_available());
     /// ```
+    #[must_use = "returns a value and changes nothing"]
     pub fn is_available(self) -> bool {
         match self {
             Kernel::Scalar => true,
@@ -105,6 +108,7 @@ impl Kernel {
     /// ```
     /// assert_eq!(utf8_codec::Kernel::available().next(), Some(utf8_codec::Kernel::Scalar));
     /// ```
+    #[must_use = "iterators are lazy and do nothing unless consumed"]
     pub fn available() -> impl Iterator<Item = Kernel> {
         ALL.into_iter().filter(|k| k.is_available())
     }
@@ -114,6 +118,7 @@ impl Kernel {
     /// ```
     /// assert!(utf8_codec::Kernel::active().is_available());
     /// ```
+    #[must_use = "returns a value and changes nothing"]
     pub fn active() -> Kernel {
         match ACTIVE.load(Ordering::Relaxed) {
             UNSET => {
@@ -145,6 +150,7 @@ impl Kernel {
     /// use utf8_codec::Kernel;
     /// assert_eq!(Kernel::Scalar.valid_up_to(b"ok\xFF"), Some(2));
     /// ```
+    #[must_use = "the length of the valid prefix is the only result (`None` if this kernel is not available)"]
     pub fn valid_up_to(self, bytes: &[u8]) -> Option<usize> {
         self.is_available().then(|| run(self, bytes))
     }
