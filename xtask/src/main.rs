@@ -15,16 +15,15 @@
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
+use utf8_dfa::{UTF8_PATTERN, build};
+
 mod bench;
 mod bench_lib;
 mod completions;
 mod dist;
 mod fuzz;
-mod gen_dfa;
 mod man;
-#[path = "../../crates/dfa/src/patterns.rs"]
-#[allow(dead_code)] // only UTF8_PATTERN is needed here
-mod patterns;
+mod package_check;
 mod release;
 
 const USAGE: &str = "\
@@ -37,6 +36,8 @@ tasks:
 {fuzz}
 {bench}
 {bench_lib}
+  package-check       cargo package utf8-codec and utf8-dfa, unpack them and run
+                      `cargo test` in the unpacked utf8-dfa alone
   help                print this message";
 
 fn main() -> ExitCode {
@@ -48,12 +49,19 @@ fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let args: Vec<&str> = args.iter().map(String::as_str).collect();
     match args.as_slice() {
-        ["gen-dfa"] => report(gen_dfa::write(&root(), patterns::UTF8_PATTERN), "wrote"),
-        ["gen-dfa", "--check"] => report(gen_dfa::check(&root(), patterns::UTF8_PATTERN), "fresh"),
+        ["gen-dfa"] => report(build::write(&dfa_dir(), UTF8_PATTERN), "wrote"),
+        ["gen-dfa", "--check"] => report(build::check(&dfa_dir(), UTF8_PATTERN), "fresh"),
         [task @ ("dist" | "man" | "completions"), rest @ ..] => release::run(task, rest, &root()),
         ["fuzz", rest @ ..] => fuzz::run(rest, &root()),
         ["bench", rest @ ..] => bench::run(rest, &root()),
         ["bench-lib", rest @ ..] => bench_lib::run(rest, &root()),
+        ["package-check"] => match package_check::run(&root()) {
+            Ok(()) => ExitCode::SUCCESS,
+            Err(e) => {
+                eprintln!("xtask package-check: {e}");
+                ExitCode::FAILURE
+            }
+        },
         ["help" | "--help" | "-h"] => {
             println!("{}", usage());
             ExitCode::SUCCESS
@@ -77,12 +85,12 @@ fn usage() -> String {
         .replace("{bench_lib}", bench_lib::USAGE)
 }
 
-fn report(result: Result<gen_dfa::Stats, Box<dyn std::error::Error>>, verb: &str) -> ExitCode {
+fn report(result: Result<build::Stats, Box<dyn std::error::Error>>, verb: &str) -> ExitCode {
     match result {
         Ok(s) => {
             println!(
-                "gen-dfa: {verb} {}: {} states, {} byte classes, stride {}, {} bytes per byte order",
-                gen_dfa::GENERATED_DIR,
+                "gen-dfa: {verb} {DFA_DIR}/{}: {} states, {} byte classes, stride {}, {} bytes per byte order",
+                build::GENERATED_DIR,
                 s.states,
                 s.byte_classes,
                 s.stride,
@@ -95,6 +103,14 @@ fn report(result: Result<gen_dfa::Stats, Box<dyn std::error::Error>>, verb: &str
             ExitCode::FAILURE
         }
     }
+}
+
+/// utf8-dfa's directory, relative to the workspace root.
+const DFA_DIR: &str = "crates/dfa";
+
+/// utf8-dfa's directory, where `gen-dfa` writes.
+fn dfa_dir() -> PathBuf {
+    root().join(DFA_DIR)
 }
 
 /// The workspace root: the parent of this package's directory.

@@ -1,10 +1,22 @@
-//! `cargo xtask gen-dfa [--check]`: compiles `utf8_dfa::UTF8_PATTERN` into a minimized dense
-//! DFA and writes it, serialized in both byte orders, with its loader into
-//! `crates/dfa/src/generated/`.
+//! The generator of `src/generated/` (cargo feature `build`): compiles a byte pattern such as
+//! [`UTF8_PATTERN`](crate::UTF8_PATTERN) into a minimized dense DFA, serializes it in both
+//! byte orders and writes it with its loader, or checks that the files on disk are fresh.
 //!
-//! This file is also compiled into utf8-dfa's tests (by `#[path]`), which check that the
-//! committed files are fresh and that the DFA is exactly Unicode's UTF-8. It must therefore
-//! take the pattern as a parameter and depend on nothing but regex-automata and std.
+//! `cargo xtask gen-dfa [--check]` runs it on this crate's directory. The feature turns on
+//! regex-automata's DFA compiler (`dfa-build`, `syntax`), which the validator itself never
+//! needs.
+//!
+//! ```
+//! let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+//! let stats = utf8_dfa::build::check(dir, utf8_dfa::UTF8_PATTERN)?;
+//! assert_eq!(stats.states, utf8_dfa::STATES);
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+//!
+//! This file is also compiled into the crate's own integration tests (by `#[path]`, inside
+//! the crate), so that a plain `cargo test` checks the committed files without the feature.
+//! It therefore takes the pattern as a parameter and depends on nothing but regex-automata
+//! and std.
 
 use std::collections::{HashSet, VecDeque};
 use std::fmt::Write as _;
@@ -15,15 +27,15 @@ use regex_automata::nfa::thompson;
 use regex_automata::util::{start, syntax};
 use regex_automata::{Anchored, MatchKind};
 
-/// Where the generated files live, relative to the workspace root.
-pub const GENERATED_DIR: &str = "crates/dfa/src/generated";
+/// Where the generated files live, relative to utf8-dfa's directory (its `Cargo.toml`).
+pub const GENERATED_DIR: &str = "src/generated";
 
 /// The command that regenerates the files, quoted in the loader's header.
 pub const COMMAND: &str = "cargo xtask gen-dfa";
 
-/// One generated file: its path relative to the workspace root and its contents.
+/// One generated file: its path relative to utf8-dfa's directory and its contents.
 pub struct GeneratedFile {
-    /// Relative to the workspace root.
+    /// Relative to utf8-dfa's directory.
     pub path: PathBuf,
     /// The exact bytes to write.
     pub contents: Vec<u8>,
@@ -225,7 +237,7 @@ fn loader(pattern: &str, stats: Stats) -> String {
     s
 }
 
-/// Writes the generated files under `root` (the workspace root), replacing stale ones.
+/// Writes the generated files under `root` (utf8-dfa's directory), replacing stale ones.
 ///
 /// # Errors
 ///
@@ -243,7 +255,7 @@ pub fn write(root: &Path, pattern: &str) -> Result<Stats, Box<dyn std::error::Er
     Ok(stats)
 }
 
-/// Checks that the files under `root` (the workspace root) are exactly what [`generate`]
+/// Checks that the files under `root` (utf8-dfa's directory) are exactly what [`generate`]
 /// makes now.
 ///
 /// # Errors
