@@ -11,15 +11,12 @@
 //!    runs, so only the first one compiles every dependency), optimized as the workspace's
 //!    `[profile.test]` is.
 
-use std::path::{Path, PathBuf};
-use std::process::Command;
+use std::path::Path;
 use std::time::Instant;
 
 use flate2::read::GzDecoder;
 
-use crate::release::target_dir;
-
-type Result<T> = std::result::Result<T, Box<dyn std::error::Error>>;
+use crate::workspace::{self, Result, target_dir};
 
 /// The packages that are published together, the tested one last.
 const PACKAGES: [&str; 2] = ["utf8-codec", "utf8-dfa"];
@@ -32,13 +29,13 @@ const PACKAGES: [&str; 2] = ["utf8-codec", "utf8-dfa"];
 pub fn run(root: &Path) -> Result<()> {
     let started = Instant::now();
     let target = target_dir(root);
-    let mut package = Command::new(cargo());
-    package.current_dir(root).arg("package");
+    let mut package = workspace::cargo(root);
+    package.arg("package");
     for p in PACKAGES {
         package.args(["-p", p]);
     }
     package.args(["--allow-dirty", "--no-verify"]);
-    status(&mut package, "cargo package")?;
+    workspace::status(&mut package, "cargo package")?;
 
     let version = env!("CARGO_PKG_VERSION");
     let unpacked = std::env::temp_dir().join(format!("utf8-package-check-{}", std::process::id()));
@@ -56,7 +53,7 @@ pub fn run(root: &Path) -> Result<()> {
         let (codec, dfa) = (&dirs[0], &dirs[1]);
         std::fs::copy(root.join("Cargo.lock"), dfa.join("Cargo.lock"))?;
         println!("package-check: cargo test in {}", dfa.display());
-        let mut test = Command::new(cargo());
+        let mut test = workspace::cargo(root);
         test.current_dir(dfa)
             .env("CARGO_TARGET_DIR", target.join("package-check"))
             .arg("test")
@@ -64,7 +61,7 @@ pub fn run(root: &Path) -> Result<()> {
             .arg(patch(codec))
             // As the workspace's `[profile.test]`: the exhaustive tests take minutes unoptimized.
             .args(["--config", "profile.test.opt-level=3"]);
-        status(&mut test, "cargo test in the unpacked utf8-dfa")
+        workspace::status(&mut test, "cargo test in the unpacked utf8-dfa")
     })();
     let _ = std::fs::remove_dir_all(&unpacked);
     result?;
@@ -82,19 +79,4 @@ fn patch(codec: &Path) -> String {
         .replace('\\', "\\\\")
         .replace('"', "\\\"");
     format!("patch.crates-io.utf8-codec.path=\"{path}\"")
-}
-
-/// The cargo that runs this task.
-fn cargo() -> PathBuf {
-    std::env::var_os("CARGO").map_or_else(|| "cargo".into(), PathBuf::from)
-}
-
-/// Runs `cmd`, failing with `what` when it does not succeed.
-fn status(cmd: &mut Command, what: &str) -> Result<()> {
-    let status = cmd.status().map_err(|e| format!("{what}: {e}"))?;
-    if status.success() {
-        Ok(())
-    } else {
-        Err(format!("{what} failed ({status})").into())
-    }
 }
