@@ -1,7 +1,7 @@
 //! The corpora of the codec's benchmark (`cargo bench -p utf8-codec`), by name: the one list
 //! that the benchmark runs and `cargo xtask bench-lib` reads back into its tables.
 
-use crate::Rng;
+use crate::rng::Rng;
 
 /// The corpus names of DESIGN.md's performance section, in order: the first [`VALID`] are
 /// well-formed UTF-8, the rest are not.

@@ -1,6 +1,7 @@
 //! The comparisons `cargo xtask bench` runs: per comparison, our command and its peers, the
 //! target, and the checks of their outputs against each other and the generator's counts.
 
+use std::ffi::OsStr;
 use std::fs::File;
 use std::io::Read;
 use std::path::{Path, PathBuf};
@@ -22,6 +23,7 @@ pub enum Goal {
 }
 
 /// A comparison's target: `ours` against `peer`.
+#[derive(Debug, Clone, Copy)]
 pub struct Target {
     /// The label of our command.
     pub ours: &'static str,
@@ -128,6 +130,38 @@ pub fn row<'a>(rows: &'a [Timed], label: &str) -> Option<&'a Timed> {
     rows.iter().find(|t| t.cmd.label == label)
 }
 
+/// Each comparison's target. Its peer is also the baseline of the table's ratios.
+#[rustfmt::skip]
+const TARGETS: [(&str, Target); 5] = [
+    ("count", Target { ours: "utf8-count", peer: "wc -l", goal: Goal::AtMost(2.0), text: "utf8-count at most 2× the time of `wc -l`" }),
+    ("threads", Target { ours: "utf8-count --threads 2", peer: "utf8-count --threads 1", goal: Goal::Faster(1.7), text: "`--threads 2` at least 1.7× faster than `--threads 1`" }),
+    ("grep-ascii", Target { ours: "utf8-grep -c", peer: "rg -F -c", goal: Goal::AtMost(1.0), text: "utf8-grep -c no slower than `rg -F -c`" }),
+    ("grep-cjk", Target { ours: "utf8-grep -c", peer: "rg -F -c", goal: Goal::AtMost(1.0), text: "utf8-grep -c no slower than `rg -F -c`" }),
+    ("repair", Target { ours: "utf8-repair", peer: "uconv --callback substitute", goal: Goal::Faster(5.0), text: "utf8-repair at least 5× faster than uconv" }),
+];
+
+/// CPython's repair: decode with `errors='replace'` and encode back.
+const PYTHON_REPAIR: &str = "import sys; sys.stdout.buffer.write(sys.stdin.buffer.read().decode('utf-8','replace').encode())";
+
+/// The commands of one comparison, and the peers it skips.
+struct Plan<'a> {
+    tools: &'a Tools,
+    cmds: Vec<Cmd>,
+    skipped: Vec<String>,
+}
+
+impl Plan<'_> {
+    /// Adds the commands `make` builds from peer `name`'s path, or says it is not installed.
+    fn peer(&mut self, name: &str, make: impl FnOnce(&Path) -> Vec<Cmd>) {
+        match self.tools.peer(name) {
+            Some(p) => self.cmds.extend(make(p)),
+            None => self
+                .skipped
+                .push(format!("`{name}`: not installed, skipped")),
+        }
+    }
+}
+
 /// Runs the comparison `name` (one of the options' comparisons): builds its commands, warms
 /// its input, times them and checks their outputs.
 ///
@@ -141,10 +175,12 @@ pub fn run_comparison(
     opts: &Options,
     dir: &Path,
 ) -> Result<Outcome> {
-    let missing = |peer: &str| format!("`{peer}`: not installed, skipped");
-    let mut skipped = Vec::new();
+    let mut plan = Plan {
+        tools,
+        cmds: Vec::new(),
+        skipped: Vec::new(),
+    };
     let mut notes = Vec::new();
-    let mut cmds = Vec::new();
     let count = tools.ours("utf8-count");
     let threads = |n: &str, f: &PathBuf| {
         Cmd::new(
@@ -154,49 +190,29 @@ pub fn run_comparison(
             &[&"--threads", &n, f],
         )
     };
-    let grep = tools.ours("utf8-grep");
-    let repair = tools.ours("utf8-repair");
-    let (title, input, baseline, target);
-    match name {
+    let (title, input) = match name {
         "count" => {
             let f = &c.mixed.path;
-            title = "utf8-count vs wc".to_owned();
-            input = file_name(f);
-            cmds.push(Cmd::new("utf8-count", &count, "utf8-count", &[f]));
-            cmds.push(threads("1", f));
-            match tools.peer("wc") {
-                Some(wc) => {
-                    cmds.push(Cmd::new("wc -l", wc, "wc", &[&"-l", f]));
-                    cmds.push(Cmd::new("wc -m", wc, "wc", &[&"-m", f]));
-                }
-                None => skipped.push(missing("wc")),
-            }
+            plan.cmds
+                .push(Cmd::new("utf8-count", &count, "utf8-count", &[f]));
+            plan.cmds.push(threads("1", f));
+            plan.peer("wc", |wc| {
+                vec![
+                    Cmd::new("wc -l", wc, "wc", &[&"-l", f]),
+                    Cmd::new("wc -m", wc, "wc", &[&"-m", f]),
+                ]
+            });
             if opts.mib < 32 {
                 notes.push(
                     "below 32 MiB utf8-count uses one thread by default, so its two rows are the same work".to_owned(),
                 );
             }
-            baseline = "wc -l";
-            target = Some(Target {
-                ours: "utf8-count",
-                peer: "wc -l",
-                goal: Goal::AtMost(2.0),
-                text: "utf8-count at most 2× the time of `wc -l`",
-            });
+            ("utf8-count vs wc".to_owned(), f)
         }
         "threads" => {
             let f = &c.big.path;
-            title = "utf8-count --threads 2 vs --threads 1".to_owned();
-            input = file_name(f);
-            cmds.push(threads("2", f));
-            cmds.push(threads("1", f));
-            baseline = "utf8-count --threads 1";
-            target = Some(Target {
-                ours: "utf8-count --threads 2",
-                peer: "utf8-count --threads 1",
-                goal: Goal::Faster(1.7),
-                text: "`--threads 2` at least 1.7× faster than `--threads 1`",
-            });
+            plan.cmds.extend([threads("2", f), threads("1", f)]);
+            ("utf8-count --threads 2 vs --threads 1".to_owned(), f)
         }
         "grep-ascii" | "grep-cjk" => {
             let f = &c.mixed.path;
@@ -205,133 +221,89 @@ pub fn run_comparison(
             } else {
                 NEEDLE_CJK
             };
-            title = format!("utf8-grep -c {needle} vs ripgrep and GNU grep");
-            input = file_name(f);
-            cmds.push(Cmd::new(
+            let grep = tools.ours("utf8-grep");
+            plan.cmds.push(Cmd::new(
                 "utf8-grep -c",
                 &grep,
                 "utf8-grep",
                 &[&"-c", &needle, f],
             ));
-            match tools.peer("rg") {
-                Some(rg) => cmds.push(Cmd::new("rg -F -c", rg, "rg", &[&"-F", &"-c", &needle, f])),
-                None => skipped.push(missing("rg")),
+            for (peer, label) in [("rg", "rg -F -c"), ("grep", "grep -F -c")] {
+                plan.peer(peer, |p| {
+                    vec![Cmd::new(label, p, peer, &[&"-F", &"-c", &needle, f])]
+                });
             }
-            match tools.peer("grep") {
-                Some(g) => cmds.push(Cmd::new(
-                    "grep -F -c",
-                    g,
-                    "grep",
-                    &[&"-F", &"-c", &needle, f],
-                )),
-                None => skipped.push(missing("grep")),
-            }
-            baseline = "rg -F -c";
-            target = Some(Target {
-                ours: "utf8-grep -c",
-                peer: "rg -F -c",
-                goal: Goal::AtMost(1.0),
-                text: "utf8-grep -c no slower than `rg -F -c`",
-            });
+            (format!("utf8-grep -c {needle} vs ripgrep and GNU grep"), f)
         }
         "repair" => {
             let f = &c.sparse.path;
-            title = "utf8-repair vs uconv, iconv and CPython".to_owned();
-            input = file_name(f);
             let out = |who: &str| Sink::File(dir.join(format!("out.{who}")));
-            let mut ours = Cmd::new("utf8-repair", &repair, "utf8-repair", &[f]);
+            let mut ours = Cmd::new(
+                "utf8-repair",
+                &tools.ours("utf8-repair"),
+                "utf8-repair",
+                &[f],
+            );
             ours.stdout = out("utf8-repair");
-            cmds.push(ours);
-            let from_stdin = |label: &str,
-                              p: &Path,
-                              shown: &str,
-                              args: &[&dyn AsRef<std::ffi::OsStr>],
-                              who: &str| {
+            plan.cmds.push(ours);
+            let from_stdin = |label: &str, p: &Path, shown: &str, args: &[&dyn AsRef<OsStr>]| {
                 let mut cmd = Cmd::new(label, p, shown, args);
                 cmd.stdin = Some(f.clone());
-                cmd.stdout = out(who);
+                cmd.stdout = out(shown);
                 cmd
             };
-            match tools.peer("uconv") {
-                Some(p) => cmds.push(from_stdin(
-                    "uconv --callback substitute",
-                    p,
-                    "uconv",
-                    &[
-                        &"-f",
-                        &"utf-8",
-                        &"-t",
-                        &"utf-8",
-                        &"--callback",
-                        &"substitute",
-                    ],
-                    "uconv",
-                )),
-                None => skipped.push(missing("uconv")),
-            }
-            match tools.peer("python3") {
-                Some(p) => cmds.push(from_stdin(
+            let utf8 = [&"-f" as &dyn AsRef<OsStr>, &"utf-8", &"-t", &"utf-8"];
+            plan.peer("uconv", |p| {
+                let args = [&utf8[..], &[&"--callback", &"substitute"]].concat();
+                vec![from_stdin("uconv --callback substitute", p, "uconv", &args)]
+            });
+            plan.peer("python3", |p| {
+                let args: [&dyn AsRef<OsStr>; 2] = [&"-c", &PYTHON_REPAIR];
+                vec![from_stdin(
                     "python3 decode('utf-8','replace')",
                     p,
                     "python3",
-                    &[&"-c", &"import sys; sys.stdout.buffer.write(sys.stdin.buffer.read().decode('utf-8','replace').encode())"],
-                    "python3",
-                )),
-                None => skipped.push(missing("python3")),
-            }
-            match tools.peer("iconv") {
-                Some(p) => {
-                    let mut cmd = from_stdin(
-                        "iconv -c",
-                        p,
-                        "iconv",
-                        &[&"-c", &"-f", &"utf-8", &"-t", &"utf-8"],
-                        "iconv",
-                    );
-                    // glibc's iconv -c exits 1 when it dropped input, in some versions.
-                    cmd.ok = &[0, 1];
-                    cmds.push(cmd);
-                }
-                None => skipped.push(missing("iconv")),
-            }
-            notes.push(
-                "utf8-repair writes to standard output like its peers: `-o FILE` would add an fsync and a rename".to_owned(),
-            );
-            notes.push(
-                "iconv -c drops invalid input instead of replacing it (and glibc's passes `F4 90 80 80`, above U+10FFFF, through), so its output is not compared".to_owned(),
-            );
-            baseline = "uconv --callback substitute";
-            target = Some(Target {
-                ours: "utf8-repair",
-                peer: "uconv --callback substitute",
-                goal: Goal::Faster(5.0),
-                text: "utf8-repair at least 5× faster than uconv",
+                    &args,
+                )]
             });
+            plan.peer("iconv", |p| {
+                let mut cmd = from_stdin(
+                    "iconv -c",
+                    p,
+                    "iconv",
+                    &[&[&"-c" as &dyn AsRef<OsStr>], &utf8[..]].concat(),
+                );
+                // glibc's iconv -c exits 1 when it dropped input, in some versions.
+                cmd.ok = &[0, 1];
+                vec![cmd]
+            });
+            notes.extend([
+                "utf8-repair writes to standard output like its peers: `-o FILE` would add an fsync and a rename",
+                "iconv -c drops invalid input instead of replacing it (and glibc's passes `F4 90 80 80`, above U+10FFFF, through), so its output is not compared",
+            ].map(str::to_owned));
+            ("utf8-repair vs uconv, iconv and CPython".to_owned(), f)
         }
         _ => unreachable!("unknown comparison {name}"),
-    }
-    let inputs: Vec<&Path> = match name {
-        "threads" => vec![&c.big.path],
-        "repair" => vec![&c.sparse.path],
-        _ => vec![&c.mixed.path],
     };
-    for p in inputs {
-        warm(p)?;
-    }
+    warm(input)?;
     println!(
         "bench: {name}: {} commands, 1 warmup + {} runs each",
-        cmds.len(),
+        plan.cmds.len(),
         opts.runs
     );
-    let rows = time_all(&cmds, opts.runs, &dir.join("measure.report"))?;
+    let rows = time_all(&plan.cmds, opts.runs, &dir.join("measure.report"))?;
     verify(name, &rows, c)?;
+    let (_, target) = TARGETS
+        .into_iter()
+        .find(|(n, _)| *n == name)
+        .expect("every comparison has a target");
     Ok(Outcome {
         title,
-        input,
-        baseline,
+        input: file_name(input),
+        baseline: target.peer,
         rows,
-        skipped,
-        target,
+        skipped: plan.skipped,
+        target: Some(target),
         notes,
     })
 }
