@@ -1,6 +1,6 @@
 //! The generated files `cargo xtask bench` times the binaries on, and what each holds (the
 //! counts the outputs are checked against). Generated once into the bench directory and
-//! reused while their size and [`GEN_VERSION`] match.
+//! reused while their size and `GEN_VERSION` match.
 
 use std::fs::File;
 use std::io::{BufWriter, Read, Write};
