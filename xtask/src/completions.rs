@@ -14,7 +14,7 @@ use std::path::{Path, PathBuf};
 
 use clap_complete::{Generator, Shell};
 
-use crate::release::{TOOLS, Tool};
+use crate::tool::{TOOLS, Tool};
 
 /// The shells completions are written for.
 pub const SHELLS: [Shell; 5] = [

@@ -2,7 +2,8 @@
 //!
 //! 1. `cargo build -p utf8-tools --profile release-lto --bins [--target TRIPLE]`: the
 //!    distribution profile (lto, one codegen unit, stripped). Only utf8-tools is built, so
-//!    xtask's own regex-automata features (`dfa-build`) never reach the shipped binaries.
+//!    xtask's own dependencies (utf8-dfa's `build` feature, regex-automata's `dfa-build`) never
+//!    reach the shipped binaries.
 //! 2. Man pages and completion scripts from the binaries' clap definitions ([`crate::man`],
 //!    [`crate::completions`]).
 //! 3. `DIST/utf8-tools-VERSION-TRIPLE.tar.gz` holding
@@ -25,7 +26,6 @@
 //! without a timestamp. Two runs on the same commit give byte-identical archives.
 
 use std::collections::BTreeMap;
-use std::error::Error;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -33,13 +33,9 @@ use std::process::Command;
 use flate2::{Compression, GzBuilder};
 use sha2::{Digest, Sha256};
 
-use crate::release::TOOLS;
+use crate::tool::{self, TOOLS};
+use crate::workspace::{self, Result};
 use crate::{completions, man};
-
-/// The Cargo profile the shipped binaries are built with (see the workspace Cargo.toml).
-pub const PROFILE: &str = "release-lto";
-
-type Result<T> = std::result::Result<T, Box<dyn Error>>;
 
 /// What `dist` produced.
 pub struct Dist {
@@ -63,13 +59,7 @@ pub fn run(root: &Path, target: Option<&str>) -> Result<Dist> {
         Some(t) => t.to_owned(),
         None => host_triple()?,
     };
-    build(root, target)?;
-
-    let mut bin_dir = crate::release::target_dir(root);
-    if let Some(t) = target {
-        bin_dir.push(t);
-    }
-    bin_dir.push(PROFILE);
+    let bin_dir = tool::build(root, target, "dist")?;
     let exe = if triple.contains("windows") {
         ".exe"
     } else {
@@ -77,8 +67,8 @@ pub fn run(root: &Path, target: Option<&str>) -> Result<Dist> {
     };
 
     let version = utf8_tools::VERSION;
-    let epoch = crate::release::source_date_epoch(root);
-    let date = crate::release::iso_date(epoch);
+    let epoch = workspace::source_date_epoch(root);
+    let date = workspace::iso_date(epoch);
     let top = format!("utf8-tools-{version}-{triple}");
     let mut files: Vec<(String, u32, Vec<u8>)> = Vec::new();
     for tool in TOOLS {
@@ -125,7 +115,7 @@ pub fn run(root: &Path, target: Option<&str>) -> Result<Dist> {
 
 /// Where `dist` writes: `$CARGO_TARGET_DIR/dist`, or `target/dist` in the workspace.
 pub fn dist_dir(root: &Path) -> PathBuf {
-    crate::release::target_dir(root).join("dist")
+    workspace::target_dir(root).join("dist")
 }
 
 /// The host's target triple: the `host:` line of `rustc -vV`.
@@ -144,25 +134,6 @@ pub fn host_triple() -> Result<String> {
         .find_map(|l| l.strip_prefix("host:"))
         .map(|h| h.trim().to_owned())
         .ok_or_else(|| "rustc -vV printed no host: line".into())
-}
-
-fn build(root: &Path, target: Option<&str>) -> Result<()> {
-    let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
-    let mut cmd = Command::new(cargo);
-    cmd.current_dir(root)
-        .args(["build", "-p", "utf8-tools", "--bins", "--profile", PROFILE]);
-    if let Some(t) = target {
-        cmd.args(["--target", t]);
-    }
-    eprintln!(
-        "xtask dist: cargo build -p utf8-tools --bins --profile {PROFILE}{}",
-        target.map(|t| format!(" --target {t}")).unwrap_or_default()
-    );
-    let status = cmd.status()?;
-    if !status.success() {
-        return Err(format!("cargo build failed ({status})").into());
-    }
-    Ok(())
 }
 
 /// A reproducible `.tar.gz` of `files` (paths relative to `top`) under the directory `top`.

@@ -17,26 +17,23 @@ pub const USAGE: &str = "  fuzz [--seconds N] [TARGET...]
                       run the cargo-fuzz targets of fuzz/ (nightly), N seconds each
                       (default 60); installs cargo-fuzz when missing";
 
-/// Runs the task with the arguments after `fuzz`.
-pub fn run(args: &[&str], root: &Path) -> ExitCode {
-    let mut seconds = 60u64;
-    let mut targets = Vec::new();
-    let mut it = args.iter();
-    while let Some(&a) = it.next() {
-        let value = match a {
-            "--seconds" => it.next().copied(),
-            _ => a.strip_prefix("--seconds="),
-        };
-        match (a.starts_with("--seconds"), value.map(str::parse::<u64>)) {
-            (true, Some(Ok(n))) if n > 0 => seconds = n,
-            (true, _) => return usage_error("--seconds needs a positive number"),
-            (false, _) if a.starts_with('-') => {
-                return usage_error(&format!("unknown option {a}"));
-            }
-            (false, _) => targets.push(a.to_string()),
-        }
-    }
-    match fuzz(root, seconds, &targets) {
+/// `cargo xtask fuzz`'s arguments.
+#[derive(Debug, clap::Args)]
+#[command(override_usage = "cargo xtask fuzz [--seconds N] [TARGET...]")]
+pub struct Args {
+    /// Seconds per target.
+    #[arg(long, value_name = "N", default_value_t = 60,
+          value_parser = crate::workspace::positive::<u64>)]
+    seconds: u64,
+    /// The targets to run (default: every target of fuzz/).
+    #[arg(value_name = "TARGET")]
+    targets: Vec<String>,
+}
+
+/// Runs the task: success when no target found anything, failure (1) when one did, 2 when
+/// the fuzzing could not run.
+pub fn run(args: &Args, root: &Path) -> ExitCode {
+    match fuzz(root, args.seconds, &args.targets) {
         Ok(true) => ExitCode::SUCCESS,
         Ok(false) => ExitCode::FAILURE,
         Err(e) => {
@@ -44,11 +41,6 @@ pub fn run(args: &[&str], root: &Path) -> ExitCode {
             ExitCode::from(2)
         }
     }
-}
-
-fn usage_error(msg: &str) -> ExitCode {
-    eprintln!("xtask fuzz: {msg}\nusage: cargo xtask fuzz [--seconds N] [TARGET...]");
-    ExitCode::from(2)
 }
 
 type Result<T> = std::result::Result<T, Box<dyn std::error::Error>>;

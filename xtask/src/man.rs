@@ -12,7 +12,7 @@ use clap_mangen::Man;
 use roff::{Roff, bold, italic, roman};
 use utf8_codec::ErrorKind;
 
-use crate::release::{TOOLS, Tool};
+use crate::tool::{TOOLS, Tool};
 
 /// What each page says beyond the clap definitions.
 struct Extra {

@@ -1,122 +1,19 @@
-//! The codec against its peers, side by side in one run, on corpora generated
-//! deterministically here: `cargo bench -p utf8-codec`. `UTF8_BENCH_MIB` sets the corpus size
-//! (default 64 MiB); `UTF8_BENCH_CORPORA` a comma-separated subset of corpus names.
+//! The codec against its peers, side by side in one run, on the corpora of
+//! `utf8_testkit::corpus` (generated deterministically): `cargo bench -p utf8-codec`.
+//! `UTF8_BENCH_MIB` sets the corpus size (default 64 MiB); `UTF8_BENCH_CORPORA` a
+//! comma-separated subset of corpus names.
 #![allow(missing_docs)] // criterion_group! generates an undocumented function
 
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
 use std::hint::black_box;
 use std::time::Duration;
 use utf8_codec::Kernel;
-
-/// A small deterministic generator (xorshift64*).
-struct Rng(u64);
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
-    }
-    fn below(&mut self, n: u64) -> u64 {
-        self.next() % n
-    }
-}
-
-/// Text of `size` bytes (cut at a character boundary) made of characters drawn from `pick`.
-fn text(size: usize, mut pick: impl FnMut(&mut Rng) -> char) -> Vec<u8> {
-    let mut rng = Rng(0x9E37_79B9_7F4A_7C15);
-    let mut s = String::with_capacity(size + 4);
-    while s.len() < size {
-        s.push(pick(&mut rng));
-    }
-    while s.len() > size {
-        s.pop();
-    }
-    s.into_bytes()
-}
-
-fn from_ranges(rng: &mut Rng, ranges: &[(u32, u32)]) -> char {
-    let (lo, hi) = ranges[rng.below(ranges.len() as u64) as usize];
-    char::from_u32(lo + rng.below(u64::from(hi - lo + 1)) as u32).unwrap_or(' ')
-}
-
-/// Words of 2..9 letters from `ranges`, separated by spaces, with a newline now and then.
-fn words(size: usize, ranges: &'static [(u32, u32)]) -> Vec<u8> {
-    let mut left = 0;
-    text(size, move |r| {
-        if left == 0 {
-            left = 2 + r.below(8);
-            return if r.below(12) == 0 { '\n' } else { ' ' };
-        }
-        left -= 1;
-        from_ranges(r, ranges)
-    })
-}
-
-/// The corpus names of DESIGN.md's performance section, in order.
-const CORPORA: [&str; 9] = [
-    "ascii",
-    "latin",
-    "cyrillic",
-    "cjk",
-    "emoji",
-    "mixed",
-    "random-scalars",
-    "sparse-errors",
-    "random-bytes",
-];
-
-/// The corpus `name` of `size` bytes. Each is generated just before its benchmarks and
-/// dropped after them, so that one corpus at a time is in memory, freshly written (with all
-/// nine alive, the ones benchmarked last ran 15-35% slower on this machine).
-fn corpus(name: &str, size: usize) -> Vec<u8> {
-    const MIXED: &[(u32, u32)] = &[
-        (0x61, 0x7A),
-        (0x61, 0x7A),
-        (0xE0, 0xFF),
-        (0x430, 0x44F),
-        (0x4E00, 0x9FFF),
-        (0x1F600, 0x1F64F),
-    ];
-    match name {
-        "ascii" => words(size, &[(0x61, 0x7A)]),
-        "latin" => words(
-            size,
-            &[(0x61, 0x7A), (0x61, 0x7A), (0x61, 0x7A), (0xE0, 0xFF)],
-        ),
-        "cyrillic" => words(size, &[(0x430, 0x44F)]),
-        "cjk" => text(size, |r| from_ranges(r, &[(0x4E00, 0x9FFF)])),
-        "emoji" => text(size, |r| from_ranges(r, &[(0x1F600, 0x1F64F)])),
-        "mixed" => words(size, MIXED),
-        "random-scalars" => text(size, |r| {
-            loop {
-                if let Some(c) = char::from_u32(r.below(0x11_0000) as u32) {
-                    break c;
-                }
-            }
-        }),
-        "sparse-errors" => {
-            let mut sparse = words(size, MIXED);
-            let mut rng = Rng(7);
-            let mut i = 0;
-            while i < sparse.len() {
-                sparse[i] = [0xFF, 0x80, 0xC0, 0xED][rng.below(4) as usize];
-                i += 2048 + rng.below(4096) as usize;
-            }
-            sparse
-        }
-        "random-bytes" => {
-            let mut rng = Rng(11);
-            (0..size).map(|_| rng.next() as u8).collect()
-        }
-        _ => unreachable!("not a corpus: {name}"),
-    }
-}
+use utf8_testkit::corpus;
 
 /// The corpora to run: all, or those named in `UTF8_BENCH_CORPORA`.
 fn selected() -> impl Iterator<Item = &'static str> {
     let only = std::env::var("UTF8_BENCH_CORPORA").unwrap_or_default();
-    CORPORA
+    corpus::NAMES
         .into_iter()
         .filter(move |name| only.is_empty() || only.split(',').any(|o| o == *name))
 }
@@ -148,7 +45,10 @@ fn compat_repair(mut rest: &[u8], out: &mut String) {
 
 fn benches(c: &mut Criterion) {
     for name in selected() {
-        let data = corpus(name, size());
+        // Each corpus is generated just before its benchmarks and dropped after them, so that
+        // one at a time is in memory, freshly written (with all nine alive, the ones
+        // benchmarked last ran 15-35% slower on this machine).
+        let data = corpus::generate(name, size());
         let data = &data[..];
         let mut g = c.benchmark_group(format!("validate/{name}"));
         g.throughput(Throughput::Bytes(data.len() as u64))

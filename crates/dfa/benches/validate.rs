@@ -13,29 +13,14 @@ use std::hint::black_box;
 use std::time::Duration;
 
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
+use utf8_testkit::Rng;
 
 const SIZE: usize = 64 * 1024;
-
-/// A xorshift generator: the same corpora on every run.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-
-    fn pick<'a>(&mut self, items: &[&'a str]) -> &'a str {
-        items[(self.next() % items.len() as u64) as usize]
-    }
-}
 
 /// Words drawn from `words`, separated by `seps`, to at least `len` bytes (cut at a character
 /// boundary).
 fn corpus(seed: u64, words: &[&str], seps: &[&str], len: usize) -> Vec<u8> {
-    let mut rng = Rng(seed);
+    let mut rng = Rng::new(seed);
     let mut s = String::with_capacity(len + 64);
     while s.len() < len {
         s.push_str(rng.pick(words));
@@ -144,7 +129,7 @@ fn errors(c: &mut Criterion) {
         }
         sparse.extend_from_slice(chunk);
     }
-    let mut rng = Rng(7);
+    let mut rng = Rng::new(7);
     let random: Vec<u8> = (0..SIZE).map(|_| rng.next() as u8).collect();
     for (name, input) in [("sparse-errors", sparse), ("random-bytes", random)] {
         assert_eq!(

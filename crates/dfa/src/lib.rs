@@ -39,7 +39,8 @@
 //!
 //! # The DFA
 //!
-//! `cargo xtask gen-dfa` builds it with regex-automata's dense DFA builder in byte mode
+//! `cargo xtask gen-dfa` (the [`build`] module, feature `build`) builds it with
+//! regex-automata's dense DFA builder in byte mode
 //! (Unicode and UTF-8 mode off in the syntax, UTF-8 mode off in the Thompson NFA, so `\xC3`
 //! is the byte C3), with every well-formed prefix a match (`MatchKind::All`), anchored starts
 //! only, minimized, and writes it serialized little- and big-endian to `src/generated/`.
@@ -99,9 +100,15 @@
 //!
 //! # Cargo features
 //!
-//! None. The crate needs `std` (the DFA is loaded once through [`std::sync::OnceLock`]).
+//! - `build` (off by default): the [`build`] module, the generator of the embedded DFA, with
+//!   regex-automata's DFA compiler. Only `cargo xtask gen-dfa` needs it; the validator never
+//!   does.
+//!
+//! The crate needs `std` (the DFA is loaded once through [`std::sync::OnceLock`]).
 #![deny(missing_docs)]
 
+#[cfg(feature = "build")]
+pub mod build;
 #[rustfmt::skip]
 mod generated;
 mod patterns;

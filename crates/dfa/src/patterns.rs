@@ -1,7 +1,4 @@
 //! The source of truth: Unicode Table 3-7 as one byte-level regular expression.
-//!
-//! This file is also compiled into `xtask` (by `#[path]`), which builds the DFA from
-//! [`UTF8_PATTERN`]; keep it free of dependencies.
 
 /// The nine well-formed byte sequences of Unicode Table 3-7 ("Well-Formed UTF-8 Byte
 /// Sequences"), one alternative per row, repeated: the language of all well-formed UTF-8.

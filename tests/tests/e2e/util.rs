@@ -29,25 +29,8 @@ pub fn have(prog: &str) -> bool {
         .is_ok_and(|o| o.status.success())
 }
 
-/// A deterministic pseudo-random generator (xorshift64*).
-pub struct Rng(u64);
-
-impl Rng {
-    pub fn new(seed: u64) -> Rng {
-        Rng(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1)
-    }
-
-    pub fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
-    }
-
-    pub fn below(&mut self, n: u64) -> u64 {
-        self.next() % n
-    }
-}
+/// The workspace's one test-data generator (xorshift64*, the sequence these tests always used).
+pub use utf8_testkit::Rng;
 
 /// A corpus of about `len` bytes: mixed scripts, newlines, and (with `errors`) every kind of
 /// ill-formed sequence, including long runs of continuation bytes and cut-off prefixes.

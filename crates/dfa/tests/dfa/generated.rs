@@ -2,12 +2,12 @@
 
 use std::path::Path;
 
-use crate::gen_dfa;
+use crate::build;
 
 #[test]
 fn generated_files_are_fresh() {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
-    if let Err(e) = gen_dfa::check(&root, utf8_dfa::UTF8_PATTERN) {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    if let Err(e) = build::check(root, utf8_dfa::UTF8_PATTERN) {
         panic!("{e}");
     }
 }
@@ -15,13 +15,13 @@ fn generated_files_are_fresh() {
 #[test]
 fn documented_sizes_are_the_embedded_ones() {
     let v = utf8_dfa::Validator::new();
-    assert_eq!(gen_dfa::reachable_states(v.dfa()), utf8_dfa::STATES);
+    assert_eq!(build::reachable_states(v.dfa()), utf8_dfa::STATES);
     assert_eq!(
         v.dfa().byte_classes().alphabet_len(),
         utf8_dfa::BYTE_CLASSES + 1
     );
     assert_eq!(v.dfa().stride(), utf8_dfa::STRIDE);
-    let fresh = gen_dfa::stats(&gen_dfa::build(utf8_dfa::UTF8_PATTERN).unwrap());
+    let fresh = build::stats(&build::build(utf8_dfa::UTF8_PATTERN).unwrap());
     assert_eq!(
         (
             fresh.states,
@@ -61,28 +61,28 @@ fn pattern_is_the_nine_rows() {
 fn generated_check_fails_on_a_difference() {
     let root = Path::new(env!("CARGO_TARGET_TMPDIR")).join("gen-dfa-check");
     let _ = std::fs::remove_dir_all(&root);
-    gen_dfa::write(&root, utf8_dfa::UTF8_PATTERN).unwrap();
-    gen_dfa::check(&root, utf8_dfa::UTF8_PATTERN).unwrap();
+    build::write(&root, utf8_dfa::UTF8_PATTERN).unwrap();
+    build::check(&root, utf8_dfa::UTF8_PATTERN).unwrap();
 
-    let blob = root.join(gen_dfa::GENERATED_DIR).join("utf8.bigendian.dfa");
+    let blob = root.join(build::GENERATED_DIR).join("utf8.bigendian.dfa");
     let mut bytes = std::fs::read(&blob).unwrap();
     let last = bytes.len() - 1;
     bytes[last] ^= 1;
     std::fs::write(&blob, &bytes).unwrap();
-    let err = gen_dfa::check(&root, utf8_dfa::UTF8_PATTERN)
+    let err = build::check(&root, utf8_dfa::UTF8_PATTERN)
         .unwrap_err()
         .to_string();
     assert!(err.contains("utf8.bigendian.dfa differs"), "{err}");
     assert!(err.contains("cargo xtask gen-dfa"), "{err}");
 
-    std::fs::remove_file(root.join(gen_dfa::GENERATED_DIR).join("mod.rs")).unwrap();
-    let err = gen_dfa::check(&root, utf8_dfa::UTF8_PATTERN)
+    std::fs::remove_file(root.join(build::GENERATED_DIR).join("mod.rs")).unwrap();
+    let err = build::check(&root, utf8_dfa::UTF8_PATTERN)
         .unwrap_err()
         .to_string();
     assert!(err.contains("mod.rs cannot be read"), "{err}");
 
     // A different pattern makes different files.
-    gen_dfa::write(&root, utf8_dfa::UTF8_PATTERN).unwrap();
-    assert!(gen_dfa::check(&root, r"(?-u:[\x00-\x7F]*)").is_err());
+    build::write(&root, utf8_dfa::UTF8_PATTERN).unwrap();
+    assert!(build::check(&root, r"(?-u:[\x00-\x7F]*)").is_err());
     let _ = std::fs::remove_dir_all(&root);
 }

@@ -72,14 +72,14 @@ fn lockstep_with_regex_automata_utf8() {
         }
     }
     assert_eq!(by_ours.len(), utf8_dfa::STATES);
-    assert_eq!(by_theirs.len(), crate::gen_dfa::reachable_states(&theirs));
+    assert_eq!(by_theirs.len(), crate::build::reachable_states(&theirs));
     assert_eq!(seen.len(), utf8_dfa::STATES);
 }
 
 /// A fresh build of the pattern (not only the embedded one) agrees with the reference too.
 #[test]
 fn lockstep_fresh_build() {
-    let fresh = crate::gen_dfa::build(utf8_dfa::UTF8_PATTERN).unwrap();
+    let fresh = crate::build::build(utf8_dfa::UTF8_PATTERN).unwrap();
     let theirs = reference();
     let start = (anchored_start(&fresh), anchored_start(&theirs));
     let mut seen = HashMap::from([(start, ())]);

@@ -1,0 +1,125 @@
+//! `cargo xtask bench`'s command line.
+
+use clap::Parser;
+
+use crate::workspace::positive;
+
+/// Every comparison, in the order they run.
+pub const COMPARISONS: [&str; 5] = ["count", "threads", "grep-ascii", "grep-cjk", "repair"];
+
+/// The usage line, as clap shows it in errors and help.
+pub const USAGE_LINE: &str =
+    "cargo xtask bench [--mib N] [--runs N] [--only NAME,...] [--no-write]";
+
+/// `cargo xtask bench`'s arguments.
+#[derive(Debug, Clone, Parser)]
+#[command(name = "bench", override_usage = USAGE_LINE, args_override_self = true)]
+pub struct Args {
+    /// Size of the main corpus in MiB (1 to 1048576).
+    #[arg(long, value_name = "N", default_value_t = 256,
+          value_parser = clap::value_parser!(u64).range(1..=1 << 20))]
+    mib: u64,
+    /// Timed runs per command, after one warmup.
+    #[arg(long, value_name = "N", default_value_t = 5, value_parser = positive::<usize>)]
+    runs: usize,
+    /// Only these comparisons (count, threads, grep-ascii, grep-cjk, repair; `grep` is both
+    /// grep ones); leaves BENCHMARKS.md alone.
+    #[arg(long, value_name = "NAME,...", value_parser = comparisons)]
+    only: Option<Only>,
+    /// Leave BENCHMARKS.md alone.
+    #[arg(long)]
+    no_write: bool,
+}
+
+/// Options of the task.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Options {
+    /// Size of the main corpus in MiB.
+    pub mib: u64,
+    /// Timed runs per command (after one warmup).
+    pub runs: usize,
+    /// The comparisons to run.
+    pub only: Vec<&'static str>,
+    /// Whether to rewrite BENCHMARKS.md.
+    pub write: bool,
+}
+
+impl From<Args> for Options {
+    fn from(a: Args) -> Options {
+        Options {
+            mib: a.mib,
+            runs: a.runs,
+            // `--only` never writes a partial table.
+            write: !a.no_write && a.only.is_none(),
+            only: a.only.map_or_else(|| COMPARISONS.to_vec(), |o| o.0),
+        }
+    }
+}
+
+/// The comparisons `--only` picked, in the order they run.
+#[derive(Debug, Clone)]
+struct Only(Vec<&'static str>);
+
+/// `--only`'s list: each name a comparison or the prefix before a `-` of some (`grep`),
+/// returned in the order they run.
+fn comparisons(v: &str) -> Result<Only, String> {
+    let mut picked = Vec::new();
+    for want in v.split(',').filter(|s| !s.is_empty()) {
+        let hits: Vec<&'static str> = COMPARISONS
+            .iter()
+            .copied()
+            .filter(|c| *c == want || c.strip_prefix(want).is_some_and(|r| r.starts_with('-')))
+            .collect();
+        if hits.is_empty() {
+            return Err(format!(
+                "no comparison {want}; comparisons: {}",
+                COMPARISONS.join(", ")
+            ));
+        }
+        picked.extend(hits);
+    }
+    Ok(Only(
+        COMPARISONS
+            .iter()
+            .copied()
+            .filter(|c| picked.contains(c))
+            .collect(),
+    ))
+}
+
+#[cfg(test)]
+/// Parses (as `cargo xtask` does) the arguments after `bench`.
+///
+/// # Errors
+///
+/// A message for a bad option or value.
+pub fn parse_args(args: &[&str]) -> Result<Options, String> {
+    Args::try_parse_from(std::iter::once("bench").chain(args.iter().copied()))
+        .map(Options::from)
+        .map_err(|e| e.to_string())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn options() {
+        let o = parse_args(&[]).unwrap();
+        assert_eq!((o.mib, o.runs, o.write), (256, 5, true));
+        assert_eq!(o.only, COMPARISONS.to_vec());
+        let o = parse_args(&["--mib", "16", "--runs=2", "--no-write"]).unwrap();
+        assert_eq!((o.mib, o.runs, o.write), (16, 2, false));
+        let o = parse_args(&["--only", "repair,grep"]).unwrap();
+        assert_eq!(o.only, vec!["grep-ascii", "grep-cjk", "repair"]);
+        assert!(!o.write, "--only never writes a partial table");
+        assert_eq!(
+            parse_args(&["--only=grep-cjk"]).unwrap().only,
+            vec!["grep-cjk"]
+        );
+        assert!(parse_args(&["--only", "gre"]).is_err());
+        assert!(parse_args(&["--mib", "0"]).is_err());
+        assert!(parse_args(&["--runs"]).is_err());
+        assert!(parse_args(&["--bogus"]).is_err());
+    }
+}
