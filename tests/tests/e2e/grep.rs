@@ -796,3 +796,64 @@ fn empty_pattern_under_w_and_x() {
     o.assert_code(1);
     assert_eq!(o.out(), "");
 }
+
+/// `--include` is an fnmatch pattern matched in time linear in the name (issue 18; a
+/// backtracking matcher took exponential time here: 12 stars against 40 `a`s never ended,
+/// where GNU grep and rg answer at once). The timeout is generous and only catches the
+/// hang.
+#[test]
+fn include_glob_with_many_stars_answers() {
+    use std::time::{Duration, Instant};
+    let dir = tempdir();
+    let d = dir.path();
+    let name = "a".repeat(40);
+    write(d, &name, "hello\n");
+    write(d, "aab", "hello\n");
+    let mut cmd = grep(d);
+    let mut child = cmd
+        .args(["-r", "--include=*a*a*a*a*a*a*a*a*a*a*a*a*b", "hello"])
+        .command()
+        .stdin(std::process::Stdio::null())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .expect("spawn utf8-grep");
+    let start = Instant::now();
+    while child.try_wait().expect("wait").is_none() {
+        if start.elapsed() > Duration::from_secs(15) {
+            let _ = child.kill();
+            panic!("utf8-grep --include='*a*a*...*b' hangs on a name of 40 'a's");
+        }
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    let out = child.wait_with_output().expect("output");
+    // Neither name has 12 `a`s followed by a `b`.
+    assert_eq!(out.status.code(), Some(1));
+    assert!(out.stdout.is_empty());
+}
+
+/// `--include`/`--exclude` are fnmatch(3) patterns, not globset's: `{a,b}` is literal,
+/// `*` matches a leading `.`, `[!...]` negates, `\` escapes.
+#[test]
+fn include_exclude_follow_fnmatch() {
+    let dir = tempdir();
+    let d = dir.path();
+    for name in ["{a,b}.txt", "a.txt", ".hidden.txt", "x.md", "*.md"] {
+        write(d, name, "hello\n");
+    }
+    let files = |args: &[&str]| {
+        let mut a = vec!["-r", "-l"];
+        a.extend_from_slice(args);
+        a.push("hello");
+        let mut l: Vec<String> = ours(d, &a).out().lines().map(String::from).collect();
+        l.sort();
+        l
+    };
+    assert_eq!(files(&["--include={a,b}.txt"]), ["{a,b}.txt"]);
+    assert_eq!(
+        files(&["--include=*.txt"]),
+        [".hidden.txt", "a.txt", "{a,b}.txt"]
+    );
+    assert_eq!(files(&["--include=[!.{]*"]), ["*.md", "a.txt", "x.md"]);
+    assert_eq!(files(&["--include=\\*.md"]), ["*.md"]);
+    assert_eq!(files(&["--exclude=*.txt", "--exclude=[a-z].md"]), ["*.md"]);
+}

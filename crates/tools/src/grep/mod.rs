@@ -7,6 +7,7 @@
 
 mod args;
 mod buffer;
+mod glob;
 mod matcher;
 mod printer;
 mod run;
@@ -14,8 +15,8 @@ mod search;
 mod walk;
 
 pub use args::{GrepArgs, InvalidMode};
+pub use glob::glob_match;
 pub use matcher::{Matcher, is_word_char};
-pub use walk::glob_match;
 
 use std::process::ExitCode;
 

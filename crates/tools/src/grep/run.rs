@@ -193,11 +193,7 @@ impl Config {
             list_non_matches: a.files_without_match && !a.files_with_matches,
             files,
             recursive: a.recursive,
-            filters: Filters {
-                include: a.include,
-                exclude: a.exclude,
-                exclude_dir: a.exclude_dir,
-            },
+            filters: Filters::new(&a.include, &a.exclude, &a.exclude_dir),
             with_filename,
             label: a.label,
             no_messages: a.no_messages,
@@ -211,8 +207,7 @@ impl Config {
         let several = self.files.len() > 1;
         if self.files.is_empty() {
             if self.recursive {
-                let mut found = Vec::new();
-                walk(std::path::Path::new("."), true, &self.filters, &mut found);
+                let found = walk(std::path::Path::new("."), true, &self.filters);
                 self.push_found(found, &mut todo, &mut errors);
             } else {
                 todo.push((Input::Stdin { named: false }, false));
@@ -225,18 +220,12 @@ impl Config {
             }
             let path = PathBuf::from(f);
             if self.recursive && path.is_dir() {
-                let mut found = Vec::new();
-                walk(&path, false, &self.filters, &mut found);
+                let found = walk(&path, false, &self.filters);
                 self.push_found(found, &mut todo, &mut errors);
                 continue;
             }
-            let base = path
-                .file_name()
-                .map(|b| b.to_string_lossy().into_owned())
-                .unwrap_or_default();
-            if (!self.filters.include.is_empty() || !self.filters.exclude.is_empty())
-                && !self.filters.file_ok(&base)
-            {
+            let base = path.file_name().unwrap_or_default();
+            if self.filters.any_file_filter() && !self.filters.file_ok(base) {
                 continue;
             }
             todo.push((Input::Path(path), several));
@@ -337,7 +326,7 @@ impl Config {
 
     fn push_found(
         &self,
-        found: Vec<Found>,
+        found: impl Iterator<Item = Found>,
         todo: &mut Vec<(Input, bool)>,
         errors: &mut Vec<(usize, ToolError)>,
     ) {
