@@ -8,10 +8,12 @@
 mod args;
 mod buffer;
 mod glob;
+mod json;
 mod matcher;
 mod printer;
 mod run;
 mod search;
+mod sink;
 mod walk;
 
 pub use args::{GrepArgs, InvalidMode};

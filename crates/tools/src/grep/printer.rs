@@ -1,15 +1,15 @@
-//! How selected lines, context lines, matches, counts and names are written: GNU grep's
-//! layout and colors, or JSON Lines in ripgrep's shape (text always valid UTF-8).
+//! How selected lines, context lines, matches, counts and names are written in text:
+//! GNU grep's layout and colors. [`TextSink`] is the [`Sink`] of every mode but `--json`.
 
-use std::fmt::Write as _;
 use std::io::Write;
 
-use utf8_codec::{count, errors, repair};
+use utf8_codec::repair;
 
 use super::matcher::Matcher;
-use crate::diag::ToolError;
+use super::sink::{At, FileResult, Line, Sink, matches, report_invalid};
+use crate::diag::{Diag, ToolError};
 use crate::output::Output;
-use crate::report::json_string;
+use crate::report::ErrorReport;
 
 const MATCH_ON: &str = "\x1b[01;31m\x1b[K";
 const OFF: &str = "\x1b[m\x1b[K";
@@ -38,13 +38,6 @@ pub struct Style {
     pub invert: bool,
 }
 
-/// The number of units (scalar values and maximal subparts) in `bytes`, which ends at a
-/// unit boundary.
-pub fn units(bytes: &[u8]) -> u64 {
-    let c = count(bytes);
-    c.chars + c.errors
-}
-
 /// Writes GNU grep style output.
 #[derive(Debug)]
 pub struct Printer {
@@ -53,17 +46,6 @@ pub struct Printer {
     /// Whether anything was printed (for `--` between context groups).
     pub printed_any: bool,
     buf: Vec<u8>,
-}
-
-/// Where a line is: its number, absolute offset and the units before it on its line.
-#[derive(Debug, Clone, Copy)]
-pub struct At {
-    /// 1-based line number.
-    pub line: u64,
-    /// Absolute 0-based byte offset.
-    pub offset: u64,
-    /// 1-based column, when known.
-    pub column: Option<u64>,
 }
 
 impl Printer {
@@ -142,10 +124,14 @@ impl Printer {
         out: &mut Output,
         m: &Matcher,
         name: &str,
-        at: At,
-        line: &[u8],
-        selected: bool,
+        line: Line<'_>,
     ) -> Result<(), ToolError> {
+        let Line {
+            at,
+            bytes: line,
+            selected,
+            ..
+        } = line;
         let sep = if selected { b':' } else { b'-' };
         let at = if selected {
             at
@@ -162,20 +148,11 @@ impl Printer {
             } else {
                 line
             };
-            let mut from = 0;
             let mut last = 0;
-            while let Some((s, e)) = m.find_in(text, from) {
-                if e > s {
-                    self.buf.extend_from_slice(&text[last..s]);
-                    self.colored(MATCH_ON, &text[s..e]);
-                    last = e;
-                    from = e;
-                } else {
-                    from = s + 1;
-                }
-                if m.whole_line() {
-                    break;
-                }
+            for (s, e) in matches(m, text, 0) {
+                self.buf.extend_from_slice(&text[last..s]);
+                self.colored(MATCH_ON, &text[s..e]);
+                last = e;
             }
             self.buf.extend_from_slice(&text[last..]);
         } else {
@@ -228,125 +205,70 @@ impl Printer {
     }
 }
 
-/// The JSON Lines writer of `--json`.
-#[derive(Debug, Default)]
-pub struct JsonPrinter;
-
-fn path_obj(s: &mut String, path: &str) {
-    s.push_str("{\"text\":");
-    json_string(s, path);
-    s.push('}');
+/// What the text sink writes for an input.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Mode {
+    /// Lines (or `-o` matches) as they are found.
+    Lines,
+    /// `-c`: the count of selected lines.
+    Count,
+    /// `-l`: the name, if a line is selected.
+    Matching,
+    /// `-L`: the name, if no line is selected.
+    NonMatching,
+    /// `-q`: nothing.
+    Quiet,
 }
 
-impl JsonPrinter {
-    /// `{"type":"begin",...}`.
-    pub fn begin(out: &mut Output, path: &str) -> Result<(), ToolError> {
-        let mut s = String::from("{\"type\":\"begin\",\"data\":{\"path\":");
-        path_obj(&mut s, path);
-        s.push_str("}}");
-        out.line(&s)
+/// The text [`Sink`] of one input, writing through the run's [`Printer`].
+pub struct TextSink<'a> {
+    /// The printer (its state spans inputs).
+    pub printer: &'a mut Printer,
+    /// Standard output.
+    pub out: &'a mut Output,
+    /// Where invalid sequences and binary files are reported.
+    pub diag: &'a Diag,
+    /// The input's name as printed.
+    pub name: &'a str,
+    /// What is written.
+    pub mode: Mode,
+    /// Color the kind of invalid-sequence reports.
+    pub report_color: bool,
+}
+
+impl Sink for TextSink<'_> {
+    fn line(&mut self, m: &Matcher, line: Line<'_>) -> Result<u64, ToolError> {
+        self.printer.line(self.out, m, self.name, line)?;
+        Ok(0)
     }
 
-    /// A match or context line, with its submatches (byte offsets in the repaired text)
-    /// and its invalid sequences (byte offsets in the original line).
-    #[allow(clippy::too_many_arguments)]
-    pub fn line(
-        out: &mut Output,
-        m: &Matcher,
-        path: &str,
-        at: At,
-        line: &[u8],
-        terminated: bool,
-        selected: bool,
-        find_matches: bool,
-    ) -> Result<u64, ToolError> {
-        let text = repair(line);
-        let kind = if selected { "match" } else { "context" };
-        let mut s = format!("{{\"type\":\"{kind}\",\"data\":{{\"path\":");
-        path_obj(&mut s, path);
-        s.push_str(",\"lines\":{\"text\":");
-        let mut full = text.clone().into_owned();
-        if terminated {
-            full.push('\n');
-        }
-        json_string(&mut s, &full);
-        let _ = write!(
-            s,
-            "}},\"line_number\":{},\"absolute_offset\":{}",
-            at.line, at.offset
-        );
-        s.push_str(",\"submatches\":[");
-        let mut found = 0;
-        if find_matches {
-            let tb = text.as_bytes();
-            let mut from = 0;
-            let mut first = true;
-            while let Some((a, b)) = m.find_in(tb, from) {
-                if b > a {
-                    found += 1;
-                    if !first {
-                        s.push(',');
-                    }
-                    first = false;
-                    s.push_str("{\"match\":{\"text\":");
-                    json_string(&mut s, &String::from_utf8_lossy(&tb[a..b]));
-                    let _ = write!(s, "}},\"start\":{a},\"end\":{b}}}");
-                    from = b;
-                } else {
-                    from = a + 1;
-                }
-                if m.whole_line() {
-                    break;
-                }
-            }
-        }
-        s.push_str("],\"invalid\":[");
-        for (i, e) in errors(line).enumerate() {
-            if i > 0 {
-                s.push(',');
-            }
-            let _ = write!(
-                s,
-                "{{\"offset\":{},\"len\":{},\"kind\":\"{}\"}}",
-                e.offset(),
-                e.len(),
-                e.kind().as_str()
-            );
-        }
-        s.push_str("]}}");
-        out.line(&s)?;
-        Ok(found)
+    fn only(&mut self, at: At, text: &[u8]) -> Result<(), ToolError> {
+        self.printer.only(self.out, self.name, at, text)
     }
 
-    /// `{"type":"end",...}` with the file's stats.
-    pub fn end(
-        out: &mut Output,
-        path: &str,
-        binary: bool,
-        lines: u64,
-        matches: u64,
-        bytes: u64,
-    ) -> Result<(), ToolError> {
-        let mut s = String::from("{\"type\":\"end\",\"data\":{\"path\":");
-        path_obj(&mut s, path);
-        let _ = write!(
-            s,
-            ",\"binary\":{binary},\"stats\":{{\"matched_lines\":{lines},\"matches\":{matches},\"bytes_searched\":{bytes}}}}}}}"
-        );
-        out.line(&s)
+    fn gap(&mut self) -> Result<(), ToolError> {
+        if self.printer.printed_any {
+            self.printer.group_separator(self.out)?;
+        }
+        Ok(())
     }
 
-    /// `{"type":"summary",...}`.
-    pub fn summary(
-        out: &mut Output,
-        files: u64,
-        files_matched: u64,
-        lines: u64,
-        matches: u64,
-        bytes: u64,
-    ) -> Result<(), ToolError> {
-        out.line(&format!(
-            "{{\"type\":\"summary\",\"data\":{{\"stats\":{{\"searches\":{files},\"searches_with_match\":{files_matched},\"matched_lines\":{lines},\"matches\":{matches},\"bytes_searched\":{bytes}}}}}}}"
-        ))
+    fn invalid(&mut self, report: &ErrorReport<'_>) {
+        report_invalid(self.diag, report, false, self.report_color);
+    }
+
+    fn finish(&mut self, r: &FileResult) -> Result<(), ToolError> {
+        match self.mode {
+            Mode::Count => self.printer.count(self.out, self.name, r.selected)?,
+            Mode::Matching if r.selected > 0 => self.printer.name(self.out, self.name)?,
+            Mode::NonMatching if r.selected == 0 => self.printer.name(self.out, self.name)?,
+            _ => {}
+        }
+        if r.binary_matched {
+            self.out.flush()?;
+            self.diag
+                .line(format_args!("{}: binary file matches", self.name));
+        }
+        Ok(())
     }
 }

@@ -7,9 +7,11 @@ use std::process::ExitCode;
 
 use super::args::{GrepArgs, InvalidMode};
 use super::buffer::{Feed, MAP_MIN};
+use super::json::{JsonSink, summary};
 use super::matcher::Matcher;
-use super::printer::{JsonPrinter, Printer, Style};
-use super::search::{FileResult, FileSearch, Settings};
+use super::printer::{Mode, Printer, Style, TextSink};
+use super::search::{FileSearch, Settings};
+use super::sink::{FileResult, Sink};
 use super::walk::{Filters, Found, walk};
 use crate::diag::{Diag, ToolError};
 use crate::exit::Status;
@@ -26,7 +28,9 @@ pub(super) fn run(args: impl IntoIterator<Item = OsString>) -> ExitCode {
     let mut diag = Diag::new(PROGRAM);
     let mut out = Output::new();
     let mut matched = false;
+    let mut quiet = false;
     let result = Config::new(args).and_then(|cfg| {
+        quiet = cfg.settings.quiet;
         let r = cfg.run(&mut out, &mut diag, &mut matched);
         r.and_then(|()| out.flush())
     });
@@ -38,7 +42,7 @@ pub(super) fn run(args: impl IntoIterator<Item = OsString>) -> ExitCode {
     }
     // grep's rule: a selected line wins over trouble with -q; a closed stdout after a match
     // is still a match.
-    let status = if (matched && QUIET.with(|q| q.get())) || broken {
+    let status = if (matched && quiet) || broken {
         Status::Success
     } else if diag.status() == Status::Trouble {
         Status::Trouble
@@ -48,10 +52,6 @@ pub(super) fn run(args: impl IntoIterator<Item = OsString>) -> ExitCode {
         Status::False
     };
     status.into()
-}
-
-thread_local! {
-    static QUIET: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
 }
 
 fn bytes_of(s: &OsString) -> Vec<u8> {
@@ -93,8 +93,9 @@ struct Config {
     matcher: Matcher,
     settings: Settings,
     style: Style,
-    list_matches: bool,
+    mode: Mode,
     list_non_matches: bool,
+    report_color: bool,
     files: Vec<OsString>,
     recursive: bool,
     filters: Filters,
@@ -144,7 +145,7 @@ impl Config {
         // --json and -c/-l/-L override each other (the last given wins, as in ripgrep); -o
         // does not change JSON output, whose match objects list every match already.
         let only_matching = a.only_matching && !a.common.json;
-        a.common.engine()?;
+        let engine = a.common.engine()?;
         let matcher = Matcher::new(patterns, a.ignore_case, a.word_regexp, a.line_regexp)?;
         let context =
             a.context.is_some() || a.after_context.is_some() || a.before_context.is_some();
@@ -164,8 +165,8 @@ impl Config {
             after,
             context,
             text: a.text,
-            report: a.invalid == InvalidMode::Report,
-            report_color: a.common.color_for(&std::io::stderr()),
+            column: a.column,
+            report: (a.invalid == InvalidMode::Report).then_some(engine),
         };
         let style = Style {
             with_filename: false,
@@ -184,13 +185,25 @@ impl Config {
         } else {
             None
         };
-        QUIET.with(|q| q.set(a.quiet));
+        let list_non_matches = a.files_without_match && !a.files_with_matches;
+        let mode = if settings.quiet {
+            Mode::Quiet
+        } else if settings.count {
+            Mode::Count
+        } else if a.files_with_matches {
+            Mode::Matching
+        } else if list_non_matches {
+            Mode::NonMatching
+        } else {
+            Mode::Lines
+        };
         Ok(Config {
             matcher,
             settings,
             style,
-            list_matches: a.files_with_matches,
-            list_non_matches: a.files_without_match && !a.files_with_matches,
+            mode,
+            list_non_matches,
+            report_color: a.common.color_for(&std::io::stderr()),
             files,
             recursive: a.recursive,
             filters: Filters::new(&a.include, &a.exclude, &a.exclude_dir),
@@ -263,15 +276,6 @@ impl Config {
                     continue;
                 }
             };
-            let search = FileSearch::new(
-                &self.settings,
-                &self.matcher,
-                &mut printer,
-                out,
-                diag,
-                &name,
-                &diag_name,
-            );
             // Large regular files are mapped in windows (no copy through read(2)); the
             // rest is read.
             let feed = match source.regular_file() {
@@ -281,6 +285,28 @@ impl Config {
                 }
                 _ => Feed::Read(&mut source),
             };
+            let (mut text, mut json);
+            let sink: &mut dyn Sink = if self.settings.json {
+                json = JsonSink {
+                    out,
+                    diag,
+                    path: &diag_name,
+                    invert: self.settings.invert,
+                    begun: false,
+                };
+                &mut json
+            } else {
+                text = TextSink {
+                    printer: &mut printer,
+                    out,
+                    diag,
+                    name: &name,
+                    mode: self.mode,
+                    report_color: self.report_color,
+                };
+                &mut text
+            };
+            let search = FileSearch::new(&self.settings, &self.matcher, sink, &diag_name);
             let r: FileResult = match search.run(feed) {
                 Ok(r) => r,
                 Err(e @ ToolError::Input { .. }) => {
@@ -297,29 +323,21 @@ impl Config {
                 *matched = true;
                 files_matched += 1;
             }
-            if self.settings.quiet {
-                if r.selected > 0 {
-                    return Ok(());
-                }
-                continue;
-            }
-            if self.settings.count {
-                printer.count(out, &name, r.selected)?;
-            } else if self.list_matches && r.selected > 0
-                || self.list_non_matches && r.selected == 0
-            {
-                printer.name(out, &name)?;
-            }
-            if r.binary_matched {
-                out.flush()?;
-                diag.line(format_args!("{name}: binary file matches"));
+            if self.settings.quiet && r.selected > 0 {
+                return Ok(());
             }
         }
         for (_, e) in err_iter {
             self.input_error(diag, &e);
         }
         if self.settings.json {
-            JsonPrinter::summary(out, files, files_matched, lines, matches, bytes)?;
+            let total = FileResult {
+                selected: lines,
+                matches,
+                bytes,
+                binary_matched: false,
+            };
+            summary(out, files, files_matched, &total)?;
         }
         out.flush()
     }
