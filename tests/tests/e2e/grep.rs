@@ -857,3 +857,37 @@ fn include_exclude_follow_fnmatch() {
     assert_eq!(files(&["--include=\\*.md"]), ["*.md"]);
     assert_eq!(files(&["--exclude=*.txt", "--exclude=[a-z].md"]), ["*.md"]);
 }
+
+/// `--engine` chooses the validator behind `--invalid=report`; every engine reports the
+/// same sequences at the same places (text and JSON), on stdin and on a file.
+#[test]
+fn engine_choice_gives_identical_invalid_reports() {
+    let dir = tempdir();
+    let d = dir.path();
+    invalid_fixture(d);
+    let mut text = corpus(7, 1 << 20, true);
+    text.extend_from_slice(b"\n\xF0\x9F\x98");
+    write(d, "big.txt", &text);
+    for extra in [&[][..], &["--json"], &["-c"], &["-v", "-n"]] {
+        let run = |engine: &str| {
+            let mut args = vec!["--invalid=report", "--engine", engine];
+            args.extend_from_slice(extra);
+            args.extend_from_slice(&["caf", "bad.txt", "big.txt"]);
+            ours(d, &args)
+        };
+        let scalar = run("scalar");
+        assert!(
+            scalar.err().contains("surrogate"),
+            "{extra:?}: {}",
+            scalar.err()
+        );
+        for engine in ["dfa", "auto"] {
+            let other = run(engine);
+            assert_eq!(
+                (other.code, other.out(), other.err()),
+                (scalar.code, scalar.out(), scalar.err()),
+                "--engine {engine} {extra:?}"
+            );
+        }
+    }
+}

@@ -238,3 +238,24 @@ impl Sink for JsonSink<'_> {
         write(self.out, &Message::End(end))
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::Escapes;
+    use serde::Serialize;
+
+    /// serde_json with [`Escapes`] writes strings as the shared `json_string` does.
+    #[test]
+    fn strings_escaped_as_json_string() {
+        let mut all: String = (0u8..0x80).map(char::from).collect();
+        all.push_str("é\u{FFFD}日本\u{2028}\u{10FFFF}\"\\/");
+        let mut want = String::new();
+        crate::report::json_string(&mut want, &all);
+        let mut got = Vec::new();
+        all.serialize(&mut serde_json::Serializer::with_formatter(
+            &mut got, Escapes,
+        ))
+        .unwrap();
+        assert_eq!(String::from_utf8(got).unwrap(), want);
+    }
+}

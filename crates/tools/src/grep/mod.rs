@@ -7,6 +7,7 @@
 
 mod args;
 mod buffer;
+mod config;
 mod glob;
 mod json;
 mod matcher;

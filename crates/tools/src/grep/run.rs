@@ -1,18 +1,19 @@
-//! Validated configuration (patterns, inputs, output style) and the run of `utf8-grep`.
+//! The run of `utf8-grep`: the inputs of a [`Config`] searched in order, each through
+//! the sink of the output mode, and the exit status.
 
 use std::ffi::OsString;
-use std::io::{Read, Write};
+use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use super::args::{GrepArgs, InvalidMode};
+use super::args::GrepArgs;
 use super::buffer::{Feed, MAP_MIN};
+use super::config::Config;
 use super::json::{JsonSink, summary};
-use super::matcher::Matcher;
-use super::printer::{Mode, Printer, Style, TextSink};
-use super::search::{FileSearch, Settings};
+use super::printer::{Printer, TextSink};
+use super::search::FileSearch;
 use super::sink::{FileResult, Sink};
-use super::walk::{Filters, Found, walk};
+use super::walk::{Found, walk};
 use crate::diag::{Diag, ToolError};
 use crate::exit::Status;
 use crate::input::Input;
@@ -54,165 +55,8 @@ pub(super) fn run(args: impl IntoIterator<Item = OsString>) -> ExitCode {
     status.into()
 }
 
-fn bytes_of(s: &OsString) -> Vec<u8> {
-    #[cfg(unix)]
-    {
-        use std::os::unix::ffi::OsStrExt;
-        s.as_bytes().to_vec()
-    }
-    #[cfg(not(unix))]
-    {
-        s.to_string_lossy().into_owned().into_bytes()
-    }
-}
-
-/// Splits `bytes` at newlines into patterns, each checked as UTF-8; `what` names the source.
-fn split_patterns(
-    bytes: &[u8],
-    out: &mut Vec<String>,
-    what: &dyn Fn(usize) -> String,
-) -> Result<(), ToolError> {
-    for (i, line) in bytes.split(|&b| b == b'\n').enumerate() {
-        match utf8_codec::validate(line) {
-            Ok(s) => out.push(s.to_string()),
-            Err(e) => {
-                return Err(ToolError::Usage(format!(
-                    "{} is not valid UTF-8: {} at byte {} ({})",
-                    what(i),
-                    e.kind(),
-                    e.offset(),
-                    crate::report::hex(&line[e.range()])
-                )));
-            }
-        }
-    }
-    Ok(())
-}
-
-struct Config {
-    matcher: Matcher,
-    settings: Settings,
-    style: Style,
-    mode: Mode,
-    list_non_matches: bool,
-    report_color: bool,
-    files: Vec<OsString>,
-    recursive: bool,
-    filters: Filters,
-    with_filename: Option<bool>,
-    label: Option<String>,
-    no_messages: bool,
-}
-
+// The run of a configuration is written here, beside the loop over inputs it drives.
 impl Config {
-    fn new(a: GrepArgs) -> Result<Config, ToolError> {
-        let mut patterns = Vec::new();
-        let mut files = a.files.clone();
-        if a.regexp.is_empty() && a.file.is_empty() {
-            let Some(p) = &a.pattern else {
-                return Err(ToolError::Usage("no PATTERN given".to_string()));
-            };
-            let b = bytes_of(p);
-            let lossy = String::from_utf8_lossy(&b).into_owned();
-            split_patterns(&b, &mut patterns, &|_| format!("the pattern '{lossy}'"))?;
-        } else {
-            if let Some(p) = &a.pattern {
-                files.insert(0, p.clone());
-            }
-            for e in &a.regexp {
-                let b = bytes_of(e);
-                let lossy = String::from_utf8_lossy(&b).into_owned();
-                split_patterns(&b, &mut patterns, &|_| format!("the pattern '{lossy}'"))?;
-            }
-            for f in &a.file {
-                let name = f.to_string_lossy().into_owned();
-                let mut bytes = Vec::new();
-                let r = if f == "-" {
-                    std::io::stdin().lock().read_to_end(&mut bytes)
-                } else {
-                    std::fs::File::open(f).and_then(|mut h| h.read_to_end(&mut bytes))
-                };
-                r.map_err(|e| ToolError::input(&name, &e))?;
-                if bytes.is_empty() {
-                    continue;
-                }
-                let body = bytes.strip_suffix(b"\n").unwrap_or(&bytes);
-                split_patterns(body, &mut patterns, &|i| {
-                    format!("{name}:{}: the pattern", i + 1)
-                })?;
-            }
-        }
-        // --json and -c/-l/-L override each other (the last given wins, as in ripgrep); -o
-        // does not change JSON output, whose match objects list every match already.
-        let only_matching = a.only_matching && !a.common.json;
-        let engine = a.common.engine()?;
-        let matcher = Matcher::new(patterns, a.ignore_case, a.word_regexp, a.line_regexp)?;
-        let context =
-            a.context.is_some() || a.after_context.is_some() || a.before_context.is_some();
-        let after = a.after_context.or(a.context).unwrap_or(0);
-        let before = a.before_context.or(a.context).unwrap_or(0);
-        let color = a.common.color_for(&std::io::stdout());
-        let list = a.files_with_matches || a.files_without_match;
-        let settings = Settings {
-            invert: a.invert_match,
-            quiet: a.quiet,
-            list,
-            count: a.count && !list,
-            only: only_matching,
-            json: a.common.json,
-            max_count: a.max_count,
-            before,
-            after,
-            context,
-            text: a.text,
-            column: a.column,
-            report: (a.invalid == InvalidMode::Report).then_some(engine),
-        };
-        let style = Style {
-            with_filename: false,
-            line_number: a.line_number || a.column,
-            column: a.column,
-            byte_offset: a.byte_offset,
-            null: a.null,
-            color,
-            repair: a.repair_output,
-            invert: a.invert_match,
-        };
-        let with_filename = if a.with_filename {
-            Some(true)
-        } else if a.no_filename {
-            Some(false)
-        } else {
-            None
-        };
-        let list_non_matches = a.files_without_match && !a.files_with_matches;
-        let mode = if settings.quiet {
-            Mode::Quiet
-        } else if settings.count {
-            Mode::Count
-        } else if a.files_with_matches {
-            Mode::Matching
-        } else if list_non_matches {
-            Mode::NonMatching
-        } else {
-            Mode::Lines
-        };
-        Ok(Config {
-            matcher,
-            settings,
-            style,
-            mode,
-            list_non_matches,
-            report_color: a.common.color_for(&std::io::stderr()),
-            files,
-            recursive: a.recursive,
-            filters: Filters::new(&a.include, &a.exclude, &a.exclude_dir),
-            with_filename,
-            label: a.label,
-            no_messages: a.no_messages,
-        })
-    }
-
     fn run(&self, out: &mut Output, diag: &mut Diag, matched: &mut bool) -> Result<(), ToolError> {
         // (input, show its name by default)
         let mut todo: Vec<(Input, bool)> = Vec::new();

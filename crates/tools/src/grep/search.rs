@@ -11,9 +11,9 @@ use utf8_codec::floor_boundary;
 use utf8_codec::stream::{Event, StreamError};
 
 use super::buffer::{Buffer, Feed};
+use super::config::Settings;
 use super::matcher::Matcher;
 use super::sink::{At, FileResult, Line, Sink, matches, units};
-use crate::args::Engine;
 use crate::diag::ToolError;
 use crate::engine::Scanner;
 use crate::position::LineTracker;
@@ -27,54 +27,11 @@ pub const CHUNK: usize = 96 * 1024;
 /// A line longer than this is streamed when its text is not printed.
 pub const LONG_LINE: usize = 4 << 20;
 
-/// The per-run settings of the searcher.
-#[derive(Debug, Clone)]
-pub struct Settings {
-    /// `-v`.
-    pub invert: bool,
-    /// `-q`.
-    pub quiet: bool,
-    /// `-l` or `-L`: stop at the first selected line.
-    pub list: bool,
-    /// `-c`.
-    pub count: bool,
-    /// `-o`.
-    pub only: bool,
-    /// `--json`.
-    pub json: bool,
-    /// `-m`.
-    pub max_count: Option<u64>,
-    /// `-B`.
-    pub before: usize,
-    /// `-A`.
-    pub after: usize,
-    /// Whether `-A/-B/-C` was given.
-    pub context: bool,
-    /// `-a`.
-    pub text: bool,
-    /// `--column`: the searcher counts the units before each match.
-    pub column: bool,
-    /// `--invalid=report`, with the engine that finds the invalid sequences.
-    pub report: Option<Engine>,
-}
-
-impl Settings {
-    fn printing(&self) -> bool {
-        !(self.quiet || self.list || self.count)
-    }
-
-    /// Whether every byte read is checked for NUL (binary files). Only printed lines and
-    /// `-v` depend on where the first NUL is; `-c`, `-l`, `-L` and `-q` without `-v` select
-    /// the same lines whatever came before, so they check only the lines with a match
-    /// (a NUL there splits the line, as in GNU grep) and skip a pass over the whole input.
-    fn scan_nul(&self) -> bool {
-        !self.text && (self.printing() || self.invert)
-    }
-
-    fn streamable(&self, m: &Matcher) -> bool {
-        let locate = !self.printing() || (self.only && !self.json && !self.context);
-        locate && m.max_match_len() * 2 + 64 < LONG_LINE
-    }
+/// Whether a line too long to hold is streamed: its text is not printed (`-o` prints
+/// matches only), and a match is much shorter than [`LONG_LINE`].
+fn streamable(s: &Settings, m: &Matcher) -> bool {
+    let locate = !s.printing() || (s.only && !s.json && !s.context);
+    locate && m.max_match_len() * 2 + 64 < LONG_LINE
 }
 
 struct Report {
@@ -241,7 +198,7 @@ impl<'a> FileSearch<'a> {
                 match self.rfind_term(&self.data.bytes()[self.unscanned..self.data.len]) {
                     Some(i) => self.unscanned + i + 1,
                     None => {
-                        if self.data.len >= LONG_LINE && self.s.streamable(self.m) {
+                        if self.data.len >= LONG_LINE && streamable(self.s, self.m) {
                             self.in_long_line = true;
                             let r = self.long_line(&mut feed);
                             self.in_long_line = false;
