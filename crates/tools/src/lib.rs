@@ -8,6 +8,7 @@
 //! * [`engine`]: the validators behind `--engine`, as one event stream;
 //! * [`position`]: line and column of errors in a stream;
 //! * [`mmap`]: read-only windows of large regular files (all the crate's `unsafe`);
+//! * [`color`]: the named styles and writing a piece with or without them;
 //! * [`report`]: the one formatter of errors, text and JSON, as DESIGN.md shows them;
 //! * [`diag`], [`output`], [`exit`]: diagnostics, stdout with quiet closed pipes, and the
 //!   0/1/2 exit status table.
@@ -18,6 +19,7 @@
 #![deny(unsafe_code)]
 
 pub mod args;
+pub mod color;
 pub mod count;
 pub mod diag;
 pub mod engine;
