@@ -16,6 +16,7 @@
 //! ```
 
 use std::fmt;
+use std::io::Write as _;
 
 use anstyle::{Ansi256Color, AnsiColor, Color, Effects, Style};
 
@@ -117,7 +118,8 @@ impl Paint {
     /// ```
     pub fn write_bytes(self, color: bool, out: &mut Vec<u8>, piece: &[u8]) {
         if color {
-            out.extend_from_slice(self.on().to_string().as_bytes());
+            // Writing to a Vec cannot fail.
+            let _ = write!(out, "{}", self.on());
             out.extend_from_slice(piece);
             out.extend_from_slice(self.off().as_bytes());
         } else {
@@ -179,8 +181,11 @@ pub struct Painted<T> {
 
 impl<T: fmt::Display> fmt::Display for Painted<T> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        // The piece gets the formatter's width and flags, inside the colour.
         if self.color {
-            write!(f, "{}{}{}", self.paint.on(), self.piece, self.paint.off())
+            self.paint.on().fmt(f)?;
+            self.piece.fmt(f)?;
+            f.write_str(self.paint.off())
         } else {
             self.piece.fmt(f)
         }
@@ -221,6 +226,15 @@ mod tests {
         assert_eq!(
             Paint::new(idx, Flavor::Sgr).on().to_string(),
             "\x1b[38;5;200m"
+        );
+    }
+
+    #[test]
+    fn padding_applies_to_the_piece() {
+        assert_eq!(format!("{:<4}|", ERROR_KIND.paint(false, "ab")), "ab  |");
+        assert_eq!(
+            format!("{:<4}|", ERROR_KIND.paint(true, "ab")),
+            "\x1b[1;31mab  \x1b[0m|"
         );
     }
 

@@ -7,15 +7,10 @@ use utf8_codec::repair;
 
 use super::matcher::Matcher;
 use super::sink::{At, FileResult, Line, Sink, matches, report_invalid};
+use crate::color::{GREP_FILE_NAME, GREP_MATCH, GREP_NUMBER, GREP_SEPARATOR, Paint};
 use crate::diag::{Diag, ToolError};
 use crate::output::Output;
 use crate::report::ErrorReport;
-
-const MATCH_ON: &str = "\x1b[01;31m\x1b[K";
-const OFF: &str = "\x1b[m\x1b[K";
-const FILE_ON: &str = "\x1b[35m\x1b[K";
-const NUM_ON: &str = "\x1b[32m\x1b[K";
-const SEP_ON: &str = "\x1b[36m\x1b[K";
 
 /// The output options shared by every file.
 #[derive(Debug, Clone, Copy)]
@@ -58,24 +53,18 @@ impl Printer {
         }
     }
 
-    fn colored(&mut self, on: &str, text: &[u8]) {
-        if self.style.color {
-            self.buf.extend_from_slice(on.as_bytes());
-            self.buf.extend_from_slice(text);
-            self.buf.extend_from_slice(OFF.as_bytes());
-        } else {
-            self.buf.extend_from_slice(text);
-        }
+    fn colored(&mut self, paint: Paint, text: &[u8]) {
+        paint.write_bytes(self.style.color, &mut self.buf, text);
     }
 
     fn sep(&mut self, sep: u8) {
-        self.colored(SEP_ON, &[sep]);
+        self.colored(GREP_SEPARATOR, &[sep]);
     }
 
     fn prefix(&mut self, name: &str, at: At, sep: u8) {
         let s = self.style;
         if s.with_filename {
-            self.colored(FILE_ON, name.as_bytes());
+            self.colored(GREP_FILE_NAME, name.as_bytes());
             if s.null {
                 self.buf.push(0);
             } else {
@@ -83,15 +72,15 @@ impl Printer {
             }
         }
         if s.line_number {
-            self.colored(NUM_ON, at.line.to_string().as_bytes());
+            self.colored(GREP_NUMBER, at.line.to_string().as_bytes());
             self.sep(sep);
         }
         if let (true, Some(c)) = (s.column, at.column) {
-            self.colored(NUM_ON, c.to_string().as_bytes());
+            self.colored(GREP_NUMBER, c.to_string().as_bytes());
             self.sep(sep);
         }
         if s.byte_offset {
-            self.colored(NUM_ON, at.offset.to_string().as_bytes());
+            self.colored(GREP_NUMBER, at.offset.to_string().as_bytes());
             self.sep(sep);
         }
     }
@@ -113,7 +102,7 @@ impl Printer {
 
     /// `--` between context groups.
     pub fn group_separator(&mut self, out: &mut Output) -> Result<(), ToolError> {
-        self.colored(SEP_ON, b"--");
+        self.colored(GREP_SEPARATOR, b"--");
         self.buf.push(b'\n');
         self.flush_to(out)
     }
@@ -151,7 +140,7 @@ impl Printer {
             let mut last = 0;
             for (s, e) in matches(m, text, 0) {
                 self.buf.extend_from_slice(&text[last..s]);
-                self.colored(MATCH_ON, &text[s..e]);
+                self.colored(GREP_MATCH, &text[s..e]);
                 last = e;
             }
             self.buf.extend_from_slice(&text[last..]);
@@ -171,12 +160,11 @@ impl Printer {
         text: &[u8],
     ) -> Result<(), ToolError> {
         self.prefix(name, at, b':');
-        if self.style.color {
-            self.buf.extend_from_slice(MATCH_ON.as_bytes());
-            self.text(text);
-            self.buf.extend_from_slice(OFF.as_bytes());
+        if self.style.repair {
+            let repaired = repair(text);
+            GREP_MATCH.write_bytes(self.style.color, &mut self.buf, repaired.as_bytes());
         } else {
-            self.text(text);
+            self.colored(GREP_MATCH, text);
         }
         self.buf.push(b'\n');
         self.flush_to(out)
@@ -185,7 +173,7 @@ impl Printer {
     /// `-c`: `[NAME:]COUNT`.
     pub fn count(&mut self, out: &mut Output, name: &str, n: u64) -> Result<(), ToolError> {
         if self.style.with_filename {
-            self.colored(FILE_ON, name.as_bytes());
+            self.colored(GREP_FILE_NAME, name.as_bytes());
             if self.style.null {
                 self.buf.push(0);
             } else {
@@ -199,7 +187,7 @@ impl Printer {
 
     /// `-l`/`-L`: the name, then a newline (a NUL with `--null`).
     pub fn name(&mut self, out: &mut Output, name: &str) -> Result<(), ToolError> {
-        self.colored(FILE_ON, name.as_bytes());
+        self.colored(GREP_FILE_NAME, name.as_bytes());
         self.buf.push(if self.style.null { 0 } else { b'\n' });
         self.flush_to(out)
     }
