@@ -9,8 +9,15 @@ use crate::diag::ToolError;
 // `--engine`'s types live with the engines; re-exported where the options are.
 pub use crate::engine::{Engine, EngineChoice};
 
-/// Options every binary accepts.
+/// Options every binary accepts, and the settings of every binary's command (applied to
+/// the command that flattens them): `-V`/`--version` with [`crate::VERSION`] and
+/// [`crate::LONG_VERSION`], help wrapped at 100 columns at most.
 #[derive(Args, Clone, Debug, Default, PartialEq, Eq)]
+#[command(
+    version = crate::VERSION,
+    long_version = crate::LONG_VERSION,
+    max_term_width = 100
+)]
 pub struct CommonArgs {
     /// When to color the output: auto (when writing to a terminal and NO_COLOR is not set),
     /// always or never. An explicit --color wins over NO_COLOR.

@@ -84,9 +84,9 @@ struct SummaryStats {
     bytes_searched: u64,
 }
 
-/// serde_json's compact output with the escapes of the shared error reports
-/// ([`crate::report::json_string`]): `\u0008`, `\u000c` and `\u007f` rather than `\b`,
-/// `\f` and a raw DEL, so the bytes of `--json` did not change with serde.
+/// serde_json's compact output with the escapes `--json` always wrote (those of the
+/// shared error reports): `\u0008`, `\u000c` and `\u007f` rather than `\b`, `\f` and a
+/// raw DEL, so the bytes of `--json` did not change with serde.
 struct Escapes;
 
 impl Formatter for Escapes {
@@ -244,13 +244,25 @@ mod tests {
     use super::Escapes;
     use serde::Serialize;
 
-    /// serde_json with [`Escapes`] writes strings as the shared `json_string` does.
+    /// serde_json with [`Escapes`] writes strings as `--json` always has: `\"`, `\\`,
+    /// `\n`, `\r`, `\t`, other controls and DEL as `\u00xx`, everything else as it is.
     #[test]
-    fn strings_escaped_as_json_string() {
+    fn string_escapes_are_unchanged() {
         let mut all: String = (0u8..0x80).map(char::from).collect();
-        all.push_str("é\u{FFFD}日本\u{2028}\u{10FFFF}\"\\/");
-        let mut want = String::new();
-        crate::report::json_string(&mut want, &all);
+        all.push_str("é\u{FFFD}日本\u{2028}\u{10FFFF}/");
+        let mut want = String::from("\"");
+        for c in all.chars() {
+            match c {
+                '"' => want.push_str("\\\""),
+                '\\' => want.push_str("\\\\"),
+                '\n' => want.push_str("\\n"),
+                '\r' => want.push_str("\\r"),
+                '\t' => want.push_str("\\t"),
+                c if c < ' ' || c == '\u{7F}' => want.push_str(&format!("\\u{:04x}", c as u32)),
+                c => want.push(c),
+            }
+        }
+        want.push('"');
         let mut got = Vec::new();
         all.serialize(&mut serde_json::Serializer::with_formatter(
             &mut got, Escapes,
