@@ -10,8 +10,8 @@ use serde_json::ser::{CharEscape, CompactFormatter, Formatter, Serializer};
 use utf8_codec::{errors, repair};
 
 use super::matcher::Matcher;
-use super::sink::{At, FileResult, Line, Sink, matches, report_invalid};
-use crate::diag::{Diag, ToolError};
+use super::sink::{At, Dest, FileResult, Line, Sink, matches, report_invalid};
+use crate::diag::ToolError;
 use crate::output::Output;
 use crate::report::ErrorReport;
 
@@ -142,12 +142,8 @@ pub fn summary(
 /// The sink of `--json` for one input: `begin` before its first line, `end` after it when
 /// a line was written.
 pub struct JsonSink<'a> {
-    /// Standard output.
-    pub out: &'a mut Output,
-    /// Where invalid sequences are reported.
-    pub diag: &'a Diag,
-    /// The input's name in diagnostics and JSON.
-    pub path: &'a str,
+    /// Where to write (the name is the one of diagnostics).
+    pub dest: Dest<'a>,
     /// `-v`: matches are listed in context lines.
     pub invert: bool,
     /// Whether `begin` is written.
@@ -156,11 +152,11 @@ pub struct JsonSink<'a> {
 
 impl Sink for JsonSink<'_> {
     fn line(&mut self, m: &Matcher, line: Line<'_>) -> Result<u64, ToolError> {
-        let path = self.path;
+        let path = self.dest.name;
         if !self.begun {
             self.begun = true;
             write(
-                self.out,
+                self.dest.out,
                 &Message::Begin {
                     path: Text { text: path },
                 },
@@ -206,7 +202,7 @@ impl Sink for JsonSink<'_> {
         } else {
             Message::Context(data)
         };
-        write(self.out, &msg)?;
+        write(self.dest.out, &msg)?;
         Ok(found)
     }
 
@@ -219,7 +215,7 @@ impl Sink for JsonSink<'_> {
     }
 
     fn invalid(&mut self, report: &ErrorReport<'_>) {
-        report_invalid(self.diag, report, true, false);
+        report_invalid(self.dest.diag, report, true, false);
     }
 
     fn finish(&mut self, r: &FileResult) -> Result<(), ToolError> {
@@ -227,7 +223,9 @@ impl Sink for JsonSink<'_> {
             return Ok(());
         }
         let end = End {
-            path: Text { text: self.path },
+            path: Text {
+                text: self.dest.name,
+            },
             binary: r.binary_matched,
             stats: FileStats {
                 matched_lines: r.selected,
@@ -235,7 +233,7 @@ impl Sink for JsonSink<'_> {
                 bytes_searched: r.bytes,
             },
         };
-        write(self.out, &Message::End(end))
+        write(self.dest.out, &Message::End(end))
     }
 }
 

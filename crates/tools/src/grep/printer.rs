@@ -6,9 +6,9 @@ use std::io::Write;
 use utf8_codec::repair;
 
 use super::matcher::Matcher;
-use super::sink::{At, FileResult, Line, Sink, matches, report_invalid};
+use super::sink::{At, Dest, FileResult, Line, Sink, matches, report_invalid};
 use crate::color::{GREP_FILE_NAME, GREP_MATCH, GREP_NUMBER, GREP_SEPARATOR, Paint};
-use crate::diag::{Diag, ToolError};
+use crate::diag::ToolError;
 use crate::output::Output;
 use crate::report::ErrorReport;
 
@@ -212,12 +212,8 @@ pub enum Mode {
 pub struct TextSink<'a> {
     /// The printer (its state spans inputs).
     pub printer: &'a mut Printer,
-    /// Standard output.
-    pub out: &'a mut Output,
-    /// Where invalid sequences and binary files are reported.
-    pub diag: &'a Diag,
-    /// The input's name as printed.
-    pub name: &'a str,
+    /// Where to write (the name is the one printed).
+    pub dest: Dest<'a>,
     /// What is written.
     pub mode: Mode,
     /// Color the kind of invalid-sequence reports.
@@ -226,36 +222,41 @@ pub struct TextSink<'a> {
 
 impl Sink for TextSink<'_> {
     fn line(&mut self, m: &Matcher, line: Line<'_>) -> Result<u64, ToolError> {
-        self.printer.line(self.out, m, self.name, line)?;
+        self.printer.line(self.dest.out, m, self.dest.name, line)?;
         Ok(0)
     }
 
     fn only(&mut self, at: At, text: &[u8]) -> Result<(), ToolError> {
-        self.printer.only(self.out, self.name, at, text)
+        self.printer.only(self.dest.out, self.dest.name, at, text)
     }
 
     fn gap(&mut self) -> Result<(), ToolError> {
         if self.printer.printed_any {
-            self.printer.group_separator(self.out)?;
+            self.printer.group_separator(self.dest.out)?;
         }
         Ok(())
     }
 
     fn invalid(&mut self, report: &ErrorReport<'_>) {
-        report_invalid(self.diag, report, false, self.report_color);
+        report_invalid(self.dest.diag, report, false, self.report_color);
     }
 
     fn finish(&mut self, r: &FileResult) -> Result<(), ToolError> {
         match self.mode {
-            Mode::Count => self.printer.count(self.out, self.name, r.selected)?,
-            Mode::Matching if r.selected > 0 => self.printer.name(self.out, self.name)?,
-            Mode::NonMatching if r.selected == 0 => self.printer.name(self.out, self.name)?,
+            Mode::Count => self
+                .printer
+                .count(self.dest.out, self.dest.name, r.selected)?,
+            Mode::Matching if r.selected > 0 => self.printer.name(self.dest.out, self.dest.name)?,
+            Mode::NonMatching if r.selected == 0 => {
+                self.printer.name(self.dest.out, self.dest.name)?
+            }
             _ => {}
         }
         if r.binary_matched {
-            self.out.flush()?;
-            self.diag
-                .line(format_args!("{}: binary file matches", self.name));
+            self.dest.out.flush()?;
+            self.dest
+                .diag
+                .line(format_args!("{}: binary file matches", self.dest.name));
         }
         Ok(())
     }

@@ -12,7 +12,7 @@ use super::config::Config;
 use super::json::{JsonSink, summary};
 use super::printer::{Printer, TextSink};
 use super::search::FileSearch;
-use super::sink::{FileResult, Sink};
+use super::sink::{Dest, FileResult, Sink};
 use super::walk::{Found, walk};
 use crate::diag::{Diag, ToolError};
 use crate::exit::Status;
@@ -132,9 +132,11 @@ impl Config {
             let (mut text, mut json);
             let sink: &mut dyn Sink = if self.settings.json {
                 json = JsonSink {
-                    out,
-                    diag,
-                    path: &diag_name,
+                    dest: Dest {
+                        out,
+                        diag,
+                        name: &diag_name,
+                    },
                     invert: self.settings.invert,
                     begun: false,
                 };
@@ -142,9 +144,11 @@ impl Config {
             } else {
                 text = TextSink {
                     printer: &mut printer,
-                    out,
-                    diag,
-                    name: &name,
+                    dest: Dest {
+                        out,
+                        diag,
+                        name: &name,
+                    },
                     mode: self.mode,
                     report_color: self.report_color,
                 };

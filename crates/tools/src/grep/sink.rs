@@ -7,6 +7,7 @@ use utf8_codec::count;
 
 use super::matcher::Matcher;
 use crate::diag::{Diag, ToolError};
+use crate::output::Output;
 use crate::report::ErrorReport;
 
 /// Where a line (or a match of `-o`) is: its number, absolute offset and column.
@@ -44,6 +45,16 @@ pub struct FileResult {
     pub binary_matched: bool,
     /// Bytes read.
     pub bytes: u64,
+}
+
+/// Where a sink writes for one input.
+pub struct Dest<'a> {
+    /// Standard output.
+    pub out: &'a mut Output,
+    /// Diagnostics: invalid sequences, binary files.
+    pub diag: &'a Diag,
+    /// The input's name: as printed in text, as diagnostics name it in JSON.
+    pub name: &'a str,
 }
 
 /// The receiver of one input's search events, in input order.
