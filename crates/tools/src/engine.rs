@@ -49,6 +49,26 @@ impl EngineChoice {
     }
 }
 
+/// The errors of a whole slice, found by `engine` (the same for every engine).
+///
+/// ```
+/// use utf8_tools::engine::{Engine, errors};
+/// for engine in [Engine::Scalar, Engine::Dfa] {
+///     let offsets: Vec<usize> = errors(engine, b"a\xFFb\xE2\x82").map(|e| e.offset()).collect();
+///     assert_eq!(offsets, [1, 3]);
+/// }
+/// ```
+pub fn errors(engine: Engine, bytes: &[u8]) -> impl Iterator<Item = Utf8Error> + '_ {
+    let (scalar, dfa) = match engine {
+        Engine::Scalar => (Some(utf8_codec::errors(bytes)), None),
+        Engine::Dfa => (None, Some(utf8_dfa::errors(bytes))),
+    };
+    scalar
+        .into_iter()
+        .flatten()
+        .chain(dfa.into_iter().flatten())
+}
+
 /// A streaming validator fed chunks of any size, yielding [`Event`]s exactly as
 /// [`Decoder`] does (its contract holds for every engine).
 ///

@@ -107,6 +107,8 @@ pub struct Config {
     pub(super) with_filename: Option<bool>,
     pub(super) label: Option<String>,
     pub(super) no_messages: bool,
+    /// `--engine`: what finds invalid sequences (`--invalid=report`, `--json`).
+    pub(super) engine: Engine,
 }
 
 impl Config {
@@ -209,6 +211,7 @@ impl Config {
             Mode::Lines
         };
         Ok(Config {
+            engine,
             matcher,
             settings,
             style,

@@ -7,11 +7,12 @@ use std::io::{self, Write};
 
 use serde::Serialize;
 use serde_json::ser::{CharEscape, CompactFormatter, Formatter, Serializer};
-use utf8_codec::{errors, repair};
+use utf8_codec::repair;
 
 use super::matcher::Matcher;
 use super::sink::{At, Dest, FileResult, Line, Sink, matches, report_invalid};
 use crate::diag::ToolError;
+use crate::engine::{Engine, errors};
 use crate::output::Output;
 use crate::report::ErrorReport;
 
@@ -146,6 +147,8 @@ pub struct JsonSink<'a> {
     pub dest: Dest<'a>,
     /// `-v`: matches are listed in context lines.
     pub invert: bool,
+    /// The engine that finds the invalid sequences of each line.
+    pub engine: Engine,
     /// Whether `begin` is written.
     pub begun: bool,
 }
@@ -189,7 +192,7 @@ impl Sink for JsonSink<'_> {
             line_number: line.at.line,
             absolute_offset: line.at.offset,
             submatches,
-            invalid: errors(line.bytes)
+            invalid: errors(self.engine, line.bytes)
                 .map(|e| Invalid {
                     offset: e.offset(),
                     len: e.len(),

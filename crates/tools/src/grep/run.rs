@@ -138,6 +138,7 @@ impl Config {
                         name: &diag_name,
                     },
                     invert: self.settings.invert,
+                    engine: self.engine,
                     begun: false,
                 };
                 &mut json
