@@ -891,3 +891,69 @@ fn engine_choice_gives_identical_invalid_reports() {
         }
     }
 }
+
+/// `--include` agrees with libc's fnmatch(3) (no flags, C locale, through python3's
+/// ctypes) on generated patterns and names: the syntax GNU grep gives these options
+/// (issue 22). ASCII only: in the C locale fnmatch and utf8-grep both match bytes.
+#[test]
+fn include_agrees_with_libc_fnmatch() {
+    if !crate::util::have("python3") {
+        eprintln!("include_agrees_with_libc_fnmatch: skipped: python3 is absent");
+        return;
+    }
+    let mut rng = crate::util::Rng::new(22);
+    let mut pick = |alphabet: &[u8], max: u64| -> String {
+        let n = 1 + rng.below(max);
+        (0..n)
+            .map(|_| char::from(alphabet[rng.below(alphabet.len() as u64) as usize]))
+            .collect()
+    };
+    let dir = tempdir();
+    let d = dir.path();
+    let mut names = Vec::new();
+    while names.len() < 40 {
+        let name = pick(b"ab.-[]!^{},:\\", 5);
+        if name != "." && name != ".." && !names.contains(&name) {
+            write(d, &name, "x\n");
+            names.push(name);
+        }
+    }
+    let patterns: Vec<String> = (0..100).map(|_| pick(b"ab.-[]!^{},:*?\\", 7)).collect();
+    let script = r#"
+import ctypes, sys
+fnmatch = ctypes.CDLL(None).fnmatch
+fnmatch.argtypes = [ctypes.c_char_p, ctypes.c_char_p, ctypes.c_int]
+lines = sys.stdin.read().split("\n")
+n = int(lines[0])
+names, pats = lines[1:1 + n], lines[1 + n:]
+for p in pats:
+    print("/".join(sorted(x for x in names if fnmatch(p.encode(), x.encode(), 0) == 0)))
+"#;
+    let mut input = format!("{}\n{}\n", names.len(), names.join("\n"));
+    input.push_str(&patterns.join("\n"));
+    let out = Command::new("python3")
+        .args(["-c", script])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .and_then(|mut c| {
+            use std::io::Write;
+            c.stdin.take().expect("stdin").write_all(input.as_bytes())?;
+            c.wait_with_output()
+        })
+        .expect("python3");
+    assert!(out.status.success());
+    let want = String::from_utf8(out.stdout).expect("UTF-8");
+    for (pat, want) in patterns.iter().zip(want.lines()) {
+        let include = format!("--include={pat}");
+        let o = ours(d, &["-r", "-l", &include, "x"]);
+        let mut got: Vec<&str> = o
+            .stdout
+            .split(|&b| b == b'\n')
+            .filter(|l| !l.is_empty())
+            .map(|l| std::str::from_utf8(l).expect("UTF-8"))
+            .collect();
+        got.sort();
+        assert_eq!(got.join("/"), want, "--include={pat:?}");
+    }
+}

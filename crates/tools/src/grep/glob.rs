@@ -38,22 +38,27 @@ pub fn glob_match(pat: &str, name: &str) -> bool {
 #[derive(Debug, Clone)]
 pub struct Globs {
     set: GlobSet,
+    /// Patterns given, those that match nothing included.
+    given: usize,
 }
 
 impl Default for Globs {
     fn default() -> Globs {
         Globs {
             set: GlobSet::empty(),
+            given: 0,
         }
     }
 }
 
 impl Globs {
-    /// The patterns, read as fnmatch reads them (a pattern that can match nothing is left
-    /// out).
+    /// The patterns, read as fnmatch reads them (one that can match nothing, as `a\\`, is
+    /// given but never matches).
     pub fn new<'p>(patterns: impl IntoIterator<Item = &'p str>) -> Globs {
         let mut b = GlobSetBuilder::new();
+        let mut given = 0;
         for p in patterns {
+            given += 1;
             let Some(text) = to_globset(p) else { continue };
             let glob = GlobBuilder::new(&text)
                 .literal_separator(false)
@@ -65,12 +70,12 @@ impl Globs {
             b.add(glob);
         }
         let set = b.build().unwrap_or_else(|e| panic!("globset: {e}"));
-        Globs { set }
+        Globs { set, given }
     }
 
-    /// Whether there is no pattern.
+    /// Whether no pattern was given.
     pub fn is_empty(&self) -> bool {
-        self.set.is_empty()
+        self.given == 0
     }
 
     /// Whether any pattern matches `name`.
@@ -378,5 +383,8 @@ mod tests {
         for (p, n) in no {
             assert!(!glob_match(p, n), "{p:?} should not match {n:?}");
         }
+        // A pattern that matches nothing is still given (`--include='a\'` selects no file).
+        let never = super::Globs::new(["a\\"]);
+        assert!(!never.is_empty() && !never.is_match("a\\".as_ref()));
     }
 }
