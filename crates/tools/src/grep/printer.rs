@@ -41,6 +41,33 @@ pub struct Printer {
     /// Whether anything was printed (for `--` between context groups).
     pub printed_any: bool,
     buf: Vec<u8>,
+    pens: Pens,
+}
+
+/// Which colour a piece of output takes.
+#[derive(Debug, Clone, Copy)]
+enum Piece {
+    Match,
+    FileName,
+    Number,
+    Separator,
+}
+
+/// The colour module's sequences for each [`Piece`], rendered once: the module formats
+/// them at each call, which doubled the cost of printing in colour.
+#[derive(Debug)]
+struct Pens([(String, &'static str); 4]);
+
+impl Pens {
+    fn new() -> Pens {
+        let pen = |p: Paint| (p.on().to_string(), p.off());
+        Pens([
+            pen(GREP_MATCH),
+            pen(GREP_FILE_NAME),
+            pen(GREP_NUMBER),
+            pen(GREP_SEPARATOR),
+        ])
+    }
 }
 
 impl Printer {
@@ -50,21 +77,30 @@ impl Printer {
             style,
             printed_any: false,
             buf: Vec::with_capacity(4096),
+            pens: Pens::new(),
         }
     }
 
-    fn colored(&mut self, paint: Paint, text: &[u8]) {
-        paint.write_bytes(self.style.color, &mut self.buf, text);
+    #[inline]
+    fn colored(&mut self, piece: Piece, text: &[u8]) {
+        if self.style.color {
+            let (on, off) = &self.pens.0[piece as usize];
+            self.buf.extend_from_slice(on.as_bytes());
+            self.buf.extend_from_slice(text);
+            self.buf.extend_from_slice(off.as_bytes());
+        } else {
+            self.buf.extend_from_slice(text);
+        }
     }
 
     fn sep(&mut self, sep: u8) {
-        self.colored(GREP_SEPARATOR, &[sep]);
+        self.colored(Piece::Separator, &[sep]);
     }
 
     fn prefix(&mut self, name: &str, at: At, sep: u8) {
         let s = self.style;
         if s.with_filename {
-            self.colored(GREP_FILE_NAME, name.as_bytes());
+            self.colored(Piece::FileName, name.as_bytes());
             if s.null {
                 self.buf.push(0);
             } else {
@@ -72,15 +108,15 @@ impl Printer {
             }
         }
         if s.line_number {
-            self.colored(GREP_NUMBER, at.line.to_string().as_bytes());
+            self.colored(Piece::Number, at.line.to_string().as_bytes());
             self.sep(sep);
         }
         if let (true, Some(c)) = (s.column, at.column) {
-            self.colored(GREP_NUMBER, c.to_string().as_bytes());
+            self.colored(Piece::Number, c.to_string().as_bytes());
             self.sep(sep);
         }
         if s.byte_offset {
-            self.colored(GREP_NUMBER, at.offset.to_string().as_bytes());
+            self.colored(Piece::Number, at.offset.to_string().as_bytes());
             self.sep(sep);
         }
     }
@@ -102,7 +138,7 @@ impl Printer {
 
     /// `--` between context groups.
     pub fn group_separator(&mut self, out: &mut Output) -> Result<(), ToolError> {
-        self.colored(GREP_SEPARATOR, b"--");
+        self.colored(Piece::Separator, b"--");
         self.buf.push(b'\n');
         self.flush_to(out)
     }
@@ -140,7 +176,7 @@ impl Printer {
             let mut last = 0;
             for (s, e) in matches(m, text, 0) {
                 self.buf.extend_from_slice(&text[last..s]);
-                self.colored(GREP_MATCH, &text[s..e]);
+                self.colored(Piece::Match, &text[s..e]);
                 last = e;
             }
             self.buf.extend_from_slice(&text[last..]);
@@ -162,9 +198,9 @@ impl Printer {
         self.prefix(name, at, b':');
         if self.style.repair {
             let repaired = repair(text);
-            GREP_MATCH.write_bytes(self.style.color, &mut self.buf, repaired.as_bytes());
+            self.colored(Piece::Match, repaired.as_bytes());
         } else {
-            self.colored(GREP_MATCH, text);
+            self.colored(Piece::Match, text);
         }
         self.buf.push(b'\n');
         self.flush_to(out)
@@ -173,7 +209,7 @@ impl Printer {
     /// `-c`: `[NAME:]COUNT`.
     pub fn count(&mut self, out: &mut Output, name: &str, n: u64) -> Result<(), ToolError> {
         if self.style.with_filename {
-            self.colored(GREP_FILE_NAME, name.as_bytes());
+            self.colored(Piece::FileName, name.as_bytes());
             if self.style.null {
                 self.buf.push(0);
             } else {
@@ -187,7 +223,7 @@ impl Printer {
 
     /// `-l`/`-L`: the name, then a newline (a NUL with `--null`).
     pub fn name(&mut self, out: &mut Output, name: &str) -> Result<(), ToolError> {
-        self.colored(GREP_FILE_NAME, name.as_bytes());
+        self.colored(Piece::FileName, name.as_bytes());
         self.buf.push(if self.style.null { 0 } else { b'\n' });
         self.flush_to(out)
     }

@@ -395,46 +395,21 @@ impl<'a> FileSearch<'a> {
         Ok(())
     }
 
-    /// Shows a line: whole, or its matches with `-o` (a selected one only).
-    fn show(&mut self, line: Line<'_>) -> Result<(), ToolError> {
-        self.separator(line.at.line)?;
-        if self.s.json || !self.s.only {
-            let k = self.sink.line(self.m, line)?;
-            if line.selected {
-                self.res.matches += k;
-            }
-        } else if line.selected {
-            let (mut upos, mut ucount) = (0, 0);
-            for (s, e) in matches(self.m, line.bytes, 0) {
-                if self.s.column {
-                    ucount += units(&line.bytes[upos..s]);
-                    upos = s;
-                }
-                let at = At {
-                    line: line.at.line,
-                    offset: line.at.offset + s as u64,
-                    column: Some(ucount + 1),
-                };
-                self.sink.only(at, &line.bytes[s..e])?;
-                self.res.matches += 1;
-            }
-        }
-        Ok(())
-    }
-
     /// A queued before-context line.
     fn emit_owned(&mut self, n: u64, offset: u64, bytes: &[u8]) -> Result<(), ToolError> {
+        self.separator(n)?;
         let at = At {
             line: n,
             offset,
             column: None,
         };
-        self.show(Line {
+        let line = Line {
             at,
             bytes,
             terminated: true,
             selected: false,
-        })
+        };
+        show(&mut *self.sink, self.s, self.m, &mut self.res, line)
     }
 
     fn emit(
@@ -444,9 +419,8 @@ impl<'a> FileSearch<'a> {
         selected: bool,
         m: Option<(usize, usize)>,
     ) -> Result<(), ToolError> {
-        // The buffer is not borrowed across the call: `show` needs `self` whole.
-        let data = std::mem::take(&mut self.data);
-        let bytes = &data.bytes()[ls..le];
+        self.separator(self.line_no)?;
+        let bytes = &self.data.bytes()[ls..le];
         let column = match m {
             Some((s, _)) if self.s.column => Some(units(&bytes[..s]) + 1),
             _ => None,
@@ -462,9 +436,7 @@ impl<'a> FileSearch<'a> {
             terminated,
             selected,
         };
-        let r = self.show(line);
-        self.data = data;
-        r
+        show(&mut *self.sink, self.s, self.m, &mut self.res, line)
     }
 
     /// Streams a line that does not fit: `buf[..len]` is its start and holds no terminator.
@@ -553,6 +525,39 @@ impl<'a> FileSearch<'a> {
             self.read_more(feed)?;
         }
     }
+}
+
+/// Shows a line to the sink: whole, or its matches with `-o` (a selected one only),
+/// counting the matches listed in `res`.
+fn show(
+    sink: &mut dyn Sink,
+    st: &Settings,
+    m: &Matcher,
+    res: &mut FileResult,
+    line: Line<'_>,
+) -> Result<(), ToolError> {
+    if st.json || !st.only {
+        let k = sink.line(m, line)?;
+        if line.selected {
+            res.matches += k;
+        }
+    } else if line.selected {
+        let (mut upos, mut ucount) = (0, 0);
+        for (s, e) in matches(m, line.bytes, 0) {
+            if st.column {
+                ucount += units(&line.bytes[upos..s]);
+                upos = s;
+            }
+            let at = At {
+                line: line.at.line,
+                offset: line.at.offset + s as u64,
+                column: Some(ucount + 1),
+            };
+            sink.only(at, &line.bytes[s..e])?;
+            res.matches += 1;
+        }
+    }
+    Ok(())
 }
 
 /// Reports an invalid sequence at the tracker's line and column.
