@@ -51,6 +51,21 @@ fn ours(dir: &Path, args: &[&str]) -> Outcome {
     grep(dir).args(args).run()
 }
 
+/// Runs a python3 script with `input` on its standard input.
+fn python3(script: &str, input: &[u8]) -> std::process::Output {
+    Command::new("python3")
+        .args(["-c", script])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .and_then(|mut c| {
+            use std::io::Write;
+            c.stdin.take().expect("stdin").write_all(input)?;
+            c.wait_with_output()
+        })
+        .expect("python3")
+}
+
 /// Compares stdout and exit code with GNU grep -F for every option set and pattern.
 fn differential(
     dir: &Path,
@@ -371,17 +386,7 @@ for line in sys.stdin:
             assert set(e) == {"offset", "len", "kind"}, e
 print(" ".join(kinds))
 "#;
-        let out = Command::new("python3")
-            .args(["-c", script])
-            .stdin(std::process::Stdio::piped())
-            .stdout(std::process::Stdio::piped())
-            .spawn()
-            .and_then(|mut c| {
-                use std::io::Write;
-                c.stdin.take().expect("stdin").write_all(&o.stdout)?;
-                c.wait_with_output()
-            })
-            .expect("python3");
+        let out = python3(script, &o.stdout);
         assert!(out.status.success());
         assert_eq!(
             String::from_utf8_lossy(&out.stdout).trim(),
@@ -931,17 +936,7 @@ for p in pats:
 "#;
     let mut input = format!("{}\n{}\n", names.len(), names.join("\n"));
     input.push_str(&patterns.join("\n"));
-    let out = Command::new("python3")
-        .args(["-c", script])
-        .stdin(std::process::Stdio::piped())
-        .stdout(std::process::Stdio::piped())
-        .spawn()
-        .and_then(|mut c| {
-            use std::io::Write;
-            c.stdin.take().expect("stdin").write_all(input.as_bytes())?;
-            c.wait_with_output()
-        })
-        .expect("python3");
+    let out = python3(script, input.as_bytes());
     assert!(out.status.success());
     let want = String::from_utf8(out.stdout).expect("UTF-8");
     for (pat, want) in patterns.iter().zip(want.lines()) {
