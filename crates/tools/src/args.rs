@@ -6,9 +6,18 @@ use std::io::IsTerminal;
 use clap::{Args, ValueEnum};
 
 use crate::diag::ToolError;
+// `--engine`'s types live with the engines; re-exported where the options are.
+pub use crate::engine::{Engine, EngineChoice};
 
-/// Options every binary accepts.
+/// Options every binary accepts, and the settings of every binary's command (applied to
+/// the command that flattens them): `-V`/`--version` with [`crate::VERSION`] and
+/// [`crate::LONG_VERSION`], help wrapped at 100 columns at most.
 #[derive(Args, Clone, Debug, Default, PartialEq, Eq)]
+#[command(
+    version = crate::VERSION,
+    long_version = crate::LONG_VERSION,
+    max_term_width = 100
+)]
 pub struct CommonArgs {
     /// When to color the output: auto (when writing to a terminal and NO_COLOR is not set),
     /// always or never. An explicit --color wins over NO_COLOR.
@@ -76,45 +85,5 @@ pub fn resolve_color(choice: Option<ColorChoice>, no_color: bool, terminal: bool
         Some(ColorChoice::Always) => true,
         Some(ColorChoice::Never) => false,
         Some(ColorChoice::Auto) | None => terminal && !no_color,
-    }
-}
-
-/// The value of `--engine`.
-#[derive(ValueEnum, Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub enum EngineChoice {
-    /// The fastest engine available (the codec's).
-    #[default]
-    Auto,
-    /// The codec's table-driven decoder.
-    Scalar,
-    /// The minimized DFA of the utf8-dfa crate.
-    Dfa,
-}
-
-/// A validator that is available in this build.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Engine {
-    /// `utf8_codec`'s streaming decoder.
-    Scalar,
-    /// `utf8_dfa`'s DFA.
-    Dfa,
-}
-
-impl EngineChoice {
-    /// The engine this choice selects.
-    ///
-    /// # Errors
-    ///
-    /// [`ToolError::Usage`] for `dfa` when the DFA engine is not built in.
-    ///
-    /// ```
-    /// use utf8_tools::args::{Engine, EngineChoice};
-    /// assert_eq!(EngineChoice::Auto.resolve().unwrap(), Engine::Scalar);
-    /// ```
-    pub fn resolve(self) -> Result<Engine, ToolError> {
-        match self {
-            EngineChoice::Auto | EngineChoice::Scalar => Ok(Engine::Scalar),
-            EngineChoice::Dfa => crate::engine::dfa_engine(),
-        }
     }
 }

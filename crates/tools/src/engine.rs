@@ -5,12 +5,68 @@
 use utf8_codec::stream::{Decoder, Event, StreamError};
 use utf8_codec::{ErrorKind, Utf8Error};
 
-use crate::args::Engine;
+use clap::ValueEnum;
+
 use crate::diag::ToolError;
 
-/// The DFA engine, when this build has it (it does).
-pub(crate) fn dfa_engine() -> Result<Engine, ToolError> {
-    Ok(Engine::Dfa)
+/// The value of `--engine`.
+#[derive(ValueEnum, Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum EngineChoice {
+    /// The fastest engine available (the codec's).
+    #[default]
+    Auto,
+    /// The codec's table-driven decoder.
+    Scalar,
+    /// The minimized DFA of the utf8-dfa crate.
+    Dfa,
+}
+
+/// A validator that is available in this build.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Engine {
+    /// `utf8_codec`'s streaming decoder.
+    Scalar,
+    /// `utf8_dfa`'s DFA.
+    Dfa,
+}
+
+impl EngineChoice {
+    /// The engine this choice selects.
+    ///
+    /// # Errors
+    ///
+    /// [`ToolError::Usage`] for an engine not built in (every engine is, in this build).
+    ///
+    /// ```
+    /// use utf8_tools::engine::{Engine, EngineChoice};
+    /// assert_eq!(EngineChoice::Auto.resolve().unwrap(), Engine::Scalar);
+    /// ```
+    pub fn resolve(self) -> Result<Engine, ToolError> {
+        match self {
+            EngineChoice::Auto | EngineChoice::Scalar => Ok(Engine::Scalar),
+            EngineChoice::Dfa => Ok(Engine::Dfa),
+        }
+    }
+}
+
+/// The errors of a whole slice, found by `engine` (the same for every engine).
+///
+/// ```
+/// use utf8_tools::engine::{Engine, errors};
+/// for engine in [Engine::Scalar, Engine::Dfa] {
+///     let offsets: Vec<usize> = errors(engine, b"a\xFFb\xE2\x82").map(|e| e.offset()).collect();
+///     assert_eq!(offsets, [1, 3]);
+/// }
+/// ```
+pub fn errors(engine: Engine, bytes: &[u8]) -> impl Iterator<Item = Utf8Error> + '_ {
+    let (scalar, dfa) = match engine {
+        Engine::Scalar => (Some(utf8_codec::errors(bytes)), None),
+        Engine::Dfa => (None, Some(utf8_dfa::errors(bytes))),
+    };
+    scalar
+        .into_iter()
+        .flatten()
+        .chain(dfa.into_iter().flatten())
 }
 
 /// A streaming validator fed chunks of any size, yielding [`Event`]s exactly as
@@ -18,7 +74,7 @@ pub(crate) fn dfa_engine() -> Result<Engine, ToolError> {
 ///
 /// ```
 /// use utf8_codec::stream::Event;
-/// use utf8_tools::{args::Engine, engine::Scanner};
+/// use utf8_tools::engine::{Engine, Scanner};
 ///
 /// for engine in [Engine::Scalar, Engine::Dfa] {
 ///     let mut s = Scanner::new(engine);

@@ -51,6 +51,21 @@ fn ours(dir: &Path, args: &[&str]) -> Outcome {
     grep(dir).args(args).run()
 }
 
+/// Runs a python3 script with `input` on its standard input.
+fn python3(script: &str, input: &[u8]) -> std::process::Output {
+    Command::new("python3")
+        .args(["-c", script])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .and_then(|mut c| {
+            use std::io::Write;
+            c.stdin.take().expect("stdin").write_all(input)?;
+            c.wait_with_output()
+        })
+        .expect("python3")
+}
+
 /// Compares stdout and exit code with GNU grep -F for every option set and pattern.
 fn differential(
     dir: &Path,
@@ -371,17 +386,7 @@ for line in sys.stdin:
             assert set(e) == {"offset", "len", "kind"}, e
 print(" ".join(kinds))
 "#;
-        let out = Command::new("python3")
-            .args(["-c", script])
-            .stdin(std::process::Stdio::piped())
-            .stdout(std::process::Stdio::piped())
-            .spawn()
-            .and_then(|mut c| {
-                use std::io::Write;
-                c.stdin.take().expect("stdin").write_all(&o.stdout)?;
-                c.wait_with_output()
-            })
-            .expect("python3");
+        let out = python3(script, &o.stdout);
         assert!(out.status.success());
         assert_eq!(
             String::from_utf8_lossy(&out.stdout).trim(),
@@ -795,4 +800,155 @@ fn empty_pattern_under_w_and_x() {
         .run();
     o.assert_code(1);
     assert_eq!(o.out(), "");
+}
+
+/// `--include` is an fnmatch pattern matched in time linear in the name (issue 18; a
+/// backtracking matcher took exponential time here: 12 stars against 40 `a`s never ended,
+/// where GNU grep and rg answer at once). The timeout is generous and only catches the
+/// hang.
+#[test]
+fn include_glob_with_many_stars_answers() {
+    use std::time::{Duration, Instant};
+    let dir = tempdir();
+    let d = dir.path();
+    let name = "a".repeat(40);
+    write(d, &name, "hello\n");
+    write(d, "aab", "hello\n");
+    let mut cmd = grep(d);
+    let mut child = cmd
+        .args(["-r", "--include=*a*a*a*a*a*a*a*a*a*a*a*a*b", "hello"])
+        .command()
+        .stdin(std::process::Stdio::null())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .expect("spawn utf8-grep");
+    let start = Instant::now();
+    while child.try_wait().expect("wait").is_none() {
+        if start.elapsed() > Duration::from_secs(15) {
+            let _ = child.kill();
+            panic!("utf8-grep --include='*a*a*...*b' hangs on a name of 40 'a's");
+        }
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    let out = child.wait_with_output().expect("output");
+    // Neither name has 12 `a`s followed by a `b`.
+    assert_eq!(out.status.code(), Some(1));
+    assert!(out.stdout.is_empty());
+}
+
+/// `--include`/`--exclude` are fnmatch(3) patterns, not globset's: `{a,b}` is literal,
+/// `*` matches a leading `.`, `[!...]` negates, `\` escapes.
+#[test]
+fn include_exclude_follow_fnmatch() {
+    let dir = tempdir();
+    let d = dir.path();
+    for name in ["{a,b}.txt", "a.txt", ".hidden.txt", "x.md", "*.md"] {
+        write(d, name, "hello\n");
+    }
+    let files = |args: &[&str]| {
+        let mut a = vec!["-r", "-l"];
+        a.extend_from_slice(args);
+        a.push("hello");
+        let mut l: Vec<String> = ours(d, &a).out().lines().map(String::from).collect();
+        l.sort();
+        l
+    };
+    assert_eq!(files(&["--include={a,b}.txt"]), ["{a,b}.txt"]);
+    assert_eq!(
+        files(&["--include=*.txt"]),
+        [".hidden.txt", "a.txt", "{a,b}.txt"]
+    );
+    assert_eq!(files(&["--include=[!.{]*"]), ["*.md", "a.txt", "x.md"]);
+    assert_eq!(files(&["--include=\\*.md"]), ["*.md"]);
+    assert_eq!(files(&["--exclude=*.txt", "--exclude=[a-z].md"]), ["*.md"]);
+}
+
+/// `--engine` chooses the validator behind `--invalid=report`; every engine reports the
+/// same sequences at the same places (text and JSON), on stdin and on a file.
+#[test]
+fn engine_choice_gives_identical_invalid_reports() {
+    let dir = tempdir();
+    let d = dir.path();
+    invalid_fixture(d);
+    let mut text = corpus(7, 1 << 20, true);
+    text.extend_from_slice(b"\n\xF0\x9F\x98");
+    write(d, "big.txt", &text);
+    for extra in [&[][..], &["--json"], &["-c"], &["-v", "-n"]] {
+        let run = |engine: &str| {
+            let mut args = vec!["--invalid=report", "--engine", engine];
+            args.extend_from_slice(extra);
+            args.extend_from_slice(&["caf", "bad.txt", "big.txt"]);
+            ours(d, &args)
+        };
+        let scalar = run("scalar");
+        assert!(
+            scalar.err().contains("surrogate"),
+            "{extra:?}: {}",
+            scalar.err()
+        );
+        for engine in ["dfa", "auto"] {
+            let other = run(engine);
+            assert_eq!(
+                (other.code, other.out(), other.err()),
+                (scalar.code, scalar.out(), scalar.err()),
+                "--engine {engine} {extra:?}"
+            );
+        }
+    }
+}
+
+/// `--include` agrees with libc's fnmatch(3) (no flags, C locale, through python3's
+/// ctypes) on generated patterns and names: the syntax GNU grep gives these options
+/// (issue 22). ASCII only: in the C locale fnmatch and utf8-grep both match bytes.
+#[test]
+fn include_agrees_with_libc_fnmatch() {
+    if !crate::util::have("python3") {
+        eprintln!("include_agrees_with_libc_fnmatch: skipped: python3 is absent");
+        return;
+    }
+    let mut rng = crate::util::Rng::new(22);
+    let mut pick = |alphabet: &[u8], max: u64| -> String {
+        let n = 1 + rng.below(max);
+        (0..n)
+            .map(|_| char::from(alphabet[rng.below(alphabet.len() as u64) as usize]))
+            .collect()
+    };
+    let dir = tempdir();
+    let d = dir.path();
+    let mut names = Vec::new();
+    while names.len() < 40 {
+        let name = pick(b"ab.-[]!^{},:\\", 5);
+        if name != "." && name != ".." && !names.contains(&name) {
+            write(d, &name, "x\n");
+            names.push(name);
+        }
+    }
+    let patterns: Vec<String> = (0..100).map(|_| pick(b"ab.-[]!^{},:*?\\", 7)).collect();
+    let script = r#"
+import ctypes, sys
+fnmatch = ctypes.CDLL(None).fnmatch
+fnmatch.argtypes = [ctypes.c_char_p, ctypes.c_char_p, ctypes.c_int]
+lines = sys.stdin.read().split("\n")
+n = int(lines[0])
+names, pats = lines[1:1 + n], lines[1 + n:]
+for p in pats:
+    print("/".join(sorted(x for x in names if fnmatch(p.encode(), x.encode(), 0) == 0)))
+"#;
+    let mut input = format!("{}\n{}\n", names.len(), names.join("\n"));
+    input.push_str(&patterns.join("\n"));
+    let out = python3(script, input.as_bytes());
+    assert!(out.status.success());
+    let want = String::from_utf8(out.stdout).expect("UTF-8");
+    for (pat, want) in patterns.iter().zip(want.lines()) {
+        let include = format!("--include={pat}");
+        let o = ours(d, &["-r", "-l", &include, "x"]);
+        let mut got: Vec<&str> = o
+            .stdout
+            .split(|&b| b == b'\n')
+            .filter(|l| !l.is_empty())
+            .map(|l| std::str::from_utf8(l).expect("UTF-8"))
+            .collect();
+        got.sort();
+        assert_eq!(got.join("/"), want, "--include={pat:?}");
+    }
 }

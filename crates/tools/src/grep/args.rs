@@ -23,13 +23,11 @@ write error) unless -q found a match.";
 
 /// Search for fixed strings in UTF-8 text, on raw bytes, correctly on any bytes.
 #[derive(Parser, Debug, Clone)]
+// Version and help width: `CommonArgs`, flattened below.
 #[command(
     name = "utf8-grep",
-    version = crate::VERSION,
-    long_version = crate::LONG_VERSION,
     about = "Search for fixed strings in UTF-8 text, on raw bytes, correctly on any bytes",
     after_help = AFTER_HELP,
-    max_term_width = 100,
     disable_help_flag = true
 )]
 pub struct GrepArgs {

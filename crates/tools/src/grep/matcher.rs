@@ -12,6 +12,7 @@ use regex_automata::meta::Regex;
 use regex_automata::nfa::thompson;
 use regex_automata::util::syntax;
 use regex_automata::{Anchored, Input};
+use regex_syntax::escape;
 use utf8_codec::{decode_first, decode_last};
 
 use crate::diag::ToolError;
@@ -84,17 +85,6 @@ impl Fold {
 /// Whether `c` is a word character for `-w`: a Unicode letter or digit, or `_`.
 pub fn is_word_char(c: char) -> bool {
     c == '_' || c.is_alphanumeric()
-}
-
-fn escape(p: &str) -> String {
-    let mut s = String::with_capacity(p.len() + 8);
-    for c in p.chars() {
-        if "\\.+*?()|[]{}^$#&-~".contains(c) {
-            s.push('\\');
-        }
-        s.push(c);
-    }
-    s
 }
 
 fn fold_regex(pats: &[String], whole_line: bool) -> Result<Regex, ToolError> {
@@ -317,5 +307,16 @@ mod tests {
         assert_eq!(m(&["", " abc"], true).find_in(b"x, abc", 0), Some((2, 6)));
         assert_eq!(m(&["", " abc"], true).find_in(b"x; abc", 1), Some((2, 6)));
         assert_eq!(m(&["", "zz"], true).find_in(b"ab", 0), None);
+    }
+
+    /// `-i` compiles the patterns as regexes: every metacharacter is escaped.
+    #[test]
+    fn ignore_case_patterns_are_literal() {
+        let pat = r"A.b(c)*[x]{2}^$#&-~\|+?";
+        let m = Matcher::new(vec![pat.to_string(), "z.z".to_string()], true, false, false).unwrap();
+        let hay = r"xx a.B(C)*[X]{2}^$#&-~\|+? yy";
+        assert_eq!(m.find_raw(hay.as_bytes()), Some((3, 3 + pat.len())));
+        assert_eq!(m.find_raw(b"zaz"), None);
+        assert_eq!(m.find_raw(b"Z.Z"), Some((0, 3)));
     }
 }

@@ -7,15 +7,19 @@
 
 mod args;
 mod buffer;
+mod config;
+mod glob;
+mod json;
 mod matcher;
 mod printer;
 mod run;
 mod search;
+mod sink;
 mod walk;
 
 pub use args::{GrepArgs, InvalidMode};
+pub use glob::glob_match;
 pub use matcher::{Matcher, is_word_char};
-pub use walk::glob_match;
 
 use std::process::ExitCode;
 

@@ -1,21 +1,16 @@
-//! How selected lines, context lines, matches, counts and names are written: GNU grep's
-//! layout and colors, or JSON Lines in ripgrep's shape (text always valid UTF-8).
+//! How selected lines, context lines, matches, counts and names are written in text:
+//! GNU grep's layout and colors. [`TextSink`] is the [`Sink`] of every mode but `--json`.
 
-use std::fmt::Write as _;
 use std::io::Write;
 
-use utf8_codec::{count, errors, repair};
+use utf8_codec::repair;
 
 use super::matcher::Matcher;
+use super::sink::{At, Dest, FileResult, Line, Sink, matches, report_invalid};
+use crate::color::{GREP_FILE_NAME, GREP_MATCH, GREP_NUMBER, GREP_SEPARATOR, Paint};
 use crate::diag::ToolError;
 use crate::output::Output;
-use crate::report::json_string;
-
-const MATCH_ON: &str = "\x1b[01;31m\x1b[K";
-const OFF: &str = "\x1b[m\x1b[K";
-const FILE_ON: &str = "\x1b[35m\x1b[K";
-const NUM_ON: &str = "\x1b[32m\x1b[K";
-const SEP_ON: &str = "\x1b[36m\x1b[K";
+use crate::report::ErrorReport;
 
 /// The output options shared by every file.
 #[derive(Debug, Clone, Copy)]
@@ -38,13 +33,6 @@ pub struct Style {
     pub invert: bool,
 }
 
-/// The number of units (scalar values and maximal subparts) in `bytes`, which ends at a
-/// unit boundary.
-pub fn units(bytes: &[u8]) -> u64 {
-    let c = count(bytes);
-    c.chars + c.errors
-}
-
 /// Writes GNU grep style output.
 #[derive(Debug)]
 pub struct Printer {
@@ -53,17 +41,33 @@ pub struct Printer {
     /// Whether anything was printed (for `--` between context groups).
     pub printed_any: bool,
     buf: Vec<u8>,
+    pens: Pens,
 }
 
-/// Where a line is: its number, absolute offset and the units before it on its line.
+/// Which colour a piece of output takes.
 #[derive(Debug, Clone, Copy)]
-pub struct At {
-    /// 1-based line number.
-    pub line: u64,
-    /// Absolute 0-based byte offset.
-    pub offset: u64,
-    /// 1-based column, when known.
-    pub column: Option<u64>,
+enum Piece {
+    Match,
+    FileName,
+    Number,
+    Separator,
+}
+
+/// The colour module's sequences for each [`Piece`], rendered once: the module formats
+/// them at each call, which doubled the cost of printing in colour.
+#[derive(Debug)]
+struct Pens([(String, &'static str); 4]);
+
+impl Pens {
+    fn new() -> Pens {
+        let pen = |p: Paint| (p.on().to_string(), p.off());
+        Pens([
+            pen(GREP_MATCH),
+            pen(GREP_FILE_NAME),
+            pen(GREP_NUMBER),
+            pen(GREP_SEPARATOR),
+        ])
+    }
 }
 
 impl Printer {
@@ -73,27 +77,30 @@ impl Printer {
             style,
             printed_any: false,
             buf: Vec::with_capacity(4096),
+            pens: Pens::new(),
         }
     }
 
-    fn colored(&mut self, on: &str, text: &[u8]) {
+    #[inline]
+    fn colored(&mut self, piece: Piece, text: &[u8]) {
         if self.style.color {
+            let (on, off) = &self.pens.0[piece as usize];
             self.buf.extend_from_slice(on.as_bytes());
             self.buf.extend_from_slice(text);
-            self.buf.extend_from_slice(OFF.as_bytes());
+            self.buf.extend_from_slice(off.as_bytes());
         } else {
             self.buf.extend_from_slice(text);
         }
     }
 
     fn sep(&mut self, sep: u8) {
-        self.colored(SEP_ON, &[sep]);
+        self.colored(Piece::Separator, &[sep]);
     }
 
     fn prefix(&mut self, name: &str, at: At, sep: u8) {
         let s = self.style;
         if s.with_filename {
-            self.colored(FILE_ON, name.as_bytes());
+            self.colored(Piece::FileName, name.as_bytes());
             if s.null {
                 self.buf.push(0);
             } else {
@@ -101,15 +108,15 @@ impl Printer {
             }
         }
         if s.line_number {
-            self.colored(NUM_ON, at.line.to_string().as_bytes());
+            self.colored(Piece::Number, at.line.to_string().as_bytes());
             self.sep(sep);
         }
         if let (true, Some(c)) = (s.column, at.column) {
-            self.colored(NUM_ON, c.to_string().as_bytes());
+            self.colored(Piece::Number, c.to_string().as_bytes());
             self.sep(sep);
         }
         if s.byte_offset {
-            self.colored(NUM_ON, at.offset.to_string().as_bytes());
+            self.colored(Piece::Number, at.offset.to_string().as_bytes());
             self.sep(sep);
         }
     }
@@ -131,7 +138,7 @@ impl Printer {
 
     /// `--` between context groups.
     pub fn group_separator(&mut self, out: &mut Output) -> Result<(), ToolError> {
-        self.colored(SEP_ON, b"--");
+        self.colored(Piece::Separator, b"--");
         self.buf.push(b'\n');
         self.flush_to(out)
     }
@@ -142,10 +149,14 @@ impl Printer {
         out: &mut Output,
         m: &Matcher,
         name: &str,
-        at: At,
-        line: &[u8],
-        selected: bool,
+        line: Line<'_>,
     ) -> Result<(), ToolError> {
+        let Line {
+            at,
+            bytes: line,
+            selected,
+            ..
+        } = line;
         let sep = if selected { b':' } else { b'-' };
         let at = if selected {
             at
@@ -162,20 +173,11 @@ impl Printer {
             } else {
                 line
             };
-            let mut from = 0;
             let mut last = 0;
-            while let Some((s, e)) = m.find_in(text, from) {
-                if e > s {
-                    self.buf.extend_from_slice(&text[last..s]);
-                    self.colored(MATCH_ON, &text[s..e]);
-                    last = e;
-                    from = e;
-                } else {
-                    from = s + 1;
-                }
-                if m.whole_line() {
-                    break;
-                }
+            for (s, e) in matches(m, text, 0) {
+                self.buf.extend_from_slice(&text[last..s]);
+                self.colored(Piece::Match, &text[s..e]);
+                last = e;
             }
             self.buf.extend_from_slice(&text[last..]);
         } else {
@@ -194,12 +196,11 @@ impl Printer {
         text: &[u8],
     ) -> Result<(), ToolError> {
         self.prefix(name, at, b':');
-        if self.style.color {
-            self.buf.extend_from_slice(MATCH_ON.as_bytes());
-            self.text(text);
-            self.buf.extend_from_slice(OFF.as_bytes());
+        if self.style.repair {
+            let repaired = repair(text);
+            self.colored(Piece::Match, repaired.as_bytes());
         } else {
-            self.text(text);
+            self.colored(Piece::Match, text);
         }
         self.buf.push(b'\n');
         self.flush_to(out)
@@ -208,7 +209,7 @@ impl Printer {
     /// `-c`: `[NAME:]COUNT`.
     pub fn count(&mut self, out: &mut Output, name: &str, n: u64) -> Result<(), ToolError> {
         if self.style.with_filename {
-            self.colored(FILE_ON, name.as_bytes());
+            self.colored(Piece::FileName, name.as_bytes());
             if self.style.null {
                 self.buf.push(0);
             } else {
@@ -222,131 +223,77 @@ impl Printer {
 
     /// `-l`/`-L`: the name, then a newline (a NUL with `--null`).
     pub fn name(&mut self, out: &mut Output, name: &str) -> Result<(), ToolError> {
-        self.colored(FILE_ON, name.as_bytes());
+        self.colored(Piece::FileName, name.as_bytes());
         self.buf.push(if self.style.null { 0 } else { b'\n' });
         self.flush_to(out)
     }
 }
 
-/// The JSON Lines writer of `--json`.
-#[derive(Debug, Default)]
-pub struct JsonPrinter;
-
-fn path_obj(s: &mut String, path: &str) {
-    s.push_str("{\"text\":");
-    json_string(s, path);
-    s.push('}');
+/// What the text sink writes for an input.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Mode {
+    /// Lines (or `-o` matches) as they are found.
+    Lines,
+    /// `-c`: the count of selected lines.
+    Count,
+    /// `-l`: the name, if a line is selected.
+    Matching,
+    /// `-L`: the name, if no line is selected.
+    NonMatching,
+    /// `-q`: nothing.
+    Quiet,
 }
 
-impl JsonPrinter {
-    /// `{"type":"begin",...}`.
-    pub fn begin(out: &mut Output, path: &str) -> Result<(), ToolError> {
-        let mut s = String::from("{\"type\":\"begin\",\"data\":{\"path\":");
-        path_obj(&mut s, path);
-        s.push_str("}}");
-        out.line(&s)
+/// The text [`Sink`] of one input, writing through the run's [`Printer`].
+pub struct TextSink<'a> {
+    /// The printer (its state spans inputs).
+    pub printer: &'a mut Printer,
+    /// Where to write (the name is the one printed).
+    pub dest: Dest<'a>,
+    /// What is written.
+    pub mode: Mode,
+    /// Color the kind of invalid-sequence reports.
+    pub report_color: bool,
+}
+
+impl Sink for TextSink<'_> {
+    fn line(&mut self, m: &Matcher, line: Line<'_>) -> Result<u64, ToolError> {
+        self.printer.line(self.dest.out, m, self.dest.name, line)?;
+        Ok(0)
     }
 
-    /// A match or context line, with its submatches (byte offsets in the repaired text)
-    /// and its invalid sequences (byte offsets in the original line).
-    #[allow(clippy::too_many_arguments)]
-    pub fn line(
-        out: &mut Output,
-        m: &Matcher,
-        path: &str,
-        at: At,
-        line: &[u8],
-        terminated: bool,
-        selected: bool,
-        find_matches: bool,
-    ) -> Result<u64, ToolError> {
-        let text = repair(line);
-        let kind = if selected { "match" } else { "context" };
-        let mut s = format!("{{\"type\":\"{kind}\",\"data\":{{\"path\":");
-        path_obj(&mut s, path);
-        s.push_str(",\"lines\":{\"text\":");
-        let mut full = text.clone().into_owned();
-        if terminated {
-            full.push('\n');
+    fn only(&mut self, at: At, text: &[u8]) -> Result<(), ToolError> {
+        self.printer.only(self.dest.out, self.dest.name, at, text)
+    }
+
+    fn gap(&mut self) -> Result<(), ToolError> {
+        if self.printer.printed_any {
+            self.printer.group_separator(self.dest.out)?;
         }
-        json_string(&mut s, &full);
-        let _ = write!(
-            s,
-            "}},\"line_number\":{},\"absolute_offset\":{}",
-            at.line, at.offset
-        );
-        s.push_str(",\"submatches\":[");
-        let mut found = 0;
-        if find_matches {
-            let tb = text.as_bytes();
-            let mut from = 0;
-            let mut first = true;
-            while let Some((a, b)) = m.find_in(tb, from) {
-                if b > a {
-                    found += 1;
-                    if !first {
-                        s.push(',');
-                    }
-                    first = false;
-                    s.push_str("{\"match\":{\"text\":");
-                    json_string(&mut s, &String::from_utf8_lossy(&tb[a..b]));
-                    let _ = write!(s, "}},\"start\":{a},\"end\":{b}}}");
-                    from = b;
-                } else {
-                    from = a + 1;
-                }
-                if m.whole_line() {
-                    break;
-                }
+        Ok(())
+    }
+
+    fn invalid(&mut self, report: &ErrorReport<'_>) {
+        report_invalid(self.dest.diag, report, false, self.report_color);
+    }
+
+    fn finish(&mut self, r: &FileResult) -> Result<(), ToolError> {
+        match self.mode {
+            Mode::Count => self
+                .printer
+                .count(self.dest.out, self.dest.name, r.selected)?,
+            Mode::Matching if r.selected > 0 => self.printer.name(self.dest.out, self.dest.name)?,
+            Mode::NonMatching if r.selected == 0 => {
+                self.printer.name(self.dest.out, self.dest.name)?
             }
+            _ => {}
         }
-        s.push_str("],\"invalid\":[");
-        for (i, e) in errors(line).enumerate() {
-            if i > 0 {
-                s.push(',');
-            }
-            let _ = write!(
-                s,
-                "{{\"offset\":{},\"len\":{},\"kind\":\"{}\"}}",
-                e.offset(),
-                e.len(),
-                e.kind().as_str()
-            );
+        if r.binary_matched {
+            self.dest.out.flush()?;
+            self.dest
+                .diag
+                .line(format_args!("{}: binary file matches", self.dest.name));
         }
-        s.push_str("]}}");
-        out.line(&s)?;
-        Ok(found)
-    }
-
-    /// `{"type":"end",...}` with the file's stats.
-    pub fn end(
-        out: &mut Output,
-        path: &str,
-        binary: bool,
-        lines: u64,
-        matches: u64,
-        bytes: u64,
-    ) -> Result<(), ToolError> {
-        let mut s = String::from("{\"type\":\"end\",\"data\":{\"path\":");
-        path_obj(&mut s, path);
-        let _ = write!(
-            s,
-            ",\"binary\":{binary},\"stats\":{{\"matched_lines\":{lines},\"matches\":{matches},\"bytes_searched\":{bytes}}}}}}}"
-        );
-        out.line(&s)
-    }
-
-    /// `{"type":"summary",...}`.
-    pub fn summary(
-        out: &mut Output,
-        files: u64,
-        files_matched: u64,
-        lines: u64,
-        matches: u64,
-        bytes: u64,
-    ) -> Result<(), ToolError> {
-        out.line(&format!(
-            "{{\"type\":\"summary\",\"data\":{{\"stats\":{{\"searches\":{files},\"searches_with_match\":{files_matched},\"matched_lines\":{lines},\"matches\":{matches},\"bytes_searched\":{bytes}}}}}}}"
-        ))
+        Ok(())
     }
 }

@@ -1,16 +1,19 @@
-//! Validated configuration (patterns, inputs, output style) and the run of `utf8-grep`.
+//! The run of `utf8-grep`: the inputs of a [`Config`] searched in order, each through
+//! the sink of the output mode, and the exit status.
 
 use std::ffi::OsString;
-use std::io::{Read, Write};
+use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use super::args::{GrepArgs, InvalidMode};
+use super::args::GrepArgs;
 use super::buffer::{Feed, MAP_MIN};
-use super::matcher::Matcher;
-use super::printer::{JsonPrinter, Printer, Style};
-use super::search::{FileResult, FileSearch, Settings};
-use super::walk::{Filters, Found, walk};
+use super::config::Config;
+use super::json::{JsonSink, summary};
+use super::printer::{Printer, TextSink};
+use super::search::FileSearch;
+use super::sink::{Dest, FileResult, Sink};
+use super::walk::{Found, walk};
 use crate::diag::{Diag, ToolError};
 use crate::exit::Status;
 use crate::input::Input;
@@ -26,7 +29,9 @@ pub(super) fn run(args: impl IntoIterator<Item = OsString>) -> ExitCode {
     let mut diag = Diag::new(PROGRAM);
     let mut out = Output::new();
     let mut matched = false;
+    let mut quiet = false;
     let result = Config::new(args).and_then(|cfg| {
+        quiet = cfg.settings.quiet;
         let r = cfg.run(&mut out, &mut diag, &mut matched);
         r.and_then(|()| out.flush())
     });
@@ -38,7 +43,7 @@ pub(super) fn run(args: impl IntoIterator<Item = OsString>) -> ExitCode {
     }
     // grep's rule: a selected line wins over trouble with -q; a closed stdout after a match
     // is still a match.
-    let status = if (matched && QUIET.with(|q| q.get())) || broken {
+    let status = if (matched && quiet) || broken {
         Status::Success
     } else if diag.status() == Status::Trouble {
         Status::Trouble
@@ -50,160 +55,8 @@ pub(super) fn run(args: impl IntoIterator<Item = OsString>) -> ExitCode {
     status.into()
 }
 
-thread_local! {
-    static QUIET: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
-}
-
-fn bytes_of(s: &OsString) -> Vec<u8> {
-    #[cfg(unix)]
-    {
-        use std::os::unix::ffi::OsStrExt;
-        s.as_bytes().to_vec()
-    }
-    #[cfg(not(unix))]
-    {
-        s.to_string_lossy().into_owned().into_bytes()
-    }
-}
-
-/// Splits `bytes` at newlines into patterns, each checked as UTF-8; `what` names the source.
-fn split_patterns(
-    bytes: &[u8],
-    out: &mut Vec<String>,
-    what: &dyn Fn(usize) -> String,
-) -> Result<(), ToolError> {
-    for (i, line) in bytes.split(|&b| b == b'\n').enumerate() {
-        match utf8_codec::validate(line) {
-            Ok(s) => out.push(s.to_string()),
-            Err(e) => {
-                return Err(ToolError::Usage(format!(
-                    "{} is not valid UTF-8: {} at byte {} ({})",
-                    what(i),
-                    e.kind(),
-                    e.offset(),
-                    crate::report::hex(&line[e.range()])
-                )));
-            }
-        }
-    }
-    Ok(())
-}
-
-struct Config {
-    matcher: Matcher,
-    settings: Settings,
-    style: Style,
-    list_matches: bool,
-    list_non_matches: bool,
-    files: Vec<OsString>,
-    recursive: bool,
-    filters: Filters,
-    with_filename: Option<bool>,
-    label: Option<String>,
-    no_messages: bool,
-}
-
+// The run of a configuration is written here, beside the loop over inputs it drives.
 impl Config {
-    fn new(a: GrepArgs) -> Result<Config, ToolError> {
-        let mut patterns = Vec::new();
-        let mut files = a.files.clone();
-        if a.regexp.is_empty() && a.file.is_empty() {
-            let Some(p) = &a.pattern else {
-                return Err(ToolError::Usage("no PATTERN given".to_string()));
-            };
-            let b = bytes_of(p);
-            let lossy = String::from_utf8_lossy(&b).into_owned();
-            split_patterns(&b, &mut patterns, &|_| format!("the pattern '{lossy}'"))?;
-        } else {
-            if let Some(p) = &a.pattern {
-                files.insert(0, p.clone());
-            }
-            for e in &a.regexp {
-                let b = bytes_of(e);
-                let lossy = String::from_utf8_lossy(&b).into_owned();
-                split_patterns(&b, &mut patterns, &|_| format!("the pattern '{lossy}'"))?;
-            }
-            for f in &a.file {
-                let name = f.to_string_lossy().into_owned();
-                let mut bytes = Vec::new();
-                let r = if f == "-" {
-                    std::io::stdin().lock().read_to_end(&mut bytes)
-                } else {
-                    std::fs::File::open(f).and_then(|mut h| h.read_to_end(&mut bytes))
-                };
-                r.map_err(|e| ToolError::input(&name, &e))?;
-                if bytes.is_empty() {
-                    continue;
-                }
-                let body = bytes.strip_suffix(b"\n").unwrap_or(&bytes);
-                split_patterns(body, &mut patterns, &|i| {
-                    format!("{name}:{}: the pattern", i + 1)
-                })?;
-            }
-        }
-        // --json and -c/-l/-L override each other (the last given wins, as in ripgrep); -o
-        // does not change JSON output, whose match objects list every match already.
-        let only_matching = a.only_matching && !a.common.json;
-        a.common.engine()?;
-        let matcher = Matcher::new(patterns, a.ignore_case, a.word_regexp, a.line_regexp)?;
-        let context =
-            a.context.is_some() || a.after_context.is_some() || a.before_context.is_some();
-        let after = a.after_context.or(a.context).unwrap_or(0);
-        let before = a.before_context.or(a.context).unwrap_or(0);
-        let color = a.common.color_for(&std::io::stdout());
-        let list = a.files_with_matches || a.files_without_match;
-        let settings = Settings {
-            invert: a.invert_match,
-            quiet: a.quiet,
-            list,
-            count: a.count && !list,
-            only: only_matching,
-            json: a.common.json,
-            max_count: a.max_count,
-            before,
-            after,
-            context,
-            text: a.text,
-            report: a.invalid == InvalidMode::Report,
-            report_color: a.common.color_for(&std::io::stderr()),
-        };
-        let style = Style {
-            with_filename: false,
-            line_number: a.line_number || a.column,
-            column: a.column,
-            byte_offset: a.byte_offset,
-            null: a.null,
-            color,
-            repair: a.repair_output,
-            invert: a.invert_match,
-        };
-        let with_filename = if a.with_filename {
-            Some(true)
-        } else if a.no_filename {
-            Some(false)
-        } else {
-            None
-        };
-        QUIET.with(|q| q.set(a.quiet));
-        Ok(Config {
-            matcher,
-            settings,
-            style,
-            list_matches: a.files_with_matches,
-            list_non_matches: a.files_without_match && !a.files_with_matches,
-            files,
-            recursive: a.recursive,
-            filters: Filters {
-                include: a.include,
-                exclude: a.exclude,
-                exclude_dir: a.exclude_dir,
-            },
-            with_filename,
-            label: a.label,
-            no_messages: a.no_messages,
-        })
-    }
-
     fn run(&self, out: &mut Output, diag: &mut Diag, matched: &mut bool) -> Result<(), ToolError> {
         // (input, show its name by default)
         let mut todo: Vec<(Input, bool)> = Vec::new();
@@ -211,8 +64,7 @@ impl Config {
         let several = self.files.len() > 1;
         if self.files.is_empty() {
             if self.recursive {
-                let mut found = Vec::new();
-                walk(std::path::Path::new("."), true, &self.filters, &mut found);
+                let found = walk(std::path::Path::new("."), true, &self.filters);
                 self.push_found(found, &mut todo, &mut errors);
             } else {
                 todo.push((Input::Stdin { named: false }, false));
@@ -225,18 +77,12 @@ impl Config {
             }
             let path = PathBuf::from(f);
             if self.recursive && path.is_dir() {
-                let mut found = Vec::new();
-                walk(&path, false, &self.filters, &mut found);
+                let found = walk(&path, false, &self.filters);
                 self.push_found(found, &mut todo, &mut errors);
                 continue;
             }
-            let base = path
-                .file_name()
-                .map(|b| b.to_string_lossy().into_owned())
-                .unwrap_or_default();
-            if (!self.filters.include.is_empty() || !self.filters.exclude.is_empty())
-                && !self.filters.file_ok(&base)
-            {
+            let base = path.file_name().unwrap_or_default();
+            if self.filters.any_file_filter() && !self.filters.file_ok(base) {
                 continue;
             }
             todo.push((Input::Path(path), several));
@@ -274,15 +120,6 @@ impl Config {
                     continue;
                 }
             };
-            let search = FileSearch::new(
-                &self.settings,
-                &self.matcher,
-                &mut printer,
-                out,
-                diag,
-                &name,
-                &diag_name,
-            );
             // Large regular files are mapped in windows (no copy through read(2)); the
             // rest is read.
             let feed = match source.regular_file() {
@@ -292,6 +129,33 @@ impl Config {
                 }
                 _ => Feed::Read(&mut source),
             };
+            let (mut text, mut json);
+            let sink: &mut dyn Sink = if self.settings.json {
+                json = JsonSink {
+                    dest: Dest {
+                        out,
+                        diag,
+                        name: &diag_name,
+                    },
+                    invert: self.settings.invert,
+                    engine: self.engine,
+                    begun: false,
+                };
+                &mut json
+            } else {
+                text = TextSink {
+                    printer: &mut printer,
+                    dest: Dest {
+                        out,
+                        diag,
+                        name: &name,
+                    },
+                    mode: self.mode,
+                    report_color: self.report_color,
+                };
+                &mut text
+            };
+            let search = FileSearch::new(&self.settings, &self.matcher, sink, &diag_name);
             let r: FileResult = match search.run(feed) {
                 Ok(r) => r,
                 Err(e @ ToolError::Input { .. }) => {
@@ -308,36 +172,28 @@ impl Config {
                 *matched = true;
                 files_matched += 1;
             }
-            if self.settings.quiet {
-                if r.selected > 0 {
-                    return Ok(());
-                }
-                continue;
-            }
-            if self.settings.count {
-                printer.count(out, &name, r.selected)?;
-            } else if self.list_matches && r.selected > 0
-                || self.list_non_matches && r.selected == 0
-            {
-                printer.name(out, &name)?;
-            }
-            if r.binary_matched {
-                out.flush()?;
-                diag.line(format_args!("{name}: binary file matches"));
+            if self.settings.quiet && r.selected > 0 {
+                return Ok(());
             }
         }
         for (_, e) in err_iter {
             self.input_error(diag, &e);
         }
         if self.settings.json {
-            JsonPrinter::summary(out, files, files_matched, lines, matches, bytes)?;
+            let total = FileResult {
+                selected: lines,
+                matches,
+                bytes,
+                binary_matched: false,
+            };
+            summary(out, files, files_matched, &total)?;
         }
         out.flush()
     }
 
     fn push_found(
         &self,
-        found: Vec<Found>,
+        found: impl Iterator<Item = Found>,
         todo: &mut Vec<(Input, bool)>,
         errors: &mut Vec<(usize, ToolError)>,
     ) {

@@ -5,16 +5,17 @@
 //! [`LONG_LINE`] is streamed when no whole line has to be printed (`-c`, `-l`, `-L`, `-q`,
 //! `-o`): the window keeps only the bytes a match could still start in.
 
-use super::buffer::{Buffer, Feed};
 use std::collections::VecDeque;
 
 use utf8_codec::floor_boundary;
-use utf8_codec::stream::{Decoder, Event};
+use utf8_codec::stream::{Event, StreamError};
 
+use super::buffer::{Buffer, Feed};
+use super::config::Settings;
 use super::matcher::Matcher;
-use super::printer::{At, JsonPrinter, Printer, units};
-use crate::diag::{Diag, ToolError};
-use crate::output::Output;
+use super::sink::{At, FileResult, Line, Sink, matches, units};
+use crate::diag::ToolError;
+use crate::engine::Scanner;
 use crate::position::LineTracker;
 use crate::report::ErrorReport;
 
@@ -26,84 +27,24 @@ pub const CHUNK: usize = 96 * 1024;
 /// A line longer than this is streamed when its text is not printed.
 pub const LONG_LINE: usize = 4 << 20;
 
-/// The per-run settings of the searcher.
-#[derive(Debug, Clone)]
-pub struct Settings {
-    /// `-v`.
-    pub invert: bool,
-    /// `-q`.
-    pub quiet: bool,
-    /// `-l` or `-L`: stop at the first selected line.
-    pub list: bool,
-    /// `-c`.
-    pub count: bool,
-    /// `-o`.
-    pub only: bool,
-    /// `--json`.
-    pub json: bool,
-    /// `-m`.
-    pub max_count: Option<u64>,
-    /// `-B`.
-    pub before: usize,
-    /// `-A`.
-    pub after: usize,
-    /// Whether `-A/-B/-C` was given.
-    pub context: bool,
-    /// `-a`.
-    pub text: bool,
-    /// `--invalid=report`.
-    pub report: bool,
-    /// Color the error reports.
-    pub report_color: bool,
-}
-
-impl Settings {
-    fn printing(&self) -> bool {
-        !(self.quiet || self.list || self.count)
-    }
-
-    /// Whether every byte read is checked for NUL (binary files). Only printed lines and
-    /// `-v` depend on where the first NUL is; `-c`, `-l`, `-L` and `-q` without `-v` select
-    /// the same lines whatever came before, so they check only the lines with a match
-    /// (a NUL there splits the line, as in GNU grep) and skip a pass over the whole input.
-    fn scan_nul(&self) -> bool {
-        !self.text && (self.printing() || self.invert)
-    }
-
-    fn streamable(&self, m: &Matcher) -> bool {
-        let locate = !self.printing() || (self.only && !self.json && !self.context);
-        locate && m.max_match_len() * 2 + 64 < LONG_LINE
-    }
-}
-
-/// What searching one input found.
-#[derive(Debug, Default, Clone, Copy)]
-pub struct FileResult {
-    /// Selected lines.
-    pub selected: u64,
-    /// Matches (JSON submatches and `-o` parts).
-    pub matches: u64,
-    /// A binary file had a selected line (not printed).
-    pub binary_matched: bool,
-    /// Bytes read.
-    pub bytes: u64,
+/// Whether a line too long to hold is streamed: its text is not printed (`-o` prints
+/// matches only), and a match is much shorter than [`LONG_LINE`].
+fn streamable(s: &Settings, m: &Matcher) -> bool {
+    let locate = !s.printing() || (s.only && !s.json && !s.context);
+    locate && m.max_match_len() * 2 + 64 < LONG_LINE
 }
 
 struct Report {
-    decoder: Decoder,
+    scanner: Scanner,
     tracker: LineTracker,
 }
 
-/// The search of one input.
+/// The search of one input, reporting to a [`Sink`].
 pub struct FileSearch<'a> {
     s: &'a Settings,
     m: &'a Matcher,
-    printer: &'a mut Printer,
-    out: &'a mut Output,
-    diag: &'a Diag,
-    /// Name as printed (`(standard input)` or the label for stdin).
-    name: &'a str,
-    /// Name in diagnostics and JSON.
+    sink: &'a mut dyn Sink,
+    /// The input's name in diagnostics.
     diag_name: &'a str,
     data: Buffer,
     base: u64,
@@ -117,7 +58,6 @@ pub struct FileSearch<'a> {
     before_q: VecDeque<(u64, u64, Vec<u8>)>,
     draining: bool,
     stop: bool,
-    json_begun: bool,
     report: Option<Report>,
     fed: usize,
     /// Streaming a long line (its bytes are checked for NUL as they come).
@@ -125,24 +65,17 @@ pub struct FileSearch<'a> {
 }
 
 impl<'a> FileSearch<'a> {
-    /// A search writing through `printer` to `out`.
-    #[allow(clippy::too_many_arguments)]
+    /// A search of the input named `diag_name` (in read errors), reporting to `sink`.
     pub fn new(
         s: &'a Settings,
         m: &'a Matcher,
-        printer: &'a mut Printer,
-        out: &'a mut Output,
-        diag: &'a Diag,
-        name: &'a str,
+        sink: &'a mut dyn Sink,
         diag_name: &'a str,
     ) -> FileSearch<'a> {
         FileSearch {
             s,
             m,
-            printer,
-            out,
-            diag,
-            name,
+            sink,
             diag_name,
             data: Buffer::default(),
             base: 0,
@@ -156,9 +89,8 @@ impl<'a> FileSearch<'a> {
             before_q: VecDeque::new(),
             draining: false,
             stop: false,
-            json_begun: false,
-            report: s.report.then(|| Report {
-                decoder: Decoder::new(),
+            report: s.report.map(|engine| Report {
+                scanner: Scanner::new(engine),
                 tracker: LineTracker::new(),
             }),
             fed: 0,
@@ -221,22 +153,22 @@ impl<'a> FileSearch<'a> {
         let whole = self.data.bytes();
         let data = &whole[self.fed..upto];
         let base = self.base;
-        for ev in r.decoder.decode(data) {
-            match ev {
-                Event::Str(s) => r.tracker.text(s.as_bytes()),
-                Event::Char(c) => r.tracker.char(c),
-                Event::Error(e) => {
-                    let after = e
-                        .offset()
-                        .checked_sub(base)
-                        .map(|i| i as usize + e.len())
-                        .and_then(|i| whole.get(i..(i + 8).min(whole.len())))
-                        .unwrap_or(&[]);
-                    emit_report(self.diag, self.s, self.diag_name, &e, after, &r.tracker);
-                    r.tracker.error();
-                }
+        let (sink, path) = (&mut *self.sink, self.diag_name);
+        let tracker = &mut r.tracker;
+        r.scanner.feed(data, |ev| match ev {
+            Event::Str(s) => tracker.text(s.as_bytes()),
+            Event::Char(c) => tracker.char(c),
+            Event::Error(e) => {
+                let after = e
+                    .offset()
+                    .checked_sub(base)
+                    .map(|i| i as usize + e.len())
+                    .and_then(|i| whole.get(i..(i + 8).min(whole.len())))
+                    .unwrap_or(&[]);
+                invalid(sink, path, &e, after, tracker);
+                tracker.error();
             }
-        }
+        });
         self.fed = upto;
     }
 
@@ -253,6 +185,7 @@ impl<'a> FileSearch<'a> {
     /// Reading (an input error) or writing (an output error) failed.
     pub fn run(mut self, mut feed: Feed<'_>) -> Result<FileResult, ToolError> {
         if self.s.max_count == Some(0) {
+            self.sink.finish(&self.res)?;
             return Ok(self.res);
         }
         while !self.stop {
@@ -265,7 +198,7 @@ impl<'a> FileSearch<'a> {
                 match self.rfind_term(&self.data.bytes()[self.unscanned..self.data.len]) {
                     Some(i) => self.unscanned + i + 1,
                     None => {
-                        if self.data.len >= LONG_LINE && self.s.streamable(self.m) {
+                        if self.data.len >= LONG_LINE && streamable(self.s, self.m) {
                             self.in_long_line = true;
                             let r = self.long_line(&mut feed);
                             self.in_long_line = false;
@@ -286,23 +219,15 @@ impl<'a> FileSearch<'a> {
                 break;
             }
         }
-        let last = match (&mut self.report, self.stop) {
-            (Some(r), false) => r.decoder.finish().map(|e| (e, r.tracker)),
-            _ => None,
-        };
-        if let Some((e, t)) = last {
-            emit_report(self.diag, self.s, self.diag_name, &e, &[], &t);
+        if let (Some(r), false) = (&mut self.report, self.stop) {
+            let (sink, path, tracker) = (&mut *self.sink, self.diag_name, &r.tracker);
+            r.scanner.finish(|ev| {
+                if let Event::Error(e) = ev {
+                    invalid(sink, path, &e, &[], tracker);
+                }
+            });
         }
-        if self.json_begun {
-            JsonPrinter::end(
-                self.out,
-                self.diag_name,
-                self.res.binary_matched,
-                self.res.selected,
-                self.res.matches,
-                self.res.bytes,
-            )?;
-        }
+        self.sink.finish(&self.res)?;
         Ok(self.res)
     }
 
@@ -408,7 +333,7 @@ impl<'a> FileSearch<'a> {
                 self.stop = true;
                 return Ok(());
             }
-            self.emit(ls, le, terminated, false, None)?;
+            self.emit((ls, le), terminated, false, None)?;
             self.after_left -= 1;
             if self.after_left == 0 {
                 self.stop = true;
@@ -434,9 +359,9 @@ impl<'a> FileSearch<'a> {
                 return Ok(());
             }
             while let Some((n, off, bytes)) = self.before_q.pop_front() {
-                self.emit_owned(n, off, &bytes, true, false)?;
+                self.emit_owned(n, off, &bytes)?;
             }
-            self.emit(ls, le, terminated, true, m)?;
+            self.emit((ls, le), terminated, true, m)?;
             self.after_left = self.s.after;
             if self.max_reached() {
                 self.draining = true;
@@ -446,7 +371,7 @@ impl<'a> FileSearch<'a> {
             }
         } else if self.s.printing() && !quiet_binary {
             if self.after_left > 0 {
-                self.emit(ls, le, terminated, false, None)?;
+                self.emit((ls, le), terminated, false, None)?;
                 self.after_left -= 1;
             } else if self.s.before > 0 {
                 if self.before_q.len() == self.s.before {
@@ -461,132 +386,57 @@ impl<'a> FileSearch<'a> {
         Ok(())
     }
 
+    /// Shows line `n`: first a gap (`--`) when it does not follow the last line shown.
     fn separator(&mut self, n: u64) -> Result<(), ToolError> {
-        if self.s.context
-            && !self.s.json
-            && self.printer.printed_any
-            && self.last_printed.is_none_or(|l| n > l + 1)
-        {
-            self.printer.group_separator(self.out)?;
+        if self.s.context && self.last_printed.is_none_or(|l| n > l + 1) {
+            self.sink.gap()?;
         }
         self.last_printed = Some(n);
         Ok(())
     }
 
-    fn begin_json(&mut self) -> Result<(), ToolError> {
-        if !self.json_begun {
-            self.json_begun = true;
-            JsonPrinter::begin(self.out, self.diag_name)?;
-        }
-        Ok(())
-    }
-
     /// A queued before-context line.
-    fn emit_owned(
-        &mut self,
-        n: u64,
-        off: u64,
-        bytes: &[u8],
-        terminated: bool,
-        selected: bool,
-    ) -> Result<(), ToolError> {
+    fn emit_owned(&mut self, n: u64, offset: u64, bytes: &[u8]) -> Result<(), ToolError> {
         self.separator(n)?;
         let at = At {
             line: n,
-            offset: off,
+            offset,
             column: None,
         };
-        if self.s.json {
-            self.begin_json()?;
-            JsonPrinter::line(
-                self.out,
-                self.m,
-                self.diag_name,
-                at,
-                bytes,
-                terminated,
-                selected,
-                self.s.invert,
-            )?;
-        } else if !self.s.only {
-            self.printer
-                .line(self.out, self.m, self.name, at, bytes, selected)?;
-        }
-        Ok(())
+        let line = Line {
+            at,
+            bytes,
+            terminated: true,
+            selected: false,
+        };
+        show(&mut *self.sink, self.s, self.m, &mut self.res, line)
     }
 
     fn emit(
         &mut self,
-        ls: usize,
-        le: usize,
+        (ls, le): (usize, usize),
         terminated: bool,
         selected: bool,
         m: Option<(usize, usize)>,
     ) -> Result<(), ToolError> {
-        let n = self.line_no;
-        self.separator(n)?;
-        let line = &self.data.bytes()[ls..le];
-        let off = self.base + ls as u64;
-        let column = if self.printer.style.column {
-            m.map(|(s, _)| units(&line[..s]) + 1)
-        } else {
-            None
+        self.separator(self.line_no)?;
+        let bytes = &self.data.bytes()[ls..le];
+        let column = match m {
+            Some((s, _)) if self.s.column => Some(units(&bytes[..s]) + 1),
+            _ => None,
         };
         let at = At {
-            line: n,
-            offset: off,
+            line: self.line_no,
+            offset: self.base + ls as u64,
             column,
         };
-        if self.s.json {
-            if !self.json_begun {
-                self.json_begun = true;
-                JsonPrinter::begin(self.out, self.diag_name)?;
-            }
-            let find = selected != self.s.invert;
-            let k = JsonPrinter::line(
-                self.out,
-                self.m,
-                self.diag_name,
-                at,
-                line,
-                terminated,
-                selected,
-                find,
-            )?;
-            if selected {
-                self.res.matches += k;
-            }
-        } else if self.s.only {
-            if selected {
-                let mut from = 0;
-                let (mut upos, mut ucount) = (0, 0);
-                while let Some((s, e)) = self.m.find_in(line, from) {
-                    if e > s {
-                        if self.printer.style.column {
-                            ucount += units(&line[upos..s]);
-                            upos = s;
-                        }
-                        let at = At {
-                            line: n,
-                            offset: off + s as u64,
-                            column: Some(ucount + 1),
-                        };
-                        self.printer.only(self.out, self.name, at, &line[s..e])?;
-                        self.res.matches += 1;
-                        from = e;
-                    } else {
-                        from = s + 1;
-                    }
-                    if self.m.whole_line() {
-                        break;
-                    }
-                }
-            }
-        } else {
-            self.printer
-                .line(self.out, self.m, self.name, at, line, selected)?;
-        }
-        Ok(())
+        let line = Line {
+            at,
+            bytes,
+            terminated,
+            selected,
+        };
+        show(&mut *self.sink, self.s, self.m, &mut self.res, line)
     }
 
     /// Streams a line that does not fit: `buf[..len]` is its start and holds no terminator.
@@ -620,7 +470,7 @@ impl<'a> FileSearch<'a> {
                         break;
                     }
                     if !self.s.invert && e > s {
-                        if self.printer.style.column {
+                        if self.s.column {
                             units_before += units(&self.data.bytes()[upos..s]);
                             upos = s;
                         }
@@ -630,8 +480,7 @@ impl<'a> FileSearch<'a> {
                             column: Some(units_before + 1),
                         };
                         self.res.matches += 1;
-                        let text = self.data.bytes()[s..e].to_vec();
-                        self.printer.only(self.out, self.name, at, &text)?;
+                        self.sink.only(at, &self.data.bytes()[s..e])?;
                     }
                 }
                 if !complete {
@@ -664,7 +513,7 @@ impl<'a> FileSearch<'a> {
             };
             let d = floor_boundary(self.data.bytes(), want);
             if d > 0 {
-                if self.printer.style.column {
+                if self.s.column {
                     units_before += units(&self.data.bytes()[upos.min(d)..d]);
                     upos = upos.saturating_sub(d);
                 }
@@ -678,18 +527,40 @@ impl<'a> FileSearch<'a> {
     }
 }
 
-fn emit_report(
-    diag: &Diag,
-    s: &Settings,
-    path: &str,
-    e: &utf8_codec::stream::StreamError,
-    after: &[u8],
-    t: &LineTracker,
-) {
-    let r = ErrorReport::new(path, e, after, t.line(), t.column());
-    if s.json {
-        diag.raw_line(&r.json());
-    } else {
-        diag.raw_line(&r.text(diag.program(), s.report_color));
+/// Shows a line to the sink: whole, or its matches with `-o` (a selected one only),
+/// counting the matches listed in `res`.
+fn show(
+    sink: &mut dyn Sink,
+    st: &Settings,
+    m: &Matcher,
+    res: &mut FileResult,
+    line: Line<'_>,
+) -> Result<(), ToolError> {
+    if st.json || !st.only {
+        let k = sink.line(m, line)?;
+        if line.selected {
+            res.matches += k;
+        }
+    } else if line.selected {
+        let (mut upos, mut ucount) = (0, 0);
+        for (s, e) in matches(m, line.bytes, 0) {
+            if st.column {
+                ucount += units(&line.bytes[upos..s]);
+                upos = s;
+            }
+            let at = At {
+                line: line.at.line,
+                offset: line.at.offset + s as u64,
+                column: Some(ucount + 1),
+            };
+            sink.only(at, &line.bytes[s..e])?;
+            res.matches += 1;
+        }
     }
+    Ok(())
+}
+
+/// Reports an invalid sequence at the tracker's line and column.
+fn invalid(sink: &mut dyn Sink, path: &str, e: &StreamError, after: &[u8], t: &LineTracker) {
+    sink.invalid(&ErrorReport::new(path, e, after, t.line(), t.column()));
 }

@@ -1,86 +1,53 @@
-//! `-r`: the files under a directory, in name order, without following symbolic links
-//! inside it; `--include`, `--exclude`, `--exclude-dir` globs on base names.
+//! `-r`: the files under a directory, walked by `walkdir` in name order, depth first,
+//! without following symbolic links met inside it (a directory named on the command line
+//! is entered even when it is a link, as GNU grep does); `--include`, `--exclude`,
+//! `--exclude-dir` are fnmatch patterns on base names ([`super::glob`]).
 
+use std::ffi::OsStr;
 use std::path::{Path, PathBuf};
 
-/// Whether `name` matches the shell glob `pat` (`*`, `?`, `[...]` with `!`/`^` and ranges,
-/// `\` escapes), as fnmatch without flags.
-///
-/// ```
-/// use utf8_tools::grep::glob_match;
-/// assert!(glob_match("*.txt", "a.txt"));
-/// assert!(glob_match("[a-c]?", "b1"));
-/// assert!(!glob_match("*.rs", "a.txt"));
-/// ```
-pub fn glob_match(pat: &str, name: &str) -> bool {
-    let p: Vec<char> = pat.chars().collect();
-    let n: Vec<char> = name.chars().collect();
-    glob(&p, &n)
-}
+use walkdir::WalkDir;
 
-fn glob(p: &[char], n: &[char]) -> bool {
-    match p.first() {
-        None => n.is_empty(),
-        Some('*') => (0..=n.len()).any(|i| glob(&p[1..], &n[i..])),
-        Some('?') => !n.is_empty() && glob(&p[1..], &n[1..]),
-        Some('[') => {
-            let Some(&c) = n.first() else { return false };
-            let mut i = 1;
-            let negate = matches!(p.get(1), Some('!' | '^'));
-            if negate {
-                i += 1;
-            }
-            let mut hit = false;
-            let mut first = true;
-            while i < p.len() && (first || p[i] != ']') {
-                first = false;
-                let lo = p[i];
-                if p.get(i + 1) == Some(&'-') && p.get(i + 2).is_some_and(|&h| h != ']') {
-                    if lo <= c && c <= p[i + 2] {
-                        hit = true;
-                    }
-                    i += 3;
-                } else {
-                    if lo == c {
-                        hit = true;
-                    }
-                    i += 1;
-                }
-            }
-            if i >= p.len() {
-                // No closing bracket: a literal '['.
-                return c == '[' && glob(&p[1..], &n[1..]);
-            }
-            hit != negate && glob(&p[i + 1..], &n[1..])
-        }
-        Some('\\') if p.len() > 1 => n.first() == Some(&p[1]) && glob(&p[2..], &n[1..]),
-        Some(&c) => n.first() == Some(&c) && glob(&p[1..], &n[1..]),
-    }
-}
+use super::glob::Globs;
 
 /// The filters of `-r`.
 #[derive(Debug, Default, Clone)]
 pub struct Filters {
-    /// `--include` globs (a file must match one, when there are any).
-    pub include: Vec<String>,
-    /// `--exclude` globs.
-    pub exclude: Vec<String>,
-    /// `--exclude-dir` globs.
-    pub exclude_dir: Vec<String>,
+    /// `--include` patterns (a file must match one, when there are any).
+    pub include: Globs,
+    /// `--exclude` patterns.
+    pub exclude: Globs,
+    /// `--exclude-dir` patterns.
+    pub exclude_dir: Globs,
 }
 
 impl Filters {
+    /// The filters of these `--include`, `--exclude` and `--exclude-dir` patterns.
+    pub fn new(include: &[String], exclude: &[String], exclude_dir: &[String]) -> Filters {
+        let globs = |v: &[String]| Globs::new(v.iter().map(String::as_str));
+        Filters {
+            include: globs(include),
+            exclude: globs(exclude),
+            exclude_dir: globs(exclude_dir),
+        }
+    }
+
+    /// Whether `--include` or `--exclude` was given.
+    pub fn any_file_filter(&self) -> bool {
+        !self.include.is_empty() || !self.exclude.is_empty()
+    }
+
     /// Whether a file with this base name is searched.
-    pub fn file_ok(&self, base: &str) -> bool {
-        if self.exclude.iter().any(|g| glob_match(g, base)) {
+    pub fn file_ok(&self, base: &OsStr) -> bool {
+        if self.exclude.is_match(base) {
             return false;
         }
-        self.include.is_empty() || self.include.iter().any(|g| glob_match(g, base))
+        self.include.is_empty() || self.include.is_match(base)
     }
 
     /// Whether a directory with this base name is entered.
-    pub fn dir_ok(&self, base: &str) -> bool {
-        !self.exclude_dir.iter().any(|g| glob_match(g, base))
+    pub fn dir_ok(&self, base: &OsStr) -> bool {
+        !self.exclude_dir.is_match(base)
     }
 }
 
@@ -93,35 +60,34 @@ pub enum Found {
     Error(PathBuf, std::io::Error),
 }
 
-/// Appends the files under `dir` (sorted by name, depth first) to `out`; `implicit` when
-/// `dir` is the `.` of `-r` without FILE (names are then given without `./`, as grep).
-pub fn walk(dir: &Path, implicit: bool, filters: &Filters, out: &mut Vec<Found>) {
-    let entries = match std::fs::read_dir(dir) {
-        Ok(e) => e,
-        Err(e) => {
-            out.push(Found::Error(dir.to_path_buf(), e));
-            return;
+/// The files under `dir` (sorted by name, depth first), with the errors met where they
+/// were met; `implicit` when `dir` is the `.` of `-r` without FILE (names are then given
+/// without `./`, as grep).
+pub fn walk(dir: &Path, implicit: bool, filters: &Filters) -> impl Iterator<Item = Found> {
+    let shown = move |p: &Path| -> PathBuf {
+        match p.strip_prefix(dir) {
+            Ok(rel) if implicit && !rel.as_os_str().is_empty() => rel.to_path_buf(),
+            _ => p.to_path_buf(),
         }
     };
-    let mut names: Vec<_> = entries.filter_map(Result::ok).collect();
-    names.sort_by_key(|e| e.file_name());
-    for entry in names {
-        let path = if implicit {
-            PathBuf::from(entry.file_name())
-        } else {
-            dir.join(entry.file_name())
-        };
-        let base = entry.file_name().to_string_lossy().into_owned();
-        let Ok(ft) = entry.file_type() else { continue };
-        if ft.is_symlink() {
-            continue;
-        }
-        if ft.is_dir() {
-            if filters.dir_ok(&base) {
-                walk(&path, false, filters, out);
+    WalkDir::new(dir)
+        .min_depth(1)
+        .follow_links(false)
+        .follow_root_links(true)
+        .sort_by_file_name()
+        .into_iter()
+        .filter_entry(|e| !e.file_type().is_dir() || filters.dir_ok(e.file_name()))
+        .filter_map(move |r| match r {
+            Ok(e) => {
+                let ft = e.file_type();
+                (!ft.is_dir() && !ft.is_symlink() && filters.file_ok(e.file_name()))
+                    .then(|| Found::File(shown(e.path())))
             }
-        } else if filters.file_ok(&base) {
-            out.push(Found::File(path));
-        }
-    }
+            // An entry a directory listing could not name is skipped.
+            Err(err) => {
+                let path = shown(err.path()?);
+                let io = err.into_io_error()?;
+                Some(Found::Error(path, io))
+            }
+        })
 }

@@ -1,0 +1,229 @@
+//! The plain configuration of `utf8-grep`: what the command line ([`super::args`]) asks,
+//! validated and compiled (patterns read and checked, the matcher built, globs compiled),
+//! with no clap type left; [`super::run`] runs it.
+
+use std::ffi::OsString;
+use std::io::Read;
+
+use super::args::{GrepArgs, InvalidMode};
+use super::matcher::Matcher;
+use super::printer::{Mode, Style};
+use super::walk::Filters;
+use crate::diag::ToolError;
+use crate::engine::Engine;
+
+/// The per-run settings of the searcher.
+#[derive(Debug, Clone)]
+pub struct Settings {
+    /// `-v`.
+    pub invert: bool,
+    /// `-q`.
+    pub quiet: bool,
+    /// `-l` or `-L`: stop at the first selected line.
+    pub list: bool,
+    /// `-c`.
+    pub count: bool,
+    /// `-o`.
+    pub only: bool,
+    /// `--json`.
+    pub json: bool,
+    /// `-m`.
+    pub max_count: Option<u64>,
+    /// `-B`.
+    pub before: usize,
+    /// `-A`.
+    pub after: usize,
+    /// Whether `-A/-B/-C` was given.
+    pub context: bool,
+    /// `-a`.
+    pub text: bool,
+    /// `--column`: the searcher counts the units before each match.
+    pub column: bool,
+    /// `--invalid=report`, with the engine that finds the invalid sequences.
+    pub report: Option<Engine>,
+}
+
+impl Settings {
+    pub(super) fn printing(&self) -> bool {
+        !(self.quiet || self.list || self.count)
+    }
+
+    /// Whether every byte read is checked for NUL (binary files). Only printed lines and
+    /// `-v` depend on where the first NUL is; `-c`, `-l`, `-L` and `-q` without `-v` select
+    /// the same lines whatever came before, so they check only the lines with a match
+    /// (a NUL there splits the line, as in GNU grep) and skip a pass over the whole input.
+    pub(super) fn scan_nul(&self) -> bool {
+        !self.text && (self.printing() || self.invert)
+    }
+}
+
+fn bytes_of(s: &OsString) -> Vec<u8> {
+    #[cfg(unix)]
+    {
+        use std::os::unix::ffi::OsStrExt;
+        s.as_bytes().to_vec()
+    }
+    #[cfg(not(unix))]
+    {
+        s.to_string_lossy().into_owned().into_bytes()
+    }
+}
+
+/// Splits `bytes` at newlines into patterns, each checked as UTF-8; `what` names the source.
+fn split_patterns(
+    bytes: &[u8],
+    out: &mut Vec<String>,
+    what: &dyn Fn(usize) -> String,
+) -> Result<(), ToolError> {
+    for (i, line) in bytes.split(|&b| b == b'\n').enumerate() {
+        match utf8_codec::validate(line) {
+            Ok(s) => out.push(s.to_string()),
+            Err(e) => {
+                return Err(ToolError::Usage(format!(
+                    "{} is not valid UTF-8: {} at byte {} ({})",
+                    what(i),
+                    e.kind(),
+                    e.offset(),
+                    crate::report::hex(&line[e.range()])
+                )));
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Everything `utf8-grep` was asked, checked: the patterns compiled, the files to search,
+/// the searcher's settings and the output's style.
+pub struct Config {
+    pub(super) matcher: Matcher,
+    pub(super) settings: Settings,
+    pub(super) style: Style,
+    pub(super) mode: Mode,
+    pub(super) list_non_matches: bool,
+    pub(super) report_color: bool,
+    pub(super) files: Vec<OsString>,
+    pub(super) recursive: bool,
+    pub(super) filters: Filters,
+    pub(super) with_filename: Option<bool>,
+    pub(super) label: Option<String>,
+    pub(super) no_messages: bool,
+    /// `--engine`: what finds invalid sequences (`--invalid=report`, `--json`).
+    pub(super) engine: Engine,
+}
+
+impl Config {
+    /// The configuration the command line asks for.
+    ///
+    /// # Errors
+    ///
+    /// [`ToolError::Usage`] for a pattern that is not UTF-8 or cannot be compiled, no
+    /// pattern, an engine not built in; [`ToolError::Input`] for an unreadable `-f FILE`.
+    pub fn new(a: GrepArgs) -> Result<Config, ToolError> {
+        let mut patterns = Vec::new();
+        let mut files = a.files.clone();
+        if a.regexp.is_empty() && a.file.is_empty() {
+            let Some(p) = &a.pattern else {
+                return Err(ToolError::Usage("no PATTERN given".to_string()));
+            };
+            let b = bytes_of(p);
+            let lossy = String::from_utf8_lossy(&b).into_owned();
+            split_patterns(&b, &mut patterns, &|_| format!("the pattern '{lossy}'"))?;
+        } else {
+            if let Some(p) = &a.pattern {
+                files.insert(0, p.clone());
+            }
+            for e in &a.regexp {
+                let b = bytes_of(e);
+                let lossy = String::from_utf8_lossy(&b).into_owned();
+                split_patterns(&b, &mut patterns, &|_| format!("the pattern '{lossy}'"))?;
+            }
+            for f in &a.file {
+                let name = f.to_string_lossy().into_owned();
+                let mut bytes = Vec::new();
+                let r = if f == "-" {
+                    std::io::stdin().lock().read_to_end(&mut bytes)
+                } else {
+                    std::fs::File::open(f).and_then(|mut h| h.read_to_end(&mut bytes))
+                };
+                r.map_err(|e| ToolError::input(&name, &e))?;
+                if bytes.is_empty() {
+                    continue;
+                }
+                let body = bytes.strip_suffix(b"\n").unwrap_or(&bytes);
+                split_patterns(body, &mut patterns, &|i| {
+                    format!("{name}:{}: the pattern", i + 1)
+                })?;
+            }
+        }
+        // --json and -c/-l/-L override each other (the last given wins, as in ripgrep); -o
+        // does not change JSON output, whose match objects list every match already.
+        let only_matching = a.only_matching && !a.common.json;
+        let engine = a.common.engine()?;
+        let matcher = Matcher::new(patterns, a.ignore_case, a.word_regexp, a.line_regexp)?;
+        let context =
+            a.context.is_some() || a.after_context.is_some() || a.before_context.is_some();
+        let after = a.after_context.or(a.context).unwrap_or(0);
+        let before = a.before_context.or(a.context).unwrap_or(0);
+        let color = a.common.color_for(&std::io::stdout());
+        let list = a.files_with_matches || a.files_without_match;
+        let settings = Settings {
+            invert: a.invert_match,
+            quiet: a.quiet,
+            list,
+            count: a.count && !list,
+            only: only_matching,
+            json: a.common.json,
+            max_count: a.max_count,
+            before,
+            after,
+            context,
+            text: a.text,
+            column: a.column,
+            report: (a.invalid == InvalidMode::Report).then_some(engine),
+        };
+        let style = Style {
+            with_filename: false,
+            line_number: a.line_number || a.column,
+            column: a.column,
+            byte_offset: a.byte_offset,
+            null: a.null,
+            color,
+            repair: a.repair_output,
+            invert: a.invert_match,
+        };
+        let with_filename = if a.with_filename {
+            Some(true)
+        } else if a.no_filename {
+            Some(false)
+        } else {
+            None
+        };
+        let list_non_matches = a.files_without_match && !a.files_with_matches;
+        let mode = if settings.quiet {
+            Mode::Quiet
+        } else if settings.count {
+            Mode::Count
+        } else if a.files_with_matches {
+            Mode::Matching
+        } else if list_non_matches {
+            Mode::NonMatching
+        } else {
+            Mode::Lines
+        };
+        Ok(Config {
+            engine,
+            matcher,
+            settings,
+            style,
+            mode,
+            list_non_matches,
+            report_color: a.common.color_for(&std::io::stderr()),
+            files,
+            recursive: a.recursive,
+            filters: Filters::new(&a.include, &a.exclude, &a.exclude_dir),
+            with_filename,
+            label: a.label,
+            no_messages: a.no_messages,
+        })
+    }
+}

@@ -1,0 +1,274 @@
+//! `--json`: JSON Lines in ripgrep's shape (`begin`, `match`/`context`, `end` per input,
+//! one `summary`), serialized by serde_json from the types below; text is always valid
+//! UTF-8 (lines repaired), invalid sequences are listed with their original offsets.
+
+use std::borrow::Cow;
+use std::io::{self, Write};
+
+use serde::Serialize;
+use serde_json::ser::{CharEscape, CompactFormatter, Formatter, Serializer};
+use utf8_codec::repair;
+
+use super::matcher::Matcher;
+use super::sink::{At, Dest, FileResult, Line, Sink, matches, report_invalid};
+use crate::diag::ToolError;
+use crate::engine::{Engine, errors};
+use crate::output::Output;
+use crate::report::ErrorReport;
+
+/// One line of `--json` output.
+#[derive(Serialize)]
+#[serde(tag = "type", content = "data", rename_all = "lowercase")]
+enum Message<'a> {
+    Begin { path: Text<'a> },
+    Match(LineData<'a>),
+    Context(LineData<'a>),
+    End(End<'a>),
+    Summary { stats: SummaryStats },
+}
+
+#[derive(Serialize)]
+struct Text<'a> {
+    text: &'a str,
+}
+
+#[derive(Serialize)]
+struct Owned<'a> {
+    text: Cow<'a, str>,
+}
+
+#[derive(Serialize)]
+struct LineData<'a> {
+    path: Text<'a>,
+    lines: Text<'a>,
+    line_number: u64,
+    absolute_offset: u64,
+    submatches: Vec<Submatch<'a>>,
+    invalid: Vec<Invalid>,
+}
+
+#[derive(Serialize)]
+struct Submatch<'a> {
+    #[serde(rename = "match")]
+    matched: Owned<'a>,
+    start: usize,
+    end: usize,
+}
+
+#[derive(Serialize)]
+struct Invalid {
+    offset: usize,
+    len: usize,
+    kind: &'static str,
+}
+
+#[derive(Serialize)]
+struct End<'a> {
+    path: Text<'a>,
+    binary: bool,
+    stats: FileStats,
+}
+
+#[derive(Serialize)]
+struct FileStats {
+    matched_lines: u64,
+    matches: u64,
+    bytes_searched: u64,
+}
+
+#[derive(Serialize)]
+struct SummaryStats {
+    searches: u64,
+    searches_with_match: u64,
+    matched_lines: u64,
+    matches: u64,
+    bytes_searched: u64,
+}
+
+/// serde_json's compact output with the escapes `--json` always wrote (those of the
+/// shared error reports): `\u0008`, `\u000c` and `\u007f` rather than `\b`, `\f` and a
+/// raw DEL, so the bytes of `--json` did not change with serde.
+struct Escapes;
+
+impl Formatter for Escapes {
+    fn write_char_escape<W: ?Sized + Write>(&mut self, w: &mut W, e: CharEscape) -> io::Result<()> {
+        match e {
+            CharEscape::Backspace => w.write_all(b"\\u0008"),
+            CharEscape::FormFeed => w.write_all(b"\\u000c"),
+            e => CompactFormatter.write_char_escape(w, e),
+        }
+    }
+
+    fn write_string_fragment<W: ?Sized + Write>(&mut self, w: &mut W, s: &str) -> io::Result<()> {
+        for (i, part) in s.split('\u{7F}').enumerate() {
+            if i > 0 {
+                w.write_all(b"\\u007f")?;
+            }
+            w.write_all(part.as_bytes())?;
+        }
+        Ok(())
+    }
+}
+
+fn write(out: &mut Output, message: &Message<'_>) -> Result<(), ToolError> {
+    let mut ser = Serializer::with_formatter(&mut *out, Escapes);
+    message
+        .serialize(&mut ser)
+        .map_err(|e| ToolError::Output(e.into()))?;
+    out.write_all(b"\n")?;
+    Ok(())
+}
+
+/// The `summary` line after every input.
+///
+/// # Errors
+///
+/// Writing failed.
+pub fn summary(
+    out: &mut Output,
+    files: u64,
+    with_match: u64,
+    r: &FileResult,
+) -> Result<(), ToolError> {
+    let stats = SummaryStats {
+        searches: files,
+        searches_with_match: with_match,
+        matched_lines: r.selected,
+        matches: r.matches,
+        bytes_searched: r.bytes,
+    };
+    write(out, &Message::Summary { stats })
+}
+
+/// The sink of `--json` for one input: `begin` before its first line, `end` after it when
+/// a line was written.
+pub struct JsonSink<'a> {
+    /// Where to write (the name is the one of diagnostics).
+    pub dest: Dest<'a>,
+    /// `-v`: matches are listed in context lines.
+    pub invert: bool,
+    /// The engine that finds the invalid sequences of each line.
+    pub engine: Engine,
+    /// Whether `begin` is written.
+    pub begun: bool,
+}
+
+impl Sink for JsonSink<'_> {
+    fn line(&mut self, m: &Matcher, line: Line<'_>) -> Result<u64, ToolError> {
+        let path = self.dest.name;
+        if !self.begun {
+            self.begun = true;
+            write(
+                self.dest.out,
+                &Message::Begin {
+                    path: Text { text: path },
+                },
+            )?;
+        }
+        let text = repair(line.bytes);
+        let mut full = text.clone().into_owned();
+        if line.terminated {
+            full.push('\n');
+        }
+        let tb = text.as_bytes();
+        // Matches are listed in lines that are selected (context lines of -v).
+        let submatches: Vec<Submatch<'_>> = if line.selected != self.invert {
+            matches(m, tb, 0)
+                .map(|(start, end)| Submatch {
+                    matched: Owned {
+                        text: String::from_utf8_lossy(&tb[start..end]),
+                    },
+                    start,
+                    end,
+                })
+                .collect()
+        } else {
+            Vec::new()
+        };
+        let found = submatches.len() as u64;
+        let data = LineData {
+            path: Text { text: path },
+            lines: Text { text: &full },
+            line_number: line.at.line,
+            absolute_offset: line.at.offset,
+            submatches,
+            invalid: errors(self.engine, line.bytes)
+                .map(|e| Invalid {
+                    offset: e.offset(),
+                    len: e.len(),
+                    kind: e.kind().as_str(),
+                })
+                .collect(),
+        };
+        let msg = if line.selected {
+            Message::Match(data)
+        } else {
+            Message::Context(data)
+        };
+        write(self.dest.out, &msg)?;
+        Ok(found)
+    }
+
+    fn only(&mut self, _at: At, _text: &[u8]) -> Result<(), ToolError> {
+        Ok(())
+    }
+
+    fn gap(&mut self) -> Result<(), ToolError> {
+        Ok(())
+    }
+
+    fn invalid(&mut self, report: &ErrorReport<'_>) {
+        report_invalid(self.dest.diag, report, true, false);
+    }
+
+    fn finish(&mut self, r: &FileResult) -> Result<(), ToolError> {
+        if !self.begun {
+            return Ok(());
+        }
+        let end = End {
+            path: Text {
+                text: self.dest.name,
+            },
+            binary: r.binary_matched,
+            stats: FileStats {
+                matched_lines: r.selected,
+                matches: r.matches,
+                bytes_searched: r.bytes,
+            },
+        };
+        write(self.dest.out, &Message::End(end))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Escapes;
+    use serde::Serialize;
+
+    /// serde_json with [`Escapes`] writes strings as `--json` always has: `\"`, `\\`,
+    /// `\n`, `\r`, `\t`, other controls and DEL as `\u00xx`, everything else as it is.
+    #[test]
+    fn string_escapes_are_unchanged() {
+        let mut all: String = (0u8..0x80).map(char::from).collect();
+        all.push_str("é\u{FFFD}日本\u{2028}\u{10FFFF}/");
+        let mut want = String::from("\"");
+        for c in all.chars() {
+            match c {
+                '"' => want.push_str("\\\""),
+                '\\' => want.push_str("\\\\"),
+                '\n' => want.push_str("\\n"),
+                '\r' => want.push_str("\\r"),
+                '\t' => want.push_str("\\t"),
+                c if c < ' ' || c == '\u{7F}' => want.push_str(&format!("\\u{:04x}", c as u32)),
+                c => want.push(c),
+            }
+        }
+        want.push('"');
+        let mut got = Vec::new();
+        all.serialize(&mut serde_json::Serializer::with_formatter(
+            &mut got, Escapes,
+        ))
+        .unwrap();
+        assert_eq!(String::from_utf8(got).unwrap(), want);
+    }
+}
