@@ -197,33 +197,6 @@ impl Formatter for Layout {
     }
 }
 
-// Only grep/printer.rs still uses this, until the grep branch merges (then it goes).
-/// Appends `s` to `out` as a JSON string literal (quotes included), escaping `"`, `\` and
-/// control characters.
-///
-/// ```
-/// let mut out = String::new();
-/// utf8_tools::report::json_string(&mut out, "a\"b\\c\n\u{1}é");
-/// assert_eq!(out, r#""a\"b\\c\n\u0001é""#);
-/// ```
-pub fn json_string(out: &mut String, s: &str) {
-    out.push('"');
-    for c in s.chars() {
-        match c {
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            '\n' => out.push_str("\\n"),
-            '\r' => out.push_str("\\r"),
-            '\t' => out.push_str("\\t"),
-            c if (c as u32) < 0x20 || c == '\u{7F}' => {
-                let _ = write!(out, "\\u{:04x}", c as u32);
-            }
-            c => out.push(c),
-        }
-    }
-    out.push('"');
-}
-
 /// One error, located, ready to be shown in text or JSON.
 #[derive(Clone, Copy, Debug)]
 pub struct ErrorReport<'a> {
@@ -338,8 +311,8 @@ pub struct ErrorJson<'a> {
 mod tests {
     use super::*;
 
-    /// The escapes the tools wrote before serde_json (and utf8-grep's `json_string` still
-    /// writes): `\uXXXX` in lowercase hex for control characters and DEL but for `\n`, `\r`
+    /// The escapes the tools wrote before serde_json, in `json_line` and `json_compact`
+    /// alike: `\uXXXX` in lowercase hex for control characters and DEL but for `\n`, `\r`
     /// and `\t`; anything else as it is.
     #[test]
     fn json_line_escapes_strings_as_before() {
@@ -355,6 +328,7 @@ mod tests {
             };
             let want = format!("\"a{escaped}b\"");
             assert_eq!(json_line(&format!("a{c}b")), want, "U+{:04X}", c as u32);
+            assert_eq!(json_compact(&format!("a{c}b")), want, "U+{:04X}", c as u32);
         }
     }
 }

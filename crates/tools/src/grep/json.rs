@@ -3,10 +3,9 @@
 //! UTF-8 (lines repaired), invalid sequences are listed with their original offsets.
 
 use std::borrow::Cow;
-use std::io::{self, Write};
+use std::io::Write;
 
 use serde::Serialize;
-use serde_json::ser::{CharEscape, CompactFormatter, Formatter, Serializer};
 use utf8_codec::repair;
 
 use super::matcher::Matcher;
@@ -14,7 +13,7 @@ use super::sink::{At, Dest, FileResult, Line, Sink, matches, report_invalid};
 use crate::diag::ToolError;
 use crate::engine::{Engine, errors};
 use crate::output::Output;
-use crate::report::ErrorReport;
+use crate::report::{self, ErrorReport};
 
 /// One line of `--json` output.
 #[derive(Serialize)]
@@ -85,37 +84,10 @@ struct SummaryStats {
     bytes_searched: u64,
 }
 
-/// serde_json's compact output with the escapes `--json` always wrote (those of the
-/// shared error reports): `\u0008`, `\u000c` and `\u007f` rather than `\b`, `\f` and a
-/// raw DEL, so the bytes of `--json` did not change with serde.
-struct Escapes;
-
-impl Formatter for Escapes {
-    fn write_char_escape<W: ?Sized + Write>(&mut self, w: &mut W, e: CharEscape) -> io::Result<()> {
-        match e {
-            CharEscape::Backspace => w.write_all(b"\\u0008"),
-            CharEscape::FormFeed => w.write_all(b"\\u000c"),
-            e => CompactFormatter.write_char_escape(w, e),
-        }
-    }
-
-    fn write_string_fragment<W: ?Sized + Write>(&mut self, w: &mut W, s: &str) -> io::Result<()> {
-        for (i, part) in s.split('\u{7F}').enumerate() {
-            if i > 0 {
-                w.write_all(b"\\u007f")?;
-            }
-            w.write_all(part.as_bytes())?;
-        }
-        Ok(())
-    }
-}
-
 fn write(out: &mut Output, message: &Message<'_>) -> Result<(), ToolError> {
-    let mut ser = Serializer::with_formatter(&mut *out, Escapes);
-    message
-        .serialize(&mut ser)
-        .map_err(|e| ToolError::Output(e.into()))?;
-    out.write_all(b"\n")?;
+    let mut line = report::json_compact(message);
+    line.push('\n');
+    out.write_all(line.as_bytes())?;
     Ok(())
 }
 
@@ -237,38 +209,5 @@ impl Sink for JsonSink<'_> {
             },
         };
         write(self.dest.out, &Message::End(end))
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::Escapes;
-    use serde::Serialize;
-
-    /// serde_json with [`Escapes`] writes strings as `--json` always has: `\"`, `\\`,
-    /// `\n`, `\r`, `\t`, other controls and DEL as `\u00xx`, everything else as it is.
-    #[test]
-    fn string_escapes_are_unchanged() {
-        let mut all: String = (0u8..0x80).map(char::from).collect();
-        all.push_str("é\u{FFFD}日本\u{2028}\u{10FFFF}/");
-        let mut want = String::from("\"");
-        for c in all.chars() {
-            match c {
-                '"' => want.push_str("\\\""),
-                '\\' => want.push_str("\\\\"),
-                '\n' => want.push_str("\\n"),
-                '\r' => want.push_str("\\r"),
-                '\t' => want.push_str("\\t"),
-                c if c < ' ' || c == '\u{7F}' => want.push_str(&format!("\\u{:04x}", c as u32)),
-                c => want.push(c),
-            }
-        }
-        want.push('"');
-        let mut got = Vec::new();
-        all.serialize(&mut serde_json::Serializer::with_formatter(
-            &mut got, Escapes,
-        ))
-        .unwrap();
-        assert_eq!(String::from_utf8(got).unwrap(), want);
     }
 }
