@@ -14,6 +14,7 @@
 //!
 //! `UTF8_TOOLS_PRINT_LAYERS=1 cargo test -p utf8-tests --test layers -- --nocapture` prints
 //! each crate's files in layer order with what each imports.
+#![forbid(unsafe_code)]
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::fs;

@@ -1,6 +1,7 @@
 //! The README's quick start works as written: the first command of its first fenced block
 //! exits 0 from the repository root and shows the main job on the embedded sample
 //! (issue 19, item 6).
+#![forbid(unsafe_code)]
 
 use std::path::Path;
 use std::process::Command;
