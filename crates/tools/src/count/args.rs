@@ -22,7 +22,9 @@ input, write error).";
     long_version = crate::LONG_VERSION,
     about = "Count lines, characters, bytes and invalid UTF-8 sequences, correctly on any bytes",
     after_help = AFTER_HELP,
-    max_term_width = 100
+    max_term_width = 100,
+    // getopt's rule: a repeated option is harmless, the last value wins.
+    args_override_self = true
 )]
 pub struct CountArgs {
     /// Print the newline count.

@@ -120,9 +120,10 @@ impl Config {
     }
 
     /// Column width, as GNU `wc`: wide enough for the sum of the regular files' sizes, at
-    /// least 7 when some input is not a regular file, 1 for a single number.
+    /// least 7 when some input is not a regular file, 1 for a single number and with
+    /// `--total=only` (GNU: no alignment to keep).
     fn width(&self) -> usize {
-        if self.columns.count() == 1 && (self.inputs.len() == 1 || !self.each) {
+        if !self.each || (self.columns.count() == 1 && self.inputs.len() == 1) {
             return 1;
         }
         let mut sum = 0u64;
