@@ -66,3 +66,54 @@ fn repeated_flags_and_values() {
         "2 10\n"
     );
 }
+
+// ----- group 2: unambiguous prefixes of long options and of their values -----
+
+#[test]
+fn prefixes_of_options_and_values() {
+    let dir = tempdir();
+    gnu_files(dir.path());
+    let alice = "alice_in_wonderland.txt";
+    // uutils test_total_auto: `wc lorem_ipsum.txt --tot=au` is `--total=auto` (one input, no
+    // total line).
+    assert_eq!(
+        run_ok(dir.path(), &["-l", alice, "--tot=au"]),
+        "5 alice_in_wonderland.txt\n"
+    );
+    // uutils test_total_always: `--total=al` is `--total=always`.
+    assert_eq!(
+        run_ok(dir.path(), &["-l", alice, "--total=al"]),
+        "5 alice_in_wonderland.txt\n5 total\n"
+    );
+    // uutils test_total_never: `--total=n` is `--total=never`; widths as GNU wc-total.sh's
+    // `--total=never` case (" 1  1  2 2b", " 1  2  8 2w").
+    assert_eq!(
+        run_ok(dir.path(), &["-l", "2b", "2w", "--total=n"]),
+        " 1 2b\n 1 2w\n"
+    );
+    // uutils test_total_only uses `--t=o`; here `--t` is ambiguous (--total, --threads), so
+    // the same case with `--tot=o`: GNU wc-total.sh's "2 3 10" (lines, words, bytes).
+    assert_eq!(
+        run_ok(dir.path(), &["-lc", "2b", "2w", "--tot=o"]),
+        "2 10\n"
+    );
+    // GNU argmatch's diagnostics (gnulib argmatch_invalid, argmatch_valid), exit 2 here.
+    let o = count(dir.path()).args(["--total=a", "2b"]).run();
+    o.assert_code(2);
+    assert!(
+        o.err()
+            .contains("ambiguous argument 'a' for '--total'\nValid arguments are:\n  - 'auto'\n"),
+        "{}",
+        o.err()
+    );
+    assert_eq!(o.out(), "");
+    let o = count(dir.path()).args(["--total=x", "2b"]).run();
+    o.assert_code(2);
+    assert!(
+        o.err().contains("invalid argument 'x' for '--total'"),
+        "{}",
+        o.err()
+    );
+    // An ambiguous option prefix is a usage error.
+    count(dir.path()).args(["--t=o", "2b"]).run().assert_code(2);
+}
