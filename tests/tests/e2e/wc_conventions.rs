@@ -117,3 +117,29 @@ fn prefixes_of_options_and_values() {
     // An ambiguous option prefix is a usage error.
     count(dir.path()).args(["--t=o", "2b"]).run().assert_code(2);
 }
+
+// ----- group 9: a directory operand -----
+
+#[test]
+fn directory_operand_prints_its_zeros() {
+    let dir = tempdir();
+    gnu_files(dir.path());
+    std::fs::create_dir(dir.path().join("ioerrdir")).unwrap();
+    // uutils test_read_from_directory_error: `wc .` prints "      0       0       0 ." and
+    // says ".: Is a directory" (exit 1 there, 2 here as DESIGN.md says).
+    let o = count(dir.path()).args(["."]).run();
+    o.assert_code(2);
+    assert_eq!(o.out(), "      0       0       0       0 .\n");
+    assert_eq!(o.err(), "utf8-count: .: Is a directory\n");
+    // uutils test_read_error_order_with_stderr_to_stdout: `wc ioerrdir` prints
+    // "{:>7} {:>7} {:>7} ioerrdir" and "wc: ioerrdir: Is a directory".
+    let o = count(dir.path()).args(["-lc", "ioerrdir"]).run();
+    o.assert_code(2);
+    assert_eq!(o.out(), "      0       0 ioerrdir\n");
+    assert_eq!(o.err(), "utf8-count: ioerrdir: Is a directory\n");
+    // Among other inputs, its line counts nothing in the total (the width is 7: an operand
+    // is not a regular file, GNU's compute_number_width).
+    let o = count(dir.path()).args(["-l", "2b", "ioerrdir"]).run();
+    o.assert_code(2);
+    assert_eq!(o.out(), "      1 2b\n      0 ioerrdir\n      1 total\n");
+}

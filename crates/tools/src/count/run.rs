@@ -65,14 +65,23 @@ impl Config {
         };
         let mut total = Tally::default();
         for input in &self.inputs {
-            let Some(source) = input.open_or_report(diag) else {
-                continue;
-            };
             let name = input.name();
-            let tally = match self.count_source(source, mode) {
-                Ok(t) => t,
+            let tally = match input.open() {
+                Ok(source) => match self.count_source(source, mode) {
+                    Ok(t) => t,
+                    Err(e) => {
+                        diag.error(&ToolError::input(&name, &e));
+                        continue;
+                    }
+                },
+                // GNU wc opens a directory and fails to read it: the message, then its line
+                // of zeros.
+                Err(e) if is_dir(input) => {
+                    diag.error(&e);
+                    Tally::default()
+                }
                 Err(e) => {
-                    diag.error(&ToolError::input(&name, &e));
+                    diag.error(&e);
                     continue;
                 }
             };
@@ -320,6 +329,11 @@ impl Config {
             None => Ok(()),
         }
     }
+}
+
+/// Whether `input` names a directory.
+fn is_dir(input: &Input) -> bool {
+    matches!(input, Input::Path(p) if p.is_dir())
 }
 
 enum ExplainError {
