@@ -143,3 +143,105 @@ fn directory_operand_prints_its_zeros() {
     o.assert_code(2);
     assert_eq!(o.out(), "      1 2b\n      0 ioerrdir\n      1 total\n");
 }
+
+// ----- group 10: -L is the display width, as GNU wc -----
+
+/// uutils' fixture `tests/fixtures/wc/UTF_8_weirdchars.txt` (zero-width and wide characters,
+/// emoji, tabs, form feed, vertical tab, control characters).
+const WEIRDCHARS: &str = concat!(
+    "zero-width space inbetween these: x​x\n",
+    "and inbetween two spaces: [ ​ ]\n",
+    "and at the end of the line: ​\n",
+    "\n",
+    "non-breaking space: x x [   ]  \n",
+    "\n",
+    "simple unicode: xµx [ µ ] µ\n",
+    "\n",
+    "wide: xｗx [ ｗ ] ｗ\n",
+    "\n",
+    "simple emoji: x👩x [ 👩 ] 👩\n",
+    "\n",
+    "complex emoji: x👩‍🔬x [ 👩‍🔬 ] 👩‍🔬\n",
+    "\n",
+    "Ｈｅｌｌｏ, ｗｏｒｌｄ!\n",
+    "\n",
+    "line feed: x\x0C",
+    "x [ \x0C",
+    " ] \x0C",
+    "\n",
+    "\n",
+    "vertical tab: x\x0B",
+    "x [ \x0B",
+    " ] \x0B",
+    "\n",
+    "\n",
+    "horizontal tab: x\tx [ \t ]\n",
+    "this should be the longest line:\n",
+    "1234567\t12345678\t123456781234567812345678\n",
+    "\n",
+    "Control character: x\x02x [ \x02 ] \x02\n",
+);
+
+#[test]
+fn max_line_length_is_display_width() {
+    let dir = tempdir();
+    // uutils test_utf8_all: `wc -lwmcL < UTF_8_weirdchars.txt` prints
+    // "     25      89     442     513      48" (lines, words, chars, bytes, -L).
+    let o = count(dir.path()).args(["-lmcL"]).stdin(WEIRDCHARS).run();
+    assert_eq!(o.assert_code(0).out(), "     25     442     513      48\n");
+    // GNU tests/wc/wc.pl c0, c1, c2.
+    for (input, want) in [
+        ("1\n12\n", "2\n"),
+        ("1\n123\n1\n", "3\n"),
+        ("\n123456", "6\n"),
+    ] {
+        let o = count(dir.path()).args(["-L"]).stdin(input).run();
+        assert_eq!(o.assert_code(0).out(), want, "{input:?}");
+    }
+    // Issue 22's case, `printf 'a\tb\n日本\n' | wc -L` prints 9 (GNU coreutils 9.1, checked
+    // with LC_ALL=C.UTF-8); the length in code points stays under --max-line-chars.
+    let o = count(dir.path()).args(["-L"]).stdin("a\tb\n日本\n").run();
+    assert_eq!(o.assert_code(0).out(), "9\n");
+    let o = count(dir.path())
+        .args(["--max-line-chars"])
+        .stdin("a\tb\n日本\n")
+        .run();
+    assert_eq!(o.assert_code(0).out(), "3\n");
+    let o = count(dir.path())
+        .args(["--json", "-L", "--max-line-chars"])
+        .stdin("a\tb\n日本\n")
+        .run();
+    let out = o.assert_code(0).out();
+    assert!(
+        out.contains("\"max_line_length\": 9, \"max_line_chars\": 3"),
+        "{out}"
+    );
+    // More values of GNU coreutils 9.1's `LC_ALL=C.UTF-8 wc -L`: a carriage return or form
+    // feed starts the line over, invalid bytes and control characters are 0 columns.
+    for (input, want) in [
+        (&b"abc\rd\n"[..], "3\n"),
+        (b"abcd\x0Ce\n", "4\n"),
+        (b"a\xFFb\n", "2\n"),
+        (b"a\x01b\n", "2\n"),
+        (b"e\xCC\x81\n", "1\n"),
+        (b"\xED\xA0\x80abc\t\xF4\x90\x80\x80x\n", "9\n"),
+    ] {
+        let o = count(dir.path()).args(["-L"]).stdin(input).run();
+        assert_eq!(o.assert_code(0).out(), want, "{input:?}");
+    }
+}
+
+#[test]
+fn max_line_length_on_split_files() {
+    // A file large enough to be split across threads gives the same widths.
+    let dir = tempdir();
+    // Each line 18 columns wide ("x", a tab, two wide characters, a tab, "yz", a combining
+    // acute) and 8 code points; the last line 10 of each.
+    let line = "x\t日本\tyz\u{301}\n".repeat(20_000);
+    write(dir.path(), "big", format!("{line}{}", "a".repeat(10)));
+    let args = |threads: &'static str| ["-L", "--max-line-chars", threads, "big"];
+    let one = count(dir.path()).args(args("--threads=1")).run();
+    let four = count(dir.path()).args(args("--threads=4")).run();
+    assert_eq!(one.assert_code(0).out(), "    18     10 big\n");
+    assert_eq!(four.out(), one.out());
+}

@@ -10,7 +10,8 @@ use clap::{Arg, Command, Parser, ValueEnum};
 use crate::args::CommonArgs;
 
 const AFTER_HELP: &str = "\
-Columns are always printed in the order lines, chars, bytes, errors, longest line.
+Columns are always printed in the order lines, chars, bytes, errors, longest line (display
+width, -L), longest line (code points, --max-line-chars).
 \"chars\" counts well-formed scalar values; every maximal subpart of ill-formed input is
 one error, so chars + errors is the length of the repaired text in characters.
 
@@ -48,9 +49,15 @@ pub struct CountArgs {
     #[arg(short = 'e', long)]
     pub errors: bool,
 
-    /// Print the length of the longest line in code points (each error counts one).
+    /// Print the display width of the longest line, as GNU wc: a tab moves to the next
+    /// multiple of 8, East Asian wide characters take 2 columns, combining marks, control
+    /// characters and invalid sequences 0; a carriage return or form feed starts over.
     #[arg(short = 'L', long)]
     pub max_line_length: bool,
+
+    /// Print the length of the longest line in code points (each error counts one).
+    #[arg(long)]
+    pub max_line_chars: bool,
 
     /// When to print a line with the totals: auto (several inputs), always, only, never.
     /// Each value may be abbreviated to an unambiguous prefix, as GNU's (`--total=al`).
@@ -69,13 +76,15 @@ pub struct CountArgs {
     /// Print nothing for valid input; name the first error of each invalid input; exit 1
     /// if any input is invalid.
     #[arg(long, conflicts_with_all = [
-        "explain", "histogram", "lines", "chars", "bytes", "errors", "max_line_length", "total",
+        "explain", "histogram", "lines", "chars", "bytes", "errors", "max_line_length",
+        "max_line_chars", "total",
     ])]
     pub check: bool,
 
     /// Print one line per scalar value or error: offset, bytes in hex, U+XXXX or the error.
     #[arg(long, conflicts_with_all = [
-        "histogram", "lines", "chars", "bytes", "errors", "max_line_length", "total",
+        "histogram", "lines", "chars", "bytes", "errors", "max_line_length", "max_line_chars",
+        "total",
     ])]
     pub explain: bool,
 

@@ -14,7 +14,10 @@ pub(super) struct Columns {
     pub chars: bool,
     pub bytes: bool,
     pub errors: bool,
+    /// `-L`: the display width of the longest line.
     pub longest: bool,
+    /// `--max-line-chars`: the longest line in code points.
+    pub longest_chars: bool,
 }
 
 impl Columns {
@@ -26,6 +29,7 @@ impl Columns {
             self.bytes,
             self.errors,
             self.longest,
+            self.longest_chars,
         ]
         .iter()
         .filter(|&&b| b)
@@ -65,15 +69,16 @@ impl TryFrom<&CountArgs> for Config {
             bytes: a.bytes || !any,
             errors: a.errors || !any,
             longest: a.max_line_length,
+            longest_chars: a.max_line_chars,
         };
-        let columns = if a.max_line_length && !any {
-            // `-L` alone shows only the longest line, as `wc -L`.
+        let columns = if (a.max_line_length || a.max_line_chars) && !any {
+            // `-L` alone shows only the longest line, as `wc -L` (so does --max-line-chars).
             Columns {
                 lines: false,
                 chars: false,
                 bytes: false,
                 errors: false,
-                longest: true,
+                ..columns
             }
         } else {
             columns

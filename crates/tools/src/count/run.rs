@@ -61,7 +61,8 @@ impl Config {
         let width = self.width();
         let mode = Mode {
             engine: self.engine,
-            line_stats: self.columns.longest,
+            line_stats: self.columns.longest_chars,
+            widths: self.columns.longest,
         };
         let mut total = Tally::default();
         for input in &self.inputs {
@@ -104,6 +105,7 @@ impl Config {
     fn count_source(&self, source: Source, mode: Mode) -> io::Result<Tally> {
         #[cfg(unix)]
         if !self.hex
+            && !mode.widths
             && let Some((file, len)) = source.regular_file()
         {
             let parts = self.parts(len);
@@ -161,7 +163,7 @@ impl Config {
     ) -> Result<(), ToolError> {
         let c = &t.counts;
         if self.json {
-            let r = TallyJson::new(json_path, t, self.columns.longest, self.histogram);
+            let r = TallyJson::new(json_path, t, self.columns, self.histogram);
             let s = json_line(&r);
             return out.line(&s);
         }
@@ -174,7 +176,8 @@ impl Config {
             (self.columns.chars, c.chars),
             (self.columns.bytes, c.bytes),
             (self.columns.errors, c.errors),
-            (self.columns.longest, t.lines.longest()),
+            (self.columns.longest, t.widths.longest()),
+            (self.columns.longest_chars, t.lines.longest()),
         ];
         for (_, v) in values.iter().filter(|(on, _)| *on) {
             if !s.is_empty() {
@@ -200,7 +203,10 @@ impl Config {
         row("bytes", c.bytes);
         row("errors", c.errors);
         if self.columns.longest {
-            row("longest line", t.lines.longest());
+            row("longest line", t.widths.longest());
+        }
+        if self.columns.longest_chars {
+            row("longest line (chars)", t.lines.longest());
         }
         for (i, n) in c.by_length.iter().enumerate() {
             row(&format!("{}-byte sequences", i + 1), *n);
