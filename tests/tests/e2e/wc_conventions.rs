@@ -245,3 +245,207 @@ fn max_line_length_on_split_files() {
     assert_eq!(one.assert_code(0).out(), "    18     10 big\n");
     assert_eq!(four.out(), one.out());
 }
+
+// ----- group 8: --files0-from -----
+
+/// Runs `utf8-count ARGS --files0-from=-` with `list` piped in, in a directory holding an
+/// empty file `g` and GNU's `2b` and `2w`.
+fn files0_piped(args: &[&str], list: &[u8]) -> crate::util::Outcome {
+    let dir = tempdir();
+    gnu_files(dir.path());
+    write(dir.path(), "g", "");
+    count(dir.path())
+        .args(args)
+        .args(["--files0-from=-"])
+        .stdin(list)
+        .run()
+}
+
+#[test]
+fn files0_zero_length_names() {
+    // GNU tests/wc/wc-files0-from.pl "nul-1": one NUL is one empty entry.
+    let o = files0_piped(&[], b"\0");
+    o.assert_code(2);
+    assert_eq!(o.out(), "");
+    assert_eq!(o.err(), "utf8-count: -:1: invalid zero-length file name\n");
+    // "nul-2": two NULs, two errors, and a total of the two entries (no padding: GNU's
+    // widths come from files it could stat).
+    let o = files0_piped(&[], b"\0\0");
+    o.assert_code(2);
+    assert_eq!(o.out(), "0 0 0 0 total\n");
+    assert_eq!(
+        o.err(),
+        "utf8-count: -:1: invalid zero-length file name\n\
+         utf8-count: -:2: invalid zero-length file name\n"
+    );
+    // "zero-len": the names after a zero-length one are still counted.
+    let o = files0_piped(&[], b"\0g\0");
+    o.assert_code(2);
+    assert_eq!(o.out(), "0 0 0 0 g\n0 0 0 0 total\n");
+    assert_eq!(o.err(), "utf8-count: -:1: invalid zero-length file name\n");
+    // uutils test_zero_length_files: "\0moby_dick.txt\0\0alice…\0\0lorem…\0" with and without
+    // the final NUL reports entries 1, 3 and 5; one more NUL adds entry 7.
+    let list = "\0alice_in_wonderland.txt\0\0alice_in_wonderland.txt\0\0alice_in_wonderland.txt\0";
+    for l in [list.len(), list.len() - 1] {
+        let o = files0_piped(&["-l"], &list.as_bytes()[..l]);
+        o.assert_code(2);
+        assert_eq!(
+            o.out(),
+            "5 alice_in_wonderland.txt\n".repeat(3) + "15 total\n"
+        );
+        assert_eq!(
+            o.err(),
+            "utf8-count: -:1: invalid zero-length file name\n\
+             utf8-count: -:3: invalid zero-length file name\n\
+             utf8-count: -:5: invalid zero-length file name\n"
+        );
+    }
+    let o = files0_piped(&["-l"], format!("{list}\0").as_bytes());
+    assert!(
+        o.err()
+            .ends_with("utf8-count: -:7: invalid zero-length file name\n")
+    );
+}
+
+#[test]
+fn files0_entries() {
+    // GNU wc-files0-from.pl "1", "1a", "2", "2a", "duplicate1", "missing2".
+    assert_eq!(files0_piped(&[], b"g").assert_code(0).out(), "0 0 0 0 g\n");
+    assert_eq!(
+        files0_piped(&[], b"g\0").assert_code(0).out(),
+        "0 0 0 0 g\n"
+    );
+    for list in [&b"g\0g"[..], b"g\0g\0"] {
+        let o = files0_piped(&[], list);
+        assert_eq!(
+            o.assert_code(0).out(),
+            "0 0 0 0 g\n0 0 0 0 g\n0 0 0 0 total\n"
+        );
+    }
+    let o = files0_piped(&[], b"missing\0missing\0");
+    o.assert_code(2);
+    assert_eq!(o.out(), "0 0 0 0 total\n");
+    assert_eq!(
+        o.err(),
+        "utf8-count: missing: No such file or directory\n".repeat(2)
+    );
+    // "minus-in-stdin": a name '-' in a list read from standard input.
+    let o = files0_piped(&[], b"-");
+    o.assert_code(2);
+    assert_eq!(o.out(), "");
+    assert_eq!(
+        o.err(),
+        "utf8-count: when reading file names from standard input, no file name of '-' allowed\n"
+    );
+    // "empty", "empty-nonreg": an empty list counts nothing.
+    let dir = tempdir();
+    write(dir.path(), "empty", "");
+    for list in ["--files0-from=empty", "--files0-from=/dev/null"] {
+        let o = count(dir.path()).args([list]).run();
+        assert_eq!(o.assert_code(0).out(), "");
+    }
+}
+
+#[test]
+fn files0_widths_and_errors() {
+    let dir = tempdir();
+    gnu_files(dir.path());
+    write(dir.path(), "names", "2b\x002w\0");
+    // GNU tests/wc/wc-files0.sh: a list in a regular file gives padded columns
+    // (" 1  1  2 2b", " 1  2  8 2w", " 2  3 10 total": lines, words, bytes) …
+    let o = count(dir.path()).args(["-lc", "--files0-from=names"]).run();
+    assert_eq!(o.assert_code(0).out(), " 1  2 2b\n 1  8 2w\n 2 10 total\n");
+    // … and so does the same file on standard input, read whole as a regular file.
+    let names = std::fs::File::open(dir.path().join("names")).unwrap();
+    let out = count(dir.path())
+        .args(["-lc", "--files0-from=-"])
+        .command()
+        .stdin(names)
+        .output()
+        .unwrap();
+    assert_eq!(out.stdout, b" 1  2 2b\n 1  8 2w\n 2 10 total\n");
+    // uutils test_zero_length_files, test_files0_progressive_stream: a list from a pipe is
+    // read as it arrives, and nothing is padded.
+    let o = count(dir.path())
+        .args(["-lc", "--files0-from=-"])
+        .stdin("2b\x002w\0")
+        .run();
+    assert_eq!(o.assert_code(0).out(), "1 2 2b\n1 8 2w\n2 10 total\n");
+    // uutils files0_from_dir: a list that is a directory is a read error (exit 2 here).
+    std::fs::create_dir(dir.path().join("dir with spaces")).unwrap();
+    let o = count(dir.path()).args(["--files0-from=."]).run();
+    o.assert_code(2);
+    assert_eq!(o.err(), "utf8-count: .: read error: Is a directory\n");
+    let dot = std::fs::File::open(dir.path()).unwrap();
+    let out = count(dir.path())
+        .args(["--files0-from=-"])
+        .command()
+        .stdin(dot)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(out.stderr, b"utf8-count: -: read error: Is a directory\n");
+    assert_eq!(out.stdout, b"");
+}
+
+#[test]
+fn files0_from_a_pipe_is_a_stream() {
+    use std::io::{BufRead, BufReader, Write};
+    use std::process::Stdio;
+    // uutils test_files0_progressive_stream: each name is counted as soon as it arrives,
+    // an empty one is reported at once, and the total comes at the end.
+    let dir = tempdir();
+    gnu_files(dir.path());
+    let mut child = count(dir.path())
+        .args(["-l", "--files0-from=-"])
+        .command()
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let pid = child.id();
+    // A watchdog, so that a regression fails instead of hanging (it stands down once the
+    // child has been waited for, before its pid could be reused).
+    let done = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let watchdog = {
+        let done = done.clone();
+        std::thread::spawn(move || {
+            for _ in 0..600 {
+                std::thread::sleep(std::time::Duration::from_millis(100));
+                if done.load(std::sync::atomic::Ordering::SeqCst) {
+                    return;
+                }
+            }
+            let _ = std::process::Command::new("kill")
+                .args(["-9", &pid.to_string()])
+                .status();
+        })
+    };
+    let mut stdin = child.stdin.take().unwrap();
+    let mut stdout = BufReader::new(child.stdout.take().unwrap());
+    let mut stderr = BufReader::new(child.stderr.take().unwrap());
+    let mut line = String::new();
+    stdin.write_all(b"2b\0").unwrap();
+    stdin.flush().unwrap();
+    stdout.read_line(&mut line).unwrap();
+    assert_eq!(line, "1 2b\n");
+    stdin.write_all(b"\0").unwrap();
+    stdin.flush().unwrap();
+    line.clear();
+    stderr.read_line(&mut line).unwrap();
+    assert_eq!(line, "utf8-count: -:2: invalid zero-length file name\n");
+    stdin.write_all(b"alice_in_wonderland.txt\0").unwrap();
+    stdin.flush().unwrap();
+    line.clear();
+    stdout.read_line(&mut line).unwrap();
+    assert_eq!(line, "5 alice_in_wonderland.txt\n");
+    drop(stdin);
+    line.clear();
+    stdout.read_line(&mut line).unwrap();
+    assert_eq!(line, "6 total\n");
+    let status = child.wait().unwrap();
+    done.store(true, std::sync::atomic::Ordering::SeqCst);
+    let _ = watchdog.join();
+    assert_eq!(status.code(), Some(2));
+}

@@ -3,9 +3,9 @@
 use std::io;
 
 use super::args::{CountArgs, TotalMode};
+use super::files0::Inputs;
 use crate::args::Engine;
 use crate::diag::ToolError;
-use crate::input::{Input, inputs};
 
 /// The columns `wc`-style output shows, in this fixed order.
 #[derive(Clone, Copy, Debug)]
@@ -40,12 +40,15 @@ impl Columns {
 /// What the command line means, validated.
 #[derive(Debug)]
 pub(super) struct Config {
-    pub inputs: Vec<Input>,
+    pub inputs: Inputs,
     pub columns: Columns,
     /// A line per input (all `--total` modes but `only`).
     pub each: bool,
     /// A line with the totals (`--total`: `auto` with several inputs, `always`, `only`).
     pub total: bool,
+    /// A line with the totals if the stream of inputs turns out to hold several
+    /// (`--total=auto` with a `--files0-from` list read as it arrives).
+    pub total_if_several: bool,
     pub histogram: bool,
     pub check: bool,
     pub explain: bool,
@@ -83,16 +86,16 @@ impl TryFrom<&CountArgs> for Config {
         } else {
             columns
         };
-        let inputs = inputs(&a.files, a.files0_from.as_deref())?;
+        let inputs = Inputs::new(&a.files, a.files0_from.as_deref())?;
         let total = match a.total {
-            TotalMode::Auto => inputs.len() > 1,
+            TotalMode::Auto => inputs.known().len() > 1,
             TotalMode::Always | TotalMode::Only => true,
             TotalMode::Never => false,
         };
         Ok(Config {
-            inputs,
             columns,
             each: a.total != TotalMode::Only,
+            total_if_several: a.total == TotalMode::Auto && inputs.is_stream(),
             total,
             histogram: a.histogram,
             check: a.check,
@@ -103,6 +106,7 @@ impl TryFrom<&CountArgs> for Config {
             threads: a.threads.map(usize::from),
             color_out: a.common.color_for(&io::stdout()),
             color_err: a.common.color_for(&io::stderr()),
+            inputs,
         })
     }
 }

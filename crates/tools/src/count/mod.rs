@@ -13,6 +13,7 @@
 
 mod args;
 mod config;
+mod files0;
 mod hex;
 mod json;
 mod run;

@@ -7,6 +7,7 @@ use utf8_codec::ErrorKind;
 use utf8_codec::stream::Event;
 
 use super::config::Config;
+use super::files0::{Inputs, Item};
 use super::hex::HexReader;
 use super::json::{ScalarJson, TallyJson};
 use super::tally::{self, Mode, Tally};
@@ -29,21 +30,51 @@ const AUTO_PART_MIN: u64 = 8 << 20;
 const EXPLICIT_PART_MIN: u64 = 4 << 10;
 
 /// Runs a validated command line: the counts (or `--check`, `--explain`) to standard output.
-pub(super) fn run(cfg: Config, diag: &mut Diag) -> Result<(), ToolError> {
+pub(super) fn run(mut cfg: Config, diag: &mut Diag) -> Result<(), ToolError> {
     let mut out = Output::new();
-    cfg.run(&mut out, diag)?;
+    let mut inputs = std::mem::take(&mut cfg.inputs);
+    cfg.run(&mut inputs, &mut out, diag)?;
     out.flush()
 }
 
 impl Config {
-    fn run(&self, out: &mut Output, diag: &mut Diag) -> Result<(), ToolError> {
+    fn run(&self, inputs: &mut Inputs, out: &mut Output, diag: &mut Diag) -> Result<(), ToolError> {
         if self.check {
-            self.run_check(out, diag)
+            self.run_check(inputs, out, diag)
         } else if self.explain {
-            self.run_explain(out, diag)
+            self.run_explain(inputs, out, diag)
         } else {
-            self.run_count(out, diag)
+            self.run_count(inputs, out, diag)
         }
+    }
+
+    /// Runs `f` on each input in turn, its position (from 0) and the outputs; an invalid
+    /// entry of a `--files0-from` list is reported and skipped, and the output of an input
+    /// read from a stream is flushed before the next name is read. Returns the number of
+    /// entries.
+    fn each_input(
+        &self,
+        inputs: &mut Inputs,
+        out: &mut Output,
+        diag: &mut Diag,
+        mut f: impl FnMut(&Input, usize, &mut Output, &mut Diag) -> Result<(), ToolError>,
+    ) -> Result<usize, ToolError> {
+        let stream = inputs.is_stream();
+        let mut n = 0;
+        while let Some(item) = inputs.next_item() {
+            n += 1;
+            match item? {
+                Item::Input(input) => f(&input, n - 1, out, diag)?,
+                Item::Invalid(e) => {
+                    out.flush()?;
+                    diag.error(&e);
+                }
+            }
+            if stream {
+                out.flush()?;
+            }
+        }
+        Ok(n)
     }
 
     /// The reader of an opened input: the bytes, or the bytes written in hex.
@@ -57,22 +88,27 @@ impl Config {
 
     // ----- counting -----
 
-    fn run_count(&self, out: &mut Output, diag: &mut Diag) -> Result<(), ToolError> {
-        let width = self.width();
+    fn run_count(
+        &self,
+        inputs: &mut Inputs,
+        out: &mut Output,
+        diag: &mut Diag,
+    ) -> Result<(), ToolError> {
+        let width = self.width(inputs);
         let mode = Mode {
             engine: self.engine,
             line_stats: self.columns.longest_chars,
             widths: self.columns.longest,
         };
         let mut total = Tally::default();
-        for input in &self.inputs {
+        let n = self.each_input(inputs, out, diag, |input, _, out, diag| {
             let name = input.name();
             let tally = match input.open() {
                 Ok(source) => match self.count_source(source, mode) {
                     Ok(t) => t,
                     Err(e) => {
                         diag.error(&ToolError::input(&name, &e));
-                        continue;
+                        return Ok(());
                     }
                 },
                 // GNU wc opens a directory and fails to read it: the message, then its line
@@ -83,7 +119,7 @@ impl Config {
                 }
                 Err(e) => {
                     diag.error(&e);
-                    continue;
+                    return Ok(());
                 }
             };
             total.add_input(&tally);
@@ -94,8 +130,9 @@ impl Config {
                 };
                 self.write_tally(out, &tally, Some(&name), shown, width)?;
             }
-        }
-        if self.total {
+            Ok(())
+        })?;
+        if self.total || (self.total_if_several && n > 1) {
             let label = self.each.then_some("total");
             self.write_tally(out, &total, None, label, width)?;
         }
@@ -133,13 +170,16 @@ impl Config {
     /// Column width, as GNU `wc`: wide enough for the sum of the regular files' sizes, at
     /// least 7 when some input is not a regular file, 1 for a single number and with
     /// `--total=only` (GNU: no alignment to keep).
-    fn width(&self) -> usize {
-        if !self.each || (self.columns.count() == 1 && self.inputs.len() == 1) {
+    /// A list of names read as it arrives gets no padding (GNU: no file is known in advance).
+    fn width(&self, inputs: &Inputs) -> usize {
+        let known = inputs.known();
+        if !self.each || inputs.is_stream() || (self.columns.count() == 1 && known.len() == 1) {
             return 1;
         }
         let mut sum = 0u64;
         let mut irregular = false;
-        for input in &self.inputs {
+        for item in known {
+            let Item::Input(input) = item else { continue };
             match input {
                 Input::Path(p) => match std::fs::metadata(p) {
                     Ok(m) if m.is_file() => sum = sum.saturating_add(m.len()),
@@ -220,10 +260,15 @@ impl Config {
 
     // ----- --check -----
 
-    fn run_check(&self, out: &mut Output, diag: &mut Diag) -> Result<(), ToolError> {
-        for input in &self.inputs {
+    fn run_check(
+        &self,
+        inputs: &mut Inputs,
+        out: &mut Output,
+        diag: &mut Diag,
+    ) -> Result<(), ToolError> {
+        self.each_input(inputs, out, diag, |input, _, out, diag| {
             let Some(source) = input.open_or_report(diag) else {
-                continue;
+                return Ok(());
             };
             let name = input.name();
             match self.first_error(self.reader(source), &name) {
@@ -239,7 +284,8 @@ impl Config {
                 }
                 Err(e) => diag.error(&ToolError::input(&name, &e)),
             }
-        }
+            Ok(())
+        })?;
         Ok(())
     }
 
@@ -285,11 +331,16 @@ impl Config {
 
     // ----- --explain -----
 
-    fn run_explain(&self, out: &mut Output, diag: &mut Diag) -> Result<(), ToolError> {
-        let several = self.inputs.len() > 1;
-        for (i, input) in self.inputs.iter().enumerate() {
+    fn run_explain(
+        &self,
+        inputs: &mut Inputs,
+        out: &mut Output,
+        diag: &mut Diag,
+    ) -> Result<(), ToolError> {
+        let several = inputs.is_stream() || inputs.known().len() > 1;
+        self.each_input(inputs, out, diag, |input, i, out, diag| {
             let Some(source) = input.open_or_report(diag) else {
-                continue;
+                return Ok(());
             };
             let name = input.name();
             if several && !self.json {
@@ -299,11 +350,14 @@ impl Config {
                 out.line(&format!("==> {name} <=="))?;
             }
             match self.explain_stream(self.reader(source), &name, out) {
-                Ok(()) => {}
-                Err(ExplainError::Input(e)) => diag.error(&ToolError::input(&name, &e)),
-                Err(ExplainError::Output(e)) => return Err(e),
+                Ok(()) => Ok(()),
+                Err(ExplainError::Input(e)) => {
+                    diag.error(&ToolError::input(&name, &e));
+                    Ok(())
+                }
+                Err(ExplainError::Output(e)) => Err(e),
             }
-        }
+        })?;
         Ok(())
     }
 
