@@ -449,3 +449,98 @@ fn files0_from_a_pipe_is_a_stream() {
     let _ = watchdog.join();
     assert_eq!(status.code(), Some(2));
 }
+
+// ----- group 7: file names exactly as given -----
+
+#[test]
+fn names_in_results_and_diagnostics() {
+    let dir = tempdir();
+    std::fs::create_dir(dir.path().join("some-dir1")).unwrap();
+    write(dir.path(), "some-dir1/12\n34.txt", "");
+    // uutils test_gnu_compatible_quotation: only a name holding a newline is quoted.
+    let o = count(dir.path())
+        .args(["-lc", "some-dir1/12\n34.txt"])
+        .run();
+    assert_eq!(o.assert_code(0).out(), "0 0 'some-dir1/12'$'\\n''34.txt'\n");
+    // GNU tests/wc/wc-files0.sh: the same through --files0-from ("0 0 0 '1'$'\n''2'").
+    write(dir.path(), "1\n2", "");
+    let o = count(dir.path())
+        .args(["-lc", "--files0-from=-"])
+        .stdin("1\n2\0")
+        .run();
+    assert_eq!(o.assert_code(0).out(), "0 0 '1'$'\\n''2'\n");
+    // uutils test_files0_errors_quoting: the fixture "files0 with nonexistent.txt" and its
+    // four diagnostics, each name quoted as GNU's quotef does (exit 1 there, 2 here).
+    write(
+        dir.path(),
+        "files0 with nonexistent.txt",
+        "this_file_does_not_exist.txt\0\0this file does not exist.txt\0\
+         this files doesn't exist either.txt",
+    );
+    let o = count(dir.path())
+        .args(["--files0-from=files0 with nonexistent.txt"])
+        .run();
+    o.assert_code(2);
+    assert_eq!(o.out(), "0 0 0 0 total\n");
+    assert_eq!(
+        o.err(),
+        "utf8-count: this_file_does_not_exist.txt: No such file or directory\n\
+         utf8-count: 'files0 with nonexistent.txt':2: invalid zero-length file name\n\
+         utf8-count: 'this file does not exist.txt': No such file or directory\n\
+         utf8-count: \"this files doesn't exist either.txt\": No such file or directory\n"
+    );
+    // uutils files0_from_dir: "wc: 'dir with spaces': read error: Is a directory".
+    std::fs::create_dir(dir.path().join("dir with spaces")).unwrap();
+    let o = count(dir.path())
+        .args(["--files0-from=dir with spaces"])
+        .run();
+    o.assert_code(2);
+    assert_eq!(
+        o.err(),
+        "utf8-count: 'dir with spaces': read error: Is a directory\n"
+    );
+}
+
+#[cfg(unix)]
+#[test]
+fn non_utf8_names_as_raw_bytes() {
+    use std::ffi::OsStr;
+    use std::os::unix::ffi::OsStrExt;
+    // uutils test_non_unicode_names: b"some-dir1/1\xC0\n.txt" is written
+    // 'some-dir1/1'$'\300\n''.txt', b"some-dir1/2\xC0\t.txt" as its raw bytes.
+    let dir = tempdir();
+    std::fs::create_dir(dir.path().join("some-dir1")).unwrap();
+    let names = [
+        OsStr::from_bytes(b"some-dir1/1\xC0\n.txt"),
+        OsStr::from_bytes(b"some-dir1/2\xC0\t.txt"),
+    ];
+    for n in names {
+        std::fs::write(dir.path().join(n), "").unwrap();
+    }
+    let out = count(dir.path())
+        .args(["-lc"])
+        .args(names)
+        .command()
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    assert_eq!(
+        out.stdout,
+        [
+            &b"0 0 'some-dir1/1'$'\\300\\n''.txt'\n"[..],
+            b"0 0 some-dir1/2\xC0\t.txt\n",
+            b"0 0 total\n",
+        ]
+        .concat()
+    );
+    // In diagnostics, such a name is quoted (GNU coreutils 9.1's `wc` says
+    // 'missing'$'\377').
+    let o = count(dir.path())
+        .args([OsStr::from_bytes(b"missing\xFF")])
+        .run();
+    o.assert_code(2);
+    assert_eq!(
+        o.err(),
+        "utf8-count: 'missing'$'\\377': No such file or directory\n"
+    );
+}

@@ -8,6 +8,7 @@ use std::fs::File;
 use std::io::{self, BufRead, BufReader, Read};
 use std::path::PathBuf;
 
+use super::quote::quotef;
 use crate::diag::ToolError;
 use crate::input::{Input, inputs};
 
@@ -116,6 +117,7 @@ impl std::fmt::Debug for List {
 impl List {
     fn open(list: &OsStr) -> Result<List, ToolError> {
         let name = list.to_string_lossy().into_owned();
+        let quoted = quotef(list.as_encoded_bytes());
         let from_stdin = list == "-";
         let (reader, meta): (Box<dyn Read>, _) = if from_stdin {
             (Box::new(io::stdin()), stdin_metadata())
@@ -128,7 +130,7 @@ impl List {
         let read_whole = meta.is_some_and(|m| m.is_file() && m.len() <= READ_WHOLE_MAX);
         Ok(List {
             reader: BufReader::new(reader),
-            name,
+            name: quoted,
             from_stdin,
             read_whole,
             count: 0,

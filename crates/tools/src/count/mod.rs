@@ -16,6 +16,7 @@ mod config;
 mod files0;
 mod hex;
 mod json;
+mod quote;
 mod run;
 mod tally;
 mod width;

@@ -1,7 +1,7 @@
 //! The run of `utf8-count` from its validated [`Config`]: counts, `--check`, `--explain`.
 
 use std::fmt::Write as _;
-use std::io::{self, Read};
+use std::io::{self, Read, Write as _};
 
 use utf8_codec::ErrorKind;
 use utf8_codec::stream::Event;
@@ -10,6 +10,7 @@ use super::config::Config;
 use super::files0::{Inputs, Item};
 use super::hex::HexReader;
 use super::json::{ScalarJson, TallyJson};
+use super::quote::{quotef, raw_name, result_name};
 use super::tally::{self, Mode, Tally};
 use crate::color::ERROR_KIND;
 use crate::diag::{Diag, ToolError};
@@ -107,33 +108,35 @@ impl Config {
                 Ok(source) => match self.count_source(source, mode) {
                     Ok(t) => t,
                     Err(e) => {
-                        diag.error(&ToolError::input(&name, &e));
+                        diag.error(&ToolError::input(quoted(input), &e));
                         return Ok(());
                     }
                 },
                 // GNU wc opens a directory and fails to read it: the message, then its line
                 // of zeros.
                 Err(e) if is_dir(input) => {
-                    diag.error(&e);
+                    diag.error(&requote(e, input));
                     Tally::default()
                 }
                 Err(e) => {
-                    diag.error(&e);
+                    diag.error(&requote(e, input));
                     return Ok(());
                 }
             };
             total.add_input(&tally);
             if self.each {
+                let raw = raw_name(input);
                 let shown = match input {
                     Input::Stdin { named: false } => None,
-                    _ => Some(name.as_str()),
+                    _ => Some(result_name(&raw)),
                 };
+                let shown = shown.as_deref();
                 self.write_tally(out, &tally, Some(&name), shown, width)?;
             }
             Ok(())
         })?;
         if self.total || (self.total_if_several && n > 1) {
-            let label = self.each.then_some("total");
+            let label = self.each.then_some(&b"total"[..]);
             self.write_tally(out, &total, None, label, width)?;
         }
         Ok(())
@@ -198,7 +201,7 @@ impl Config {
         out: &mut Output,
         t: &Tally,
         json_path: Option<&str>,
-        label: Option<&str>,
+        label: Option<&[u8]>,
         width: usize,
     ) -> Result<(), ToolError> {
         let c = &t.counts;
@@ -225,11 +228,15 @@ impl Config {
             }
             let _ = write!(s, "{v:>width$}");
         }
+        let mut line = s.into_bytes();
         if let Some(label) = label {
-            s.push(' ');
-            s.push_str(label);
+            // The name's own bytes, as GNU wc writes them.
+            line.push(b' ');
+            line.extend_from_slice(label);
         }
-        out.line(&s)
+        line.push(b'\n');
+        out.write_all(&line)?;
+        Ok(())
     }
 
     fn write_histogram(&self, out: &mut Output, t: &Tally, name: &str) -> Result<(), ToolError> {
@@ -267,7 +274,7 @@ impl Config {
         diag: &mut Diag,
     ) -> Result<(), ToolError> {
         self.each_input(inputs, out, diag, |input, _, out, diag| {
-            let Some(source) = input.open_or_report(diag) else {
+            let Some(source) = open_or_report(input, diag) else {
                 return Ok(());
             };
             let name = input.name();
@@ -282,7 +289,7 @@ impl Config {
                         diag.raw_line(&line);
                     }
                 }
-                Err(e) => diag.error(&ToolError::input(&name, &e)),
+                Err(e) => diag.error(&ToolError::input(quoted(input), &e)),
             }
             Ok(())
         })?;
@@ -339,7 +346,7 @@ impl Config {
     ) -> Result<(), ToolError> {
         let several = inputs.is_stream() || inputs.known().len() > 1;
         self.each_input(inputs, out, diag, |input, i, out, diag| {
-            let Some(source) = input.open_or_report(diag) else {
+            let Some(source) = open_or_report(input, diag) else {
                 return Ok(());
             };
             let name = input.name();
@@ -352,7 +359,7 @@ impl Config {
             match self.explain_stream(self.reader(source), &name, out) {
                 Ok(()) => Ok(()),
                 Err(ExplainError::Input(e)) => {
-                    diag.error(&ToolError::input(&name, &e));
+                    diag.error(&ToolError::input(quoted(input), &e));
                     Ok(())
                 }
                 Err(ExplainError::Output(e)) => Err(e),
@@ -387,6 +394,33 @@ impl Config {
         match ex.failed.take() {
             Some(e) => Err(ExplainError::Output(e)),
             None => Ok(()),
+        }
+    }
+}
+
+/// An input's name as diagnostics write it (GNU's `quotef`).
+fn quoted(input: &Input) -> String {
+    quotef(&raw_name(input))
+}
+
+/// `e` with the input's name quoted as GNU's diagnostics do, when it names the input.
+fn requote(e: ToolError, input: &Input) -> ToolError {
+    match e {
+        ToolError::Input { path, message } if path == input.name() => ToolError::Input {
+            path: quoted(input),
+            message,
+        },
+        e => e,
+    }
+}
+
+/// Opens `input`, or reports why not (its name quoted) and gives `None`.
+fn open_or_report(input: &Input, diag: &mut Diag) -> Option<crate::input::Source> {
+    match input.open() {
+        Ok(s) => Some(s),
+        Err(e) => {
+            diag.error(&requote(e, input));
+            None
         }
     }
 }
