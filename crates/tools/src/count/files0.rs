@@ -10,7 +10,7 @@ use std::path::PathBuf;
 
 use super::quote::quotef;
 use crate::diag::ToolError;
-use crate::input::{Input, inputs};
+use crate::input::{Input, inputs, os_string};
 
 /// A list file at most this large is read whole, as GNU `wc` (which also bounds it by half
 /// the available memory).
@@ -183,15 +183,4 @@ fn stdin_metadata() -> Option<std::fs::Metadata> {
 #[cfg(not(unix))]
 fn stdin_metadata() -> Option<std::fs::Metadata> {
     None
-}
-
-#[cfg(unix)]
-fn os_string(bytes: Vec<u8>) -> OsString {
-    use std::os::unix::ffi::OsStringExt;
-    OsString::from_vec(bytes)
-}
-
-#[cfg(not(unix))]
-fn os_string(bytes: Vec<u8>) -> OsString {
-    OsString::from(String::from_utf8_lossy(&bytes).into_owned())
 }
