@@ -544,3 +544,33 @@ fn non_utf8_names_as_raw_bytes() {
         "utf8-count: 'missing'$'\\377': No such file or directory\n"
     );
 }
+
+#[cfg(target_os = "linux")]
+#[test]
+fn files0_stops_at_a_write_error() {
+    use std::io::Write;
+    use std::process::Stdio;
+    // uutils test_files0_stops_after_stdout_write_error: with stdout on /dev/full, the
+    // first failed write ends the run (one diagnostic, not one per name).
+    let dir = tempdir();
+    let full = std::fs::OpenOptions::new()
+        .write(true)
+        .open("/dev/full")
+        .unwrap();
+    let mut c = count(dir.path());
+    let mut child = c
+        .args(["--files0-from=-", "--total=never"])
+        .command()
+        .stdin(Stdio::piped())
+        .stdout(full)
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    let _ = stdin.write_all(b"/dev/null\0/dev/null\0/dev/null\0");
+    drop(stdin);
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(err.matches("write error").count(), 1, "{err}");
+}
