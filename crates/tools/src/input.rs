@@ -152,14 +152,16 @@ pub fn inputs(files: &[OsString], files0_from: Option<&OsStr>) -> Result<Vec<Inp
     Ok(out)
 }
 
+/// A file name from its bytes (lossily where names are not bytes).
 #[cfg(unix)]
-fn os_string(bytes: Vec<u8>) -> OsString {
+pub(crate) fn os_string(bytes: Vec<u8>) -> OsString {
     use std::os::unix::ffi::OsStringExt;
     OsString::from_vec(bytes)
 }
 
+/// A file name from its bytes (lossily where names are not bytes).
 #[cfg(not(unix))]
-fn os_string(bytes: Vec<u8>) -> OsString {
+pub(crate) fn os_string(bytes: Vec<u8>) -> OsString {
     OsString::from(String::from_utf8_lossy(&bytes).into_owned())
 }
 

@@ -136,14 +136,26 @@ fn total_modes() {
 #[test]
 fn longest_line() {
     let dir = tempdir();
-    // Errors count one each; the last line counts without a final newline.
+    // In code points (--max-line-chars, what -L counted before issue 22): errors count one
+    // each; the last line counts without a final newline.
+    let o = count(dir.path())
+        .args(["--max-line-chars"])
+        .stdin(b"ab\n\xED\xA0\x80xyz\xFF\nq")
+        .run();
+    assert_eq!(o.out(), "7\n");
+    let o = count(dir.path())
+        .args(["--max-line-chars"])
+        .stdin("日本語\n")
+        .run();
+    assert_eq!(o.out(), "3\n");
+    // -L is the display width, as GNU wc: errors 0 columns, wide characters 2.
     let o = count(dir.path())
         .args(["-L"])
         .stdin(b"ab\n\xED\xA0\x80xyz\xFF\nq")
         .run();
-    assert_eq!(o.out(), "7\n");
-    let o = count(dir.path()).args(["-L"]).stdin("日本語\n").run();
     assert_eq!(o.out(), "3\n");
+    let o = count(dir.path()).args(["-L"]).stdin("日本語\n").run();
+    assert_eq!(o.out(), "6\n");
 }
 
 #[test]

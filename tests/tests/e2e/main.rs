@@ -12,3 +12,4 @@ mod repair;
 mod resources;
 mod unsafe_audit;
 mod util;
+mod wc_conventions;

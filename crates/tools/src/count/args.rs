@@ -1,13 +1,17 @@
 //! What was typed on the command line of `utf8-count`.
 
-use std::ffi::OsString;
+use std::ffi::{OsStr, OsString};
+use std::marker::PhantomData;
 
-use clap::{Parser, ValueEnum};
+use clap::builder::{PossibleValue, TypedValueParser};
+use clap::error::ErrorKind;
+use clap::{Arg, Command, Parser, ValueEnum};
 
 use crate::args::CommonArgs;
 
 const AFTER_HELP: &str = "\
-Columns are always printed in the order lines, chars, bytes, errors, longest line.
+Columns are always printed in the order lines, chars, bytes, errors, longest line (display
+width, -L), longest line (code points, --max-line-chars).
 \"chars\" counts well-formed scalar values; every maximal subpart of ill-formed input is
 one error, so chars + errors is the length of the repaired text in characters.
 
@@ -22,7 +26,11 @@ input, write error).";
     long_version = crate::LONG_VERSION,
     about = "Count lines, characters, bytes and invalid UTF-8 sequences, correctly on any bytes",
     after_help = AFTER_HELP,
-    max_term_width = 100
+    max_term_width = 100,
+    // getopt's rule: a repeated option is harmless, the last value wins.
+    args_override_self = true,
+    // getopt_long's rule: an unambiguous prefix of a long option is that option.
+    infer_long_args = true
 )]
 pub struct CountArgs {
     /// Print the newline count.
@@ -41,12 +49,24 @@ pub struct CountArgs {
     #[arg(short = 'e', long)]
     pub errors: bool,
 
-    /// Print the length of the longest line in code points (each error counts one).
+    /// Print the display width of the longest line, as GNU wc: a tab moves to the next
+    /// multiple of 8, East Asian wide characters take 2 columns, combining marks, control
+    /// characters and invalid sequences 0; a carriage return or form feed starts over.
     #[arg(short = 'L', long)]
     pub max_line_length: bool,
 
+    /// Print the length of the longest line in code points (each error counts one).
+    #[arg(long)]
+    pub max_line_chars: bool,
+
     /// When to print a line with the totals: auto (several inputs), always, only, never.
-    #[arg(long, value_enum, value_name = "WHEN", default_value_t = TotalMode::Auto)]
+    /// Each value may be abbreviated to an unambiguous prefix, as GNU's (`--total=al`).
+    #[arg(
+        long,
+        value_name = "WHEN",
+        value_parser = Argmatch::<TotalMode>::new(),
+        default_value = "auto"
+    )]
     pub total: TotalMode,
 
     /// Also count sequences by length (1 to 4 bytes) and errors by kind.
@@ -56,13 +76,15 @@ pub struct CountArgs {
     /// Print nothing for valid input; name the first error of each invalid input; exit 1
     /// if any input is invalid.
     #[arg(long, conflicts_with_all = [
-        "explain", "histogram", "lines", "chars", "bytes", "errors", "max_line_length", "total",
+        "explain", "histogram", "lines", "chars", "bytes", "errors", "max_line_length",
+        "max_line_chars", "total",
     ])]
     pub check: bool,
 
     /// Print one line per scalar value or error: offset, bytes in hex, U+XXXX or the error.
     #[arg(long, conflicts_with_all = [
-        "histogram", "lines", "chars", "bytes", "errors", "max_line_length", "total",
+        "histogram", "lines", "chars", "bytes", "errors", "max_line_length", "max_line_chars",
+        "total",
     ])]
     pub explain: bool,
 
@@ -99,4 +121,66 @@ pub enum TotalMode {
     Only,
     /// Never a total.
     Never,
+}
+
+/// The value parser of GNU's argmatch: a value of `E`, or an unambiguous prefix of one
+/// (`--total=al` is `always`); an ambiguous or unknown value is a usage error that lists the
+/// valid ones, worded as GNU's.
+#[derive(Clone, Copy, Debug)]
+pub struct Argmatch<E>(PhantomData<E>);
+
+impl<E> Argmatch<E> {
+    /// The parser.
+    pub fn new() -> Self {
+        Argmatch(PhantomData)
+    }
+}
+
+impl<E> Default for Argmatch<E> {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl<E: ValueEnum + Clone + Send + Sync + 'static> TypedValueParser for Argmatch<E> {
+    type Value = E;
+
+    fn parse_ref(&self, cmd: &Command, arg: Option<&Arg>, value: &OsStr) -> Result<E, clap::Error> {
+        let given = value.to_string_lossy();
+        let named = |v: &E| v.to_possible_value().map(|p| p.get_name().to_string());
+        let variants = E::value_variants();
+        if let Some(v) = variants
+            .iter()
+            .find(|v| named(v).as_deref() == Some(&*given))
+        {
+            return Ok(v.clone());
+        }
+        let mut matches = variants
+            .iter()
+            .filter(|v| !given.is_empty() && named(v).is_some_and(|n| n.starts_with(&*given)));
+        let first = matches.next();
+        let problem = match (first, matches.next()) {
+            (Some(v), None) => return Ok(v.clone()),
+            (Some(_), Some(_)) => "ambiguous",
+            (None, _) => "invalid",
+        };
+        let option = arg
+            .and_then(Arg::get_long)
+            .map_or_else(|| "value".to_string(), |l| format!("--{l}"));
+        let mut message =
+            format!("{problem} argument '{given}' for '{option}'\nValid arguments are:");
+        for name in variants.iter().filter_map(named) {
+            message.push_str(&format!("\n  - '{name}'"));
+        }
+        message.push_str("\n\nFor more information, try '--help'.\n");
+        Err(clap::Error::raw(ErrorKind::InvalidValue, message).with_cmd(cmd))
+    }
+
+    fn possible_values(&self) -> Option<Box<dyn Iterator<Item = PossibleValue> + '_>> {
+        Some(Box::new(
+            E::value_variants()
+                .iter()
+                .filter_map(ValueEnum::to_possible_value),
+        ))
+    }
 }

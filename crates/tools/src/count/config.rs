@@ -3,9 +3,9 @@
 use std::io;
 
 use super::args::{CountArgs, TotalMode};
+use super::files0::Inputs;
 use crate::args::Engine;
 use crate::diag::ToolError;
-use crate::input::{Input, inputs};
 
 /// The columns `wc`-style output shows, in this fixed order.
 #[derive(Clone, Copy, Debug)]
@@ -14,7 +14,10 @@ pub(super) struct Columns {
     pub chars: bool,
     pub bytes: bool,
     pub errors: bool,
+    /// `-L`: the display width of the longest line.
     pub longest: bool,
+    /// `--max-line-chars`: the longest line in code points.
+    pub longest_chars: bool,
 }
 
 impl Columns {
@@ -26,6 +29,7 @@ impl Columns {
             self.bytes,
             self.errors,
             self.longest,
+            self.longest_chars,
         ]
         .iter()
         .filter(|&&b| b)
@@ -36,12 +40,15 @@ impl Columns {
 /// What the command line means, validated.
 #[derive(Debug)]
 pub(super) struct Config {
-    pub inputs: Vec<Input>,
+    pub inputs: Inputs,
     pub columns: Columns,
     /// A line per input (all `--total` modes but `only`).
     pub each: bool,
     /// A line with the totals (`--total`: `auto` with several inputs, `always`, `only`).
     pub total: bool,
+    /// A line with the totals if the stream of inputs turns out to hold several
+    /// (`--total=auto` with a `--files0-from` list read as it arrives).
+    pub total_if_several: bool,
     pub histogram: bool,
     pub check: bool,
     pub explain: bool,
@@ -65,29 +72,30 @@ impl TryFrom<&CountArgs> for Config {
             bytes: a.bytes || !any,
             errors: a.errors || !any,
             longest: a.max_line_length,
+            longest_chars: a.max_line_chars,
         };
-        let columns = if a.max_line_length && !any {
-            // `-L` alone shows only the longest line, as `wc -L`.
+        let columns = if (a.max_line_length || a.max_line_chars) && !any {
+            // `-L` alone shows only the longest line, as `wc -L` (so does --max-line-chars).
             Columns {
                 lines: false,
                 chars: false,
                 bytes: false,
                 errors: false,
-                longest: true,
+                ..columns
             }
         } else {
             columns
         };
-        let inputs = inputs(&a.files, a.files0_from.as_deref())?;
+        let inputs = Inputs::new(&a.files, a.files0_from.as_deref())?;
         let total = match a.total {
-            TotalMode::Auto => inputs.len() > 1,
+            TotalMode::Auto => inputs.known().len() > 1,
             TotalMode::Always | TotalMode::Only => true,
             TotalMode::Never => false,
         };
         Ok(Config {
-            inputs,
             columns,
             each: a.total != TotalMode::Only,
+            total_if_several: a.total == TotalMode::Auto && inputs.is_stream(),
             total,
             histogram: a.histogram,
             check: a.check,
@@ -98,6 +106,7 @@ impl TryFrom<&CountArgs> for Config {
             threads: a.threads.map(usize::from),
             color_out: a.common.color_for(&io::stdout()),
             color_err: a.common.color_for(&io::stderr()),
+            inputs,
         })
     }
 }

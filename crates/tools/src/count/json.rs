@@ -3,6 +3,7 @@
 use serde::{Serialize, Serializer};
 use utf8_codec::{Counts, ErrorKind};
 
+use super::config::Columns;
 use super::tally::Tally;
 
 /// One input's counts, or the total (`path` null).
@@ -13,9 +14,12 @@ pub(super) struct TallyJson<'a> {
     chars: u64,
     bytes: u64,
     errors: u64,
-    /// With `-L`.
+    /// With `-L`: the display width of the longest line.
     #[serde(skip_serializing_if = "Option::is_none")]
     max_line_length: Option<u64>,
+    /// With `--max-line-chars`: the longest line in code points.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    max_line_chars: Option<u64>,
     /// With `--histogram`: sequences by length, `"1"` to `"4"`.
     #[serde(skip_serializing_if = "Option::is_none", serialize_with = "by_length")]
     by_length: Option<&'a Counts>,
@@ -25,8 +29,8 @@ pub(super) struct TallyJson<'a> {
 }
 
 impl<'a> TallyJson<'a> {
-    /// The record of `t`, with the optional fields `longest` and `histogram` ask for.
-    pub fn new(path: Option<&'a str>, t: &'a Tally, longest: bool, histogram: bool) -> Self {
+    /// The record of `t`, with the optional fields `columns` and `histogram` ask for.
+    pub fn new(path: Option<&'a str>, t: &'a Tally, columns: Columns, histogram: bool) -> Self {
         let c = &t.counts;
         TallyJson {
             path,
@@ -34,7 +38,8 @@ impl<'a> TallyJson<'a> {
             chars: c.chars,
             bytes: c.bytes,
             errors: c.errors,
-            max_line_length: longest.then(|| t.lines.longest()),
+            max_line_length: columns.longest.then(|| t.widths.longest()),
+            max_line_chars: columns.longest_chars.then(|| t.lines.longest()),
             by_length: histogram.then_some(c),
             by_kind: histogram.then_some(c),
         }

@@ -1,25 +1,30 @@
 //! `utf8-count`: like `wc`, correct on any bytes.
 //!
 //! Columns, always in this order: lines, chars (well-formed scalar values), bytes, errors
-//! (maximal subparts), and the longest line with `-L`. `chars + errors` is the length of
+//! (maximal subparts), the longest line's display width with `-L` and its length in code
+//! points with `--max-line-chars`. `chars + errors` is the length of
 //! the repaired text in characters.
 //!
 //! * [`args`](CountArgs): what was typed (clap);
 //! * `config`: what it means, validated (plain values);
 //! * `run`: the counts, `--check` and `--explain` of a config; `tally`: counting one input,
 //!   in parts on several threads for large files; `json`: the `--json` records;
-//!   [`hex`](HexReader): `--hex` input.
+//!   [`hex`](HexReader): `--hex` input; [`width`](LineWidths): the display width of `-L`.
 
 mod args;
 mod config;
+mod files0;
 mod hex;
 mod json;
+mod quote;
 mod run;
 mod tally;
+mod width;
 
 pub use args::{CountArgs, TotalMode};
 pub use hex::HexReader;
 pub use tally::{LineStats, Tally};
+pub use width::LineWidths;
 
 use std::process::ExitCode;
 

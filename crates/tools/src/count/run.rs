@@ -1,14 +1,16 @@
 //! The run of `utf8-count` from its validated [`Config`]: counts, `--check`, `--explain`.
 
 use std::fmt::Write as _;
-use std::io::{self, Read};
+use std::io::{self, Read, Write as _};
 
 use utf8_codec::ErrorKind;
 use utf8_codec::stream::Event;
 
 use super::config::Config;
+use super::files0::{Inputs, Item};
 use super::hex::HexReader;
 use super::json::{ScalarJson, TallyJson};
+use super::quote::{quotef, raw_name, result_name};
 use super::tally::{self, Mode, Tally};
 use crate::color::ERROR_KIND;
 use crate::diag::{Diag, ToolError};
@@ -29,21 +31,51 @@ const AUTO_PART_MIN: u64 = 8 << 20;
 const EXPLICIT_PART_MIN: u64 = 4 << 10;
 
 /// Runs a validated command line: the counts (or `--check`, `--explain`) to standard output.
-pub(super) fn run(cfg: Config, diag: &mut Diag) -> Result<(), ToolError> {
+pub(super) fn run(mut cfg: Config, diag: &mut Diag) -> Result<(), ToolError> {
     let mut out = Output::new();
-    cfg.run(&mut out, diag)?;
+    let mut inputs = std::mem::take(&mut cfg.inputs);
+    cfg.run(&mut inputs, &mut out, diag)?;
     out.flush()
 }
 
 impl Config {
-    fn run(&self, out: &mut Output, diag: &mut Diag) -> Result<(), ToolError> {
+    fn run(&self, inputs: &mut Inputs, out: &mut Output, diag: &mut Diag) -> Result<(), ToolError> {
         if self.check {
-            self.run_check(out, diag)
+            self.run_check(inputs, out, diag)
         } else if self.explain {
-            self.run_explain(out, diag)
+            self.run_explain(inputs, out, diag)
         } else {
-            self.run_count(out, diag)
+            self.run_count(inputs, out, diag)
         }
+    }
+
+    /// Runs `f` on each input in turn, its position (from 0) and the outputs; an invalid
+    /// entry of a `--files0-from` list is reported and skipped, and the output of an input
+    /// read from a stream is flushed before the next name is read. Returns the number of
+    /// entries.
+    fn each_input(
+        &self,
+        inputs: &mut Inputs,
+        out: &mut Output,
+        diag: &mut Diag,
+        mut f: impl FnMut(&Input, usize, &mut Output, &mut Diag) -> Result<(), ToolError>,
+    ) -> Result<usize, ToolError> {
+        let stream = inputs.is_stream();
+        let mut n = 0;
+        while let Some(item) = inputs.next_item() {
+            n += 1;
+            match item? {
+                Item::Input(input) => f(&input, n - 1, out, diag)?,
+                Item::Invalid(e) => {
+                    out.flush()?;
+                    diag.error(&e);
+                }
+            }
+            if stream {
+                out.flush()?;
+            }
+        }
+        Ok(n)
     }
 
     /// The reader of an opened input: the bytes, or the bytes written in hex.
@@ -57,36 +89,54 @@ impl Config {
 
     // ----- counting -----
 
-    fn run_count(&self, out: &mut Output, diag: &mut Diag) -> Result<(), ToolError> {
-        let width = self.width();
+    fn run_count(
+        &self,
+        inputs: &mut Inputs,
+        out: &mut Output,
+        diag: &mut Diag,
+    ) -> Result<(), ToolError> {
+        let width = self.width(inputs);
         let mode = Mode {
             engine: self.engine,
-            line_stats: self.columns.longest,
+            line_stats: self.columns.longest_chars,
+            widths: self.columns.longest,
         };
         let mut total = Tally::default();
-        for input in &self.inputs {
-            let Some(source) = input.open_or_report(diag) else {
-                continue;
-            };
+        let n = self.each_input(inputs, out, diag, |input, _, out, diag| {
             let name = input.name();
-            let tally = match self.count_source(source, mode) {
-                Ok(t) => t,
+            let tally = match input.open() {
+                Ok(source) => match self.count_source(source, mode) {
+                    Ok(t) => t,
+                    Err(e) => {
+                        diag.error(&ToolError::input(quoted(input), &e));
+                        return Ok(());
+                    }
+                },
+                // GNU wc opens a directory and fails to read it: the message, then its line
+                // of zeros.
+                Err(e) if is_dir(input) => {
+                    diag.error(&requote(e, input));
+                    Tally::default()
+                }
                 Err(e) => {
-                    diag.error(&ToolError::input(&name, &e));
-                    continue;
+                    diag.error(&requote(e, input));
+                    return Ok(());
                 }
             };
             total.add_input(&tally);
             if self.each {
+                let raw = raw_name(input);
                 let shown = match input {
                     Input::Stdin { named: false } => None,
-                    _ => Some(name.as_str()),
+                    _ => Some(result_name(&raw)),
                 };
+                let shown = shown.as_deref();
                 self.write_tally(out, &tally, Some(&name), shown, width)?;
             }
-        }
-        if self.total {
-            let label = self.each.then_some("total");
+            Ok(())
+        })?;
+        if self.total || (self.total_if_several && n > 1) {
+            let label = self.each.then_some(&b"total"[..]);
             self.write_tally(out, &total, None, label, width)?;
         }
         Ok(())
@@ -95,6 +145,7 @@ impl Config {
     fn count_source(&self, source: Source, mode: Mode) -> io::Result<Tally> {
         #[cfg(unix)]
         if !self.hex
+            && !mode.widths
             && let Some((file, len)) = source.regular_file()
         {
             let parts = self.parts(len);
@@ -120,14 +171,18 @@ impl Config {
     }
 
     /// Column width, as GNU `wc`: wide enough for the sum of the regular files' sizes, at
-    /// least 7 when some input is not a regular file, 1 for a single number.
-    fn width(&self) -> usize {
-        if self.columns.count() == 1 && (self.inputs.len() == 1 || !self.each) {
+    /// least 7 when some input is not a regular file, 1 for a single number and with
+    /// `--total=only` (GNU: no alignment to keep).
+    /// A list of names read as it arrives gets no padding (GNU: no file is known in advance).
+    fn width(&self, inputs: &Inputs) -> usize {
+        let known = inputs.known();
+        if !self.each || inputs.is_stream() || (self.columns.count() == 1 && known.len() == 1) {
             return 1;
         }
         let mut sum = 0u64;
         let mut irregular = false;
-        for input in &self.inputs {
+        for item in known {
+            let Item::Input(input) = item else { continue };
             match input {
                 Input::Path(p) => match std::fs::metadata(p) {
                     Ok(m) if m.is_file() => sum = sum.saturating_add(m.len()),
@@ -146,12 +201,12 @@ impl Config {
         out: &mut Output,
         t: &Tally,
         json_path: Option<&str>,
-        label: Option<&str>,
+        label: Option<&[u8]>,
         width: usize,
     ) -> Result<(), ToolError> {
         let c = &t.counts;
         if self.json {
-            let r = TallyJson::new(json_path, t, self.columns.longest, self.histogram);
+            let r = TallyJson::new(json_path, t, self.columns, self.histogram);
             let s = json_line(&r);
             return out.line(&s);
         }
@@ -164,7 +219,8 @@ impl Config {
             (self.columns.chars, c.chars),
             (self.columns.bytes, c.bytes),
             (self.columns.errors, c.errors),
-            (self.columns.longest, t.lines.longest()),
+            (self.columns.longest, t.widths.longest()),
+            (self.columns.longest_chars, t.lines.longest()),
         ];
         for (_, v) in values.iter().filter(|(on, _)| *on) {
             if !s.is_empty() {
@@ -172,11 +228,15 @@ impl Config {
             }
             let _ = write!(s, "{v:>width$}");
         }
+        let mut line = s.into_bytes();
         if let Some(label) = label {
-            s.push(' ');
-            s.push_str(label);
+            // The name's own bytes, as GNU wc writes them.
+            line.push(b' ');
+            line.extend_from_slice(label);
         }
-        out.line(&s)
+        line.push(b'\n');
+        out.write_all(&line)?;
+        Ok(())
     }
 
     fn write_histogram(&self, out: &mut Output, t: &Tally, name: &str) -> Result<(), ToolError> {
@@ -190,7 +250,10 @@ impl Config {
         row("bytes", c.bytes);
         row("errors", c.errors);
         if self.columns.longest {
-            row("longest line", t.lines.longest());
+            row("longest line", t.widths.longest());
+        }
+        if self.columns.longest_chars {
+            row("longest line (chars)", t.lines.longest());
         }
         for (i, n) in c.by_length.iter().enumerate() {
             row(&format!("{}-byte sequences", i + 1), *n);
@@ -204,10 +267,15 @@ impl Config {
 
     // ----- --check -----
 
-    fn run_check(&self, out: &mut Output, diag: &mut Diag) -> Result<(), ToolError> {
-        for input in &self.inputs {
-            let Some(source) = input.open_or_report(diag) else {
-                continue;
+    fn run_check(
+        &self,
+        inputs: &mut Inputs,
+        out: &mut Output,
+        diag: &mut Diag,
+    ) -> Result<(), ToolError> {
+        self.each_input(inputs, out, diag, |input, _, out, diag| {
+            let Some(source) = open_or_report(input, diag) else {
+                return Ok(());
             };
             let name = input.name();
             match self.first_error(self.reader(source), &name) {
@@ -221,9 +289,10 @@ impl Config {
                         diag.raw_line(&line);
                     }
                 }
-                Err(e) => diag.error(&ToolError::input(&name, &e)),
+                Err(e) => diag.error(&ToolError::input(quoted(input), &e)),
             }
-        }
+            Ok(())
+        })?;
         Ok(())
     }
 
@@ -269,11 +338,16 @@ impl Config {
 
     // ----- --explain -----
 
-    fn run_explain(&self, out: &mut Output, diag: &mut Diag) -> Result<(), ToolError> {
-        let several = self.inputs.len() > 1;
-        for (i, input) in self.inputs.iter().enumerate() {
-            let Some(source) = input.open_or_report(diag) else {
-                continue;
+    fn run_explain(
+        &self,
+        inputs: &mut Inputs,
+        out: &mut Output,
+        diag: &mut Diag,
+    ) -> Result<(), ToolError> {
+        let several = inputs.is_stream() || inputs.known().len() > 1;
+        self.each_input(inputs, out, diag, |input, i, out, diag| {
+            let Some(source) = open_or_report(input, diag) else {
+                return Ok(());
             };
             let name = input.name();
             if several && !self.json {
@@ -283,11 +357,14 @@ impl Config {
                 out.line(&format!("==> {name} <=="))?;
             }
             match self.explain_stream(self.reader(source), &name, out) {
-                Ok(()) => {}
-                Err(ExplainError::Input(e)) => diag.error(&ToolError::input(&name, &e)),
-                Err(ExplainError::Output(e)) => return Err(e),
+                Ok(()) => Ok(()),
+                Err(ExplainError::Input(e)) => {
+                    diag.error(&ToolError::input(quoted(input), &e));
+                    Ok(())
+                }
+                Err(ExplainError::Output(e)) => Err(e),
             }
-        }
+        })?;
         Ok(())
     }
 
@@ -319,6 +396,38 @@ impl Config {
             None => Ok(()),
         }
     }
+}
+
+/// An input's name as diagnostics write it (GNU's `quotef`).
+fn quoted(input: &Input) -> String {
+    quotef(&raw_name(input))
+}
+
+/// `e` with the input's name quoted as GNU's diagnostics do, when it names the input.
+fn requote(e: ToolError, input: &Input) -> ToolError {
+    match e {
+        ToolError::Input { path, message } if path == input.name() => ToolError::Input {
+            path: quoted(input),
+            message,
+        },
+        e => e,
+    }
+}
+
+/// Opens `input`, or reports why not (its name quoted) and gives `None`.
+fn open_or_report(input: &Input, diag: &mut Diag) -> Option<crate::input::Source> {
+    match input.open() {
+        Ok(s) => Some(s),
+        Err(e) => {
+            diag.error(&requote(e, input));
+            None
+        }
+    }
+}
+
+/// Whether `input` names a directory.
+fn is_dir(input: &Input) -> bool {
+    matches!(input, Input::Path(p) if p.is_dir())
 }
 
 enum ExplainError {

@@ -10,6 +10,8 @@ use crate::engine::Scanner;
 use crate::input::CHUNK_SIZE;
 use crate::position::char_count;
 
+use super::width::LineWidths;
+
 /// Line lengths (in characters, each error counting one) of a stream or of a part of it,
 /// kept so that parts counted apart can be joined.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -76,8 +78,10 @@ impl LineStats {
 pub struct Tally {
     /// Bytes, characters, lines, sequence lengths, errors by kind.
     pub counts: Counts,
-    /// Line lengths, when asked for.
+    /// Line lengths in code points, when asked for (`--max-line-chars`).
     pub lines: LineStats,
+    /// Line display widths, when asked for (`-L`; never measured on a file split in parts).
+    pub widths: LineWidths,
 }
 
 impl Tally {
@@ -85,6 +89,8 @@ impl Tally {
     pub fn join(&mut self, next: &Tally) {
         self.counts += next.counts;
         self.lines.join(&next.lines);
+        // Widths depend on the column a part starts at: files are not split for them.
+        self.widths = LineWidths::widest(&self.widths, &next.widths);
     }
 
     /// Adds the tally of another input (for totals): line lengths are not joined, the
@@ -96,6 +102,7 @@ impl Tally {
             max: longest,
             ..LineStats::default()
         };
+        self.widths = LineWidths::widest(&self.widths, &other.widths);
     }
 
     fn error(&mut self, e: &StreamError) {
@@ -105,10 +112,13 @@ impl Tally {
         self.lines.extend(1);
     }
 
-    fn valid(&mut self, s: &[u8], line_stats: bool) {
-        self.counts += utf8_codec::count(s);
-        if line_stats {
-            self.lines.text(s);
+    fn valid(&mut self, s: &str, mode: Mode) {
+        self.counts += utf8_codec::count(s.as_bytes());
+        if mode.line_stats {
+            self.lines.text(s.as_bytes());
+        }
+        if mode.widths {
+            self.widths.text(s);
         }
     }
 
@@ -129,8 +139,10 @@ impl Tally {
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Mode {
     pub engine: Engine,
-    /// Whether line lengths are needed (`-L`).
+    /// Whether line lengths in code points are needed (`--max-line-chars`).
     pub line_stats: bool,
+    /// Whether line display widths are needed (`-L`).
+    pub widths: bool,
 }
 
 /// Counts everything `reader` yields. `next_byte` is the byte that follows in the whole
@@ -142,7 +154,7 @@ pub(crate) fn count_reader<R: Read>(
 ) -> io::Result<Tally> {
     let mut buf = vec![0u8; CHUNK_SIZE];
     let mut tally = Tally::default();
-    let fast = mode.engine == Engine::Scalar && !mode.line_stats;
+    let fast = mode.engine == Engine::Scalar && !mode.line_stats && !mode.widths;
     let mut counter = Counter::new();
     let mut scanner = Scanner::new(mode.engine);
     loop {
@@ -157,10 +169,8 @@ pub(crate) fn count_reader<R: Read>(
             counter.update(chunk);
         } else {
             scanner.feed(chunk, |ev| match ev {
-                Event::Str(s) => tally.valid(s.as_bytes(), mode.line_stats),
-                Event::Char(c) => {
-                    tally.valid(c.encode_utf8(&mut [0; 4]).as_bytes(), mode.line_stats)
-                }
+                Event::Str(s) => tally.valid(s, mode),
+                Event::Char(c) => tally.valid(c.encode_utf8(&mut [0; 4]), mode),
                 Event::Error(e) => tally.error(&e),
             });
         }

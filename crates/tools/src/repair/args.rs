@@ -29,7 +29,9 @@ under --check; 2 trouble (usage, unreadable input, write error, refused file).";
     long_version = crate::LONG_VERSION,
     about = "Repair invalid UTF-8, or transcode any encoding to UTF-8, streaming and safely",
     after_help = AFTER_HELP,
-    max_term_width = 100
+    max_term_width = 100,
+    // getopt's rule: a repeated option is harmless, the last value wins.
+    args_override_self = true
 )]
 pub struct RepairArgs {
     /// Write the repaired text to FILE (atomically: temporary file, fsync, rename) instead
