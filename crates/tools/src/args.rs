@@ -16,7 +16,9 @@ pub use crate::engine::{Engine, EngineChoice};
 #[command(
     version = crate::VERSION,
     long_version = crate::LONG_VERSION,
-    max_term_width = 100
+    max_term_width = 100,
+    // getopt's rule, in every binary: a repeated option is harmless, the last value wins.
+    args_override_self = true
 )]
 pub struct CommonArgs {
     /// When to color the output: auto (when writing to a terminal and NO_COLOR is not set),

@@ -952,3 +952,24 @@ for p in pats:
         assert_eq!(got.join("/"), want, "--include={pat:?}");
     }
 }
+
+/// A repeated option is harmless and the last value wins, as getopt makes it in GNU grep
+/// (issue 22, group 1: `-C 4 -C 1`, `-i -i`, `-m 1 -m 2` were usage errors).
+#[test]
+fn repeated_options_last_wins() {
+    let dir = tempdir();
+    write(dir.path(), "t.txt", "a1\nb\nc\nd\nA2\nb\na3\n");
+    let cases: &[(&[&str], &str)] = &[
+        (&["-i", "-i", "a", "t.txt"], "a1\nA2\na3\n"),
+        (&["-m", "1", "-m", "2", "a", "t.txt"], "a1\na3\n"),
+        (&["-m", "2", "-m", "1", "a", "t.txt"], "a1\n"),
+        (&["-C", "4", "-C", "0", "d", "t.txt"], "d\n"),
+        (&["-C", "0", "-C", "1", "d", "t.txt"], "c\nd\nA2\n"),
+        (&["-c", "-c", "b", "t.txt"], "2\n"),
+    ];
+    for (args, want) in cases {
+        let o = grep(dir.path()).args(*args).run();
+        o.assert_code(0);
+        assert_eq!(o.out(), *want, "utf8-grep {args:?}");
+    }
+}

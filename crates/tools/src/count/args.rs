@@ -22,13 +22,9 @@ input, write error).";
 #[derive(Parser, Debug, Clone)]
 #[command(
     name = "utf8-count",
-    version = crate::VERSION,
-    long_version = crate::LONG_VERSION,
     about = "Count lines, characters, bytes and invalid UTF-8 sequences, correctly on any bytes",
     after_help = AFTER_HELP,
-    max_term_width = 100,
-    // getopt's rule: a repeated option is harmless, the last value wins.
-    args_override_self = true,
+    // Version, help width and getopt's rule for repeated options: `CommonArgs`, flattened.
     // getopt_long's rule: an unambiguous prefix of a long option is that option.
     infer_long_args = true
 )]

@@ -23,7 +23,7 @@ write error) unless -q found a match.";
 
 /// Search for fixed strings in UTF-8 text, on raw bytes, correctly on any bytes.
 #[derive(Parser, Debug, Clone)]
-// Version and help width: `CommonArgs`, flattened below.
+// Version, help width and getopt's rule for repeated options: `CommonArgs`, flattened below.
 #[command(
     name = "utf8-grep",
     about = "Search for fixed strings in UTF-8 text, on raw bytes, correctly on any bytes",

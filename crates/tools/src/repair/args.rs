@@ -25,13 +25,9 @@ under --check; 2 trouble (usage, unreadable input, write error, refused file).";
 #[derive(Parser, Debug, Clone)]
 #[command(
     name = "utf8-repair",
-    version = crate::VERSION,
-    long_version = crate::LONG_VERSION,
     about = "Repair invalid UTF-8, or transcode any encoding to UTF-8, streaming and safely",
     after_help = AFTER_HELP,
-    max_term_width = 100,
-    // getopt's rule: a repeated option is harmless, the last value wins.
-    args_override_self = true
+    // Version, help width and getopt's rule for repeated options: `CommonArgs`, flattened.
 )]
 pub struct RepairArgs {
     /// Write the repaired text to FILE (atomically: temporary file, fsync, rename) instead
