@@ -4,8 +4,8 @@ use std::io;
 
 use super::args::{CountArgs, TotalMode};
 use super::files0::Inputs;
-use crate::args::Engine;
 use crate::diag::ToolError;
+use crate::engine::Engine;
 
 /// The columns `wc`-style output shows, in this fixed order.
 #[derive(Clone, Copy, Debug)]

@@ -5,7 +5,7 @@ use std::io::{self, Read};
 use utf8_codec::stream::{Event, StreamError};
 use utf8_codec::{Counter, Counts, ErrorKind};
 
-use crate::args::Engine;
+use crate::engine::Engine;
 use crate::engine::Scanner;
 use crate::input::CHUNK_SIZE;
 use crate::position::char_count;

@@ -9,8 +9,8 @@ use encoding_rs::Encoding;
 use utf8_codec::{Action, Practice, RepairOptions};
 
 use super::args::{ActionArg, BomArg, RepairArgs, ReportFormat};
-use crate::args::Engine;
 use crate::diag::ToolError;
+use crate::engine::Engine;
 use crate::input::{Input, inputs};
 
 /// Where the repaired text goes.

@@ -13,8 +13,8 @@ use encoding_rs::{DecoderResult, Encoding};
 use utf8_codec::stream::{Event, StreamError};
 use utf8_codec::{ErrorKind, RepairOptions, Repairer};
 
-use crate::args::Engine;
 use crate::color::ERROR_KIND;
+use crate::engine::Engine;
 use crate::engine::Scanner;
 use crate::input::{CHUNK_SIZE, Chunks};
 use crate::position::LineTracker;
