@@ -134,6 +134,17 @@ pub fn json_compact(value: &impl Serialize) -> String {
     to_json(value, Layout { spaced: false })
 }
 
+/// Writes [`json_compact`]'s text straight into `w`, without building a `String` first (for
+/// output written a record at a time, as utf8-grep's `--json`).
+///
+/// # Errors
+///
+/// The first error of `w`.
+pub fn write_json_compact(w: &mut impl io::Write, value: &impl Serialize) -> io::Result<()> {
+    let mut ser = serde_json::Serializer::with_formatter(w, Layout { spaced: false });
+    value.serialize(&mut ser).map_err(io::Error::from)
+}
+
 fn to_json(value: &impl Serialize, layout: Layout) -> String {
     let mut buf = Vec::with_capacity(128);
     let mut ser = serde_json::Serializer::with_formatter(&mut buf, layout);
@@ -329,6 +340,9 @@ mod tests {
             let want = format!("\"a{escaped}b\"");
             assert_eq!(json_line(&format!("a{c}b")), want, "U+{:04X}", c as u32);
             assert_eq!(json_compact(&format!("a{c}b")), want, "U+{:04X}", c as u32);
+            let mut streamed = Vec::new();
+            write_json_compact(&mut streamed, &format!("a{c}b")).unwrap();
+            assert_eq!(streamed, want.as_bytes(), "U+{:04X}", c as u32);
         }
     }
 }

@@ -85,9 +85,8 @@ struct SummaryStats {
 }
 
 fn write(out: &mut Output, message: &Message<'_>) -> Result<(), ToolError> {
-    let mut line = report::json_compact(message);
-    line.push('\n');
-    out.write_all(line.as_bytes())?;
+    report::write_json_compact(&mut *out, message)?;
+    out.write_all(b"\n")?;
     Ok(())
 }
 
