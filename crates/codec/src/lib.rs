@@ -65,6 +65,8 @@
 //!   their byte ranges, U+FFFD per maximal subpart): lossy views.
 //! * [`encode`] (an [`Encoded`] is `Display`, `AsRef<str>`, `AsRef<[u8]>`), [`utf16_chars`],
 //!   `utf16_to_string`: encoding.
+//! * `utf8_to_utf16_lossy` (feature `alloc`), [`utf8_to_utf16_lossy_into`] (no allocation),
+//!   [`utf16_len_lossy`]: UTF-8 to UTF-16, one U+FFFD per maximal subpart.
 //! * `repair`, `repair_with`, `repair_into` with `Practice` and `Action` (`Action::apply`
 //!   for one substitute), `Repairer`: repair (feature `alloc`).
 //! * [`stream::Decoder`], [`Counter`], and the `io` adapters (feature `std`): streams.
@@ -74,8 +76,8 @@
 //!
 //! | feature | enables | needs |
 //! |---|---|---|
-//! | (none) | everything not listed below: validation, [`errors`], decoding, [`Lossy`], [`char_indices`], [`encode`], [`utf16_chars`], [`count`] and [`Counter`], the [`stream::Decoder`], [`Kernel`], and the `core::error::Error` impls | `core` only: `no_std`, allocation-free |
-//! | `alloc` | `repair`, `repair_with`, `repair_into`, `Practice`, `Action`, `RepairOptions`, `Repairer`, `utf16_to_string` | `alloc` (`String`, `Cow`) |
+//! | (none) | everything not listed below: validation, [`errors`], decoding, [`Lossy`], [`char_indices`], [`encode`], [`utf16_chars`], [`count`] and [`Counter`], the [`stream::Decoder`], [`Kernel`], [`utf8_to_utf16_lossy_into`], [`utf16_len_lossy`], and the `core::error::Error` impls | `core` only: `no_std`, allocation-free |
+//! | `alloc` | `repair`, `repair_with`, `repair_into`, `Practice`, `Action`, `RepairOptions`, `Repairer`, `utf16_to_string`, `utf8_to_utf16_lossy` | `alloc` (`String`, `Cow`) |
 //! | `std` (default) | the `io` adapters (`RepairReader`, `RepairWriter`); `UTF8_CODEC_KERNEL` to force a kernel. Implies `alloc` | `std` |
 //!
 //! Every feature set runs the crate's tests and doctests in CI. On docs.rs each item that
@@ -120,6 +122,7 @@ mod repair;
 mod scalar;
 mod simd;
 pub mod stream;
+mod utf16;
 mod validate;
 
 pub use count::{Counter, Counts, count};
@@ -135,4 +138,7 @@ pub use lossy::{CharIndices, Lossy, char_indices};
 #[cfg(feature = "alloc")]
 pub use repair::{Action, Practice, RepairOptions, Repairer, repair, repair_into, repair_with};
 pub use simd::Kernel;
+#[cfg(feature = "alloc")]
+pub use utf16::utf8_to_utf16_lossy;
+pub use utf16::{Utf16Progress, utf8_to_utf16_lossy_into, utf16_len_lossy};
 pub use validate::{Errors, errors, is_valid, valid_up_to, validate};
