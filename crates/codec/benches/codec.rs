@@ -179,6 +179,42 @@ fn benches(c: &mut Criterion) {
         });
         g.finish();
 
+        // Lossy UTF-8 to UTF-16, each writing into a buffer reused across iterations.
+        // simdutf's `convert_utf8_to_utf16le` is an `unsafe fn` (raw pointers), and unsafe
+        // code is not allowed in this file (tests/tests/e2e/unsafe_audit.rs), so it is not here.
+        let mut g = c.benchmark_group(format!("utf16/{name}"));
+        g.throughput(Throughput::Bytes(data.len() as u64))
+            .sample_size(10)
+            .warm_up_time(Duration::from_millis(500))
+            .measurement_time(Duration::from_secs(2));
+        let mut units: Vec<u16> = Vec::with_capacity(data.len() + 4);
+        g.bench_function("utf8_codec::utf8_to_utf16_lossy", |b| {
+            b.iter(|| {
+                units.clear();
+                utf8_codec::utf8_to_utf16_lossy(black_box(data), &mut units)
+            })
+        });
+        let mut buf = vec![0u16; data.len() + 4];
+        g.bench_function("utf8_codec::utf8_to_utf16_lossy_into", |b| {
+            b.iter(|| utf8_codec::utf8_to_utf16_lossy_into(black_box(data), &mut buf).written)
+        });
+        g.bench_function("encoding_rs decode_to_utf16", |b| {
+            b.iter(|| {
+                let mut dec = encoding_rs::UTF_8.new_decoder_without_bom_handling();
+                dec.decode_to_utf16(black_box(data), &mut buf, true).2
+            })
+        });
+        g.bench_function("std from_utf8_lossy + encode_utf16", |b| {
+            b.iter(|| {
+                units.clear();
+                units.extend(String::from_utf8_lossy(black_box(data)).encode_utf16());
+                units.len()
+            })
+        });
+        drop(buf);
+        drop(units);
+        g.finish();
+
         let mut g = c.benchmark_group(format!("count/{name}"));
         g.throughput(Throughput::Bytes(data.len() as u64))
             .sample_size(10)

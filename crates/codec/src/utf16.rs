@@ -59,7 +59,17 @@ fn transcode_valid(src: &[u8], dst: &mut [u16]) -> (usize, usize) {
             let Some(slot) = dst.get_mut(o) else {
                 return (i, o);
             };
-            let b = |k: usize| u32::from(src.get(i + k).copied().unwrap_or(0x80) & 0x3F);
+            // The sequence's bytes, without a bounds check each when 4 are left.
+            let q = match src.get(i..).and_then(<[u8]>::first_chunk::<4>) {
+                Some(q) => *q,
+                None => {
+                    let mut q = [0x80; 4];
+                    let tail = &src[i..];
+                    q[..tail.len()].copy_from_slice(tail);
+                    q
+                }
+            };
+            let b = |k: usize| u32::from(q[k] & 0x3F);
             if b0 < 0x80 {
                 *slot = u16::from(b0);
                 i += 1;
@@ -155,12 +165,21 @@ pub fn utf8_to_utf16_lossy_into(bytes: &[u8], dst: &mut [u16]) -> Utf16Progress 
 #[cfg(feature = "alloc")]
 #[cfg_attr(docsrs, doc(cfg(feature = "alloc")))]
 pub fn utf8_to_utf16_lossy(bytes: &[u8], out: &mut alloc::vec::Vec<u16>) -> usize {
-    let start = out.len();
-    out.resize(start + bytes.len(), 0);
-    let p = utf8_to_utf16_lossy_into(bytes, &mut out[start..]);
-    debug_assert_eq!(p.read, bytes.len(), "bytes.len() units always suffice");
-    out.truncate(start + p.written);
-    p.replacements
+    // Zero-filled room for a window of units at a time, overwritten while it is in L1 (one
+    // zero-filled buffer for the whole input took as long as the transcoding on ASCII).
+    const WINDOW: usize = 4096;
+    out.reserve(bytes.len());
+    let (mut rest, mut replaced) = (bytes, 0);
+    while !rest.is_empty() {
+        let start = out.len();
+        out.resize(start + rest.len().min(WINDOW), 0);
+        let p = utf8_to_utf16_lossy_into(rest, &mut out[start..]);
+        out.truncate(start + p.written);
+        replaced += p.replacements;
+        // A window of at least 2 units always takes at least one unit of input.
+        rest = &rest[p.read..];
+    }
+    replaced
 }
 
 /// The number of UTF-16 code units [`utf8_to_utf16_lossy`] gives for `bytes`: one per

@@ -1,4 +1,4 @@
-//! The four tables of the Library section: validate, every error, repair, count.
+//! The tables of the Library section: validate, every error, repair, count, UTF-16.
 
 use utf8_testkit::corpus::{NAMES as CORPORA, VALID};
 
@@ -45,7 +45,7 @@ fn table(r: &Results, t: &Table) -> String {
     s
 }
 
-/// The four tables.
+/// The tables.
 pub fn tables(r: &Results, active: &str) -> String {
     let cols = |v: &[(&str, &str)]| -> Vec<(String, String)> {
         v.iter()
@@ -167,6 +167,27 @@ pub fn tables(r: &Results, active: &str) -> String {
                 "utf8_codec::count".to_owned(),
                 "simdutf8::basic (validate only)".to_owned(),
                 false,
+            )],
+        },
+        Table {
+            title: "Lossy UTF-8 to UTF-16 (one U+FFFD per maximal subpart, into a reused \
+                    buffer), GiB/s of input:",
+            group: "utf16",
+            corpora: &CORPORA,
+            columns: cols(&[
+                (
+                    "std from_utf8_lossy + encode_utf16",
+                    "std from_utf8_lossy + encode_utf16",
+                ),
+                ("encoding_rs decode_to_utf16", "encoding_rs decode_to_utf16"),
+                ("ours (Vec)", "utf8_codec::utf8_to_utf16_lossy"),
+                ("ours (into slice)", "utf8_codec::utf8_to_utf16_lossy_into"),
+            ]),
+            ratios: vec![(
+                "ours / encoding_rs",
+                "utf8_codec::utf8_to_utf16_lossy".to_owned(),
+                "encoding_rs decode_to_utf16".to_owned(),
+                true,
             )],
         },
     ];
