@@ -234,6 +234,28 @@ pub(crate) fn dense_error(from: usize, entry: u32) -> Utf8Error {
 
 const HI: u64 = 0x8080_8080_8080_8080;
 
+/// Whether `bytes`, under 64 bytes long, is all ASCII: 8-byte words or-ed together (the
+/// last one overlapping), bytewise under 8 bytes. Cheaper per call than the ASCII skip of
+/// [`valid_up_to`] on short input.
+#[inline]
+pub(crate) fn is_ascii_short(bytes: &[u8]) -> bool {
+    let word = |i: usize| match bytes.get(i..).and_then(<[u8]>::first_chunk::<8>) {
+        Some(w) => u64::from_le_bytes(*w),
+        None => 0,
+    };
+    let n = bytes.len();
+    if n < 8 {
+        return bytes.iter().fold(0, |a, &b| a | b) < 0x80;
+    }
+    let mut acc = word(n - 8);
+    let mut i = 0;
+    while i + 8 < n {
+        acc |= word(i);
+        i += 8;
+    }
+    acc & HI == 0
+}
+
 /// The length of the longest prefix of `bytes` that is well-formed UTF-8.
 ///
 /// This is the validation kernel: the one function a faster implementation replaces. Its

@@ -147,6 +147,17 @@ struct Tables<V> {
     incomplete: V,
 }
 
+/// The largest byte that does not start a sequence too long for the bytes left in a vector,
+/// for its last three bytes (see the block loops): a vector of `n` lanes loads the last `n`
+/// bytes. A static, so that a call does not build it on the stack.
+static INCOMPLETE_MAX: [u8; 64] = {
+    let mut a = [0xFF; 64];
+    a[61] = 0xF0 - 1;
+    a[62] = 0xE0 - 1;
+    a[63] = 0xC0 - 1;
+    a
+};
+
 impl<V: Vector> Tables<V> {
     /// The tables, in registers.
     ///
@@ -156,12 +167,8 @@ impl<V: Vector> Tables<V> {
     #[inline(always)]
     unsafe fn new() -> Tables<V> {
         let n = V::LANES;
-        // The largest byte that does not start a sequence too long for the bytes left in a
-        // vector, for its last three bytes (see the block loops).
-        let mut incomplete_max = [0xFFu8; 64];
-        incomplete_max[n - 3..n].copy_from_slice(&[0xF0 - 1, 0xE0 - 1, 0xC0 - 1]);
-        // SAFETY: the caller runs on a CPU with V's ISA; `incomplete_max` has 64 >= n readable
-        // bytes.
+        // SAFETY: the caller runs on a CPU with V's ISA; `INCOMPLETE_MAX` has 64 >= n readable
+        // bytes from `64 - n`.
         unsafe {
             Tables {
                 b1_high: V::table(&BYTE_1_HIGH),
@@ -171,7 +178,7 @@ impl<V: Vector> Tables<V> {
                 fourth: V::splat(0xF0 - 1),
                 zero: V::splat(0),
                 high_bit: V::splat(0x80),
-                incomplete: V::load(incomplete_max.as_ptr()),
+                incomplete: V::load(INCOMPLETE_MAX.as_ptr().add(64 - n)),
             }
         }
     }
@@ -310,6 +317,39 @@ pub(crate) unsafe fn validate_and_count<V: Vector, const COUNT: bool>(
             // 1..=0x40 where incomplete (a positive signed byte), else 0.
             prev_incomplete = prev.saturating_sub(t.incomplete).signed_gt(t.zero);
             o += BLOCK;
+        }
+        // The tail (under one block) as simdutf8 checks it: copied into a zero-padded block
+        // and checked in full with `prev`, so valid text needs no scalar pass. Zeros are
+        // ASCII, so a sequence cut off by the end of the input is an error in the copy too.
+        // Not when counting, whose counted prefix must end within 3 bytes of the answer.
+        if !COUNT && o == bytes.len() && !prev_incomplete.any() {
+            // Every block passed and the last one ends no sequence early.
+            return (o, o);
+        }
+        if !COUNT && o < bytes.len() && bytes.len() - o < BLOCK {
+            let mut buf = [0u8; BLOCK];
+            buf[..bytes.len() - o].copy_from_slice(&bytes[o..]);
+            let bp = buf.as_ptr();
+            let mut high = prev_incomplete;
+            let mut k = 0;
+            while k < BLOCK {
+                high = high.or(V::load(bp.add(k)));
+                k += n;
+            }
+            if !high.any_high_bit() {
+                return (bytes.len(), o);
+            }
+            let (mut error, mut last) = (t.zero, prev);
+            let mut k = 0;
+            while k < BLOCK {
+                let input = V::load(bp.add(k));
+                error = error.or(check(&t, input, last));
+                last = input;
+                k += n;
+            }
+            if !error.any() {
+                return (bytes.len(), o);
+            }
         }
         // Every sequence that ends before `o` has been checked. One that straddles `o` starts
         // at the last lead among the 3 bytes before it: finish exactly from there, with the

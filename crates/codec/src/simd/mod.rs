@@ -119,15 +119,21 @@ impl Kernel {
     /// assert!(utf8_codec::Kernel::active().is_available());
     /// ```
     #[must_use = "returns a value and changes nothing"]
+    #[inline]
     pub fn active() -> Kernel {
         match ACTIVE.load(Ordering::Relaxed) {
-            UNSET => {
-                let k = Kernel::choose();
-                ACTIVE.store(k as u8, Ordering::Relaxed);
-                k
-            }
-            i => ALL[usize::from(i)],
+            UNSET => Kernel::init(),
+            i => ALL[usize::from(i) & 3],
         }
+    }
+
+    /// The first call's choice, out of line so that [`Kernel::active`] inlines to a load.
+    #[cold]
+    #[inline(never)]
+    fn init() -> Kernel {
+        let k = Kernel::choose();
+        ACTIVE.store(k as u8, Ordering::Relaxed);
+        k
     }
 
     fn choose() -> Kernel {
@@ -175,12 +181,33 @@ fn run(k: Kernel, bytes: &[u8]) -> usize {
     }
 }
 
-/// The length of the longest valid prefix of `bytes`, by the active kernel; short inputs go
-/// straight to the scalar decoder.
-#[inline]
+/// The length of the longest valid prefix of `bytes`, by the active kernel, for
+/// [`validate`](crate::validate) and [`is_valid`](crate::is_valid), where the input is
+/// usually valid: input under a block that is all ASCII is settled by a few word loads, under
+/// [`SHORT`] bytes by core's decoder, anything else goes straight to the kernel (whose
+/// tail is a zero-padded block). No dense probe, which pays only where errors are dense
+/// ([`probe`], for the error iterator).
+#[inline(always)]
 pub(crate) fn valid_up_to(bytes: &[u8]) -> usize {
-    valid_up_to_with(Kernel::active(), bytes)
+    if bytes.len() < 64 {
+        if scalar::is_ascii_short(bytes) {
+            return bytes.len();
+        }
+        if bytes.len() < SHORT {
+            // core's decoder, as simdutf8 does under 64 bytes: same answer (the longest valid
+            // prefix), fewer instructions than ours on a few bytes of mixed text.
+            return match core::str::from_utf8(bytes) {
+                Ok(_) => bytes.len(),
+                Err(e) => e.valid_up_to(),
+            };
+        }
+    }
+    run(Kernel::active(), bytes)
 }
+
+/// Below this many bytes, non-ASCII input is validated by the scalar decoder rather than a
+/// kernel call (from callgrind instruction counts of mixed text, issue 23).
+const SHORT: usize = 8;
 
 /// [`valid_up_to`] with kernel `k`, which the caller has checked is available.
 #[inline]
