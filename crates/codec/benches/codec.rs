@@ -233,5 +233,79 @@ fn benches(c: &mut Criterion) {
     }
 }
 
-criterion_group!(codec, benches);
+/// The sizes of the short-input table (issue 23): from one byte to 4 KiB.
+const SHORT_SIZES: [usize; 14] = [1, 2, 4, 8, 12, 16, 32, 48, 64, 100, 256, 1024, 2048, 4096];
+
+/// 1,000 distinct valid buffers of exactly `n` bytes cut from `text` at character boundaries,
+/// each in its own allocation (as a parser's fields are).
+fn short_buffers(text: &[u8], n: usize) -> Vec<Vec<u8>> {
+    let mut out = Vec::with_capacity(1000);
+    let mut start = 0;
+    while out.len() < 1000 {
+        if start + n > text.len() {
+            start = 0;
+        }
+        if let Ok(s) = std::str::from_utf8(&text[start..start + n]) {
+            out.push(s.as_bytes().to_vec());
+            start += 977; // a stride that is no multiple of a vector
+        } else {
+            start += 1;
+        }
+    }
+    out
+}
+
+/// Short inputs: each benchmark validates the same 1,000 buffers of `n` bytes, so the time
+/// per call is what a parser pays (dispatch, setup and tail handling included).
+fn short(c: &mut Criterion) {
+    for name in ["ascii", "mixed"] {
+        let text = corpus::generate(name, 1 << 20);
+        for n in SHORT_SIZES {
+            let bufs = short_buffers(&text, n);
+            let mut g = c.benchmark_group(format!("short-{name}/{n}"));
+            g.throughput(Throughput::Bytes((n * bufs.len()) as u64))
+                .sample_size(20)
+                .warm_up_time(Duration::from_millis(200))
+                .measurement_time(Duration::from_millis(600));
+            g.bench_function("utf8_codec::is_valid", |b| {
+                b.iter(|| {
+                    bufs.iter()
+                        .filter(|x| utf8_codec::is_valid(black_box(x)))
+                        .count()
+                })
+            });
+            g.bench_function("simdutf8::basic", |b| {
+                b.iter(|| {
+                    bufs.iter()
+                        .filter(|x| simdutf8::basic::from_utf8(black_box(x)).is_ok())
+                        .count()
+                })
+            });
+            g.bench_function("utf8_codec::validate", |b| {
+                b.iter(|| {
+                    bufs.iter()
+                        .filter(|x| utf8_codec::validate(black_box(x)).is_ok())
+                        .count()
+                })
+            });
+            g.bench_function("simdutf8::compat", |b| {
+                b.iter(|| {
+                    bufs.iter()
+                        .filter(|x| simdutf8::compat::from_utf8(black_box(x)).is_ok())
+                        .count()
+                })
+            });
+            g.bench_function("std::str::from_utf8", |b| {
+                b.iter(|| {
+                    bufs.iter()
+                        .filter(|x| std::str::from_utf8(black_box(x)).is_ok())
+                        .count()
+                })
+            });
+            g.finish();
+        }
+    }
+}
+
+criterion_group!(codec, short, benches);
 criterion_main!(codec);

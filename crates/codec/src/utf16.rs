@@ -8,6 +8,7 @@
 //! undefined behaviour, and the tests hold the output to std and encoding_rs.
 
 use crate::count::count;
+use crate::scalar::is_continuation;
 use crate::validate::errors;
 
 /// What [`utf8_to_utf16_lossy_into`] did: bytes read, UTF-16 units written, and how many
@@ -123,6 +124,41 @@ fn transcode_valid(src: &[u8], dst: &mut [u16]) -> (usize, usize) {
 /// ```
 #[must_use = "the progress says how much of the buffer holds output"]
 pub fn utf8_to_utf16_lossy_into(bytes: &[u8], dst: &mut [u16]) -> Utf16Progress {
+    // In pieces of about the room left, each cut before a byte that starts a unit, so that
+    // the error search never runs far past what fits (a piece of n bytes gives at most n
+    // units): a small buffer over a large input costs what it converts.
+    let mut p = Utf16Progress::default();
+    loop {
+        let rest = &bytes[p.read..];
+        let room = dst.len() - p.written;
+        let piece = match rest.len() > room + 4 {
+            true => &rest[..unit_cut(rest, room + 4)],
+            false => rest,
+        };
+        let q = convert(piece, &mut dst[p.written..]);
+        p.read += q.read;
+        p.written += q.written;
+        p.replacements += q.replacements;
+        if q.read < piece.len() || p.read == bytes.len() {
+            return p;
+        }
+    }
+}
+
+/// An index in `k - 3..=k` (`4 <= k < bytes.len()`) before which every segmentation of
+/// `bytes` has a unit boundary: `k` when `bytes[k]` is not a continuation byte, else the
+/// last byte before it that is not (a unit only has continuation bytes after its first), else
+/// `k` (no unit holding `bytes[k]` can start 3 continuation bytes earlier).
+fn unit_cut(bytes: &[u8], k: usize) -> usize {
+    (k - 3..=k)
+        .rev()
+        .find(|&q| !is_continuation(bytes[q]))
+        .unwrap_or(k)
+}
+
+/// [`utf8_to_utf16_lossy_into`] on one piece, its errors found by the error iterator.
+#[inline]
+fn convert(bytes: &[u8], dst: &mut [u16]) -> Utf16Progress {
     let mut p = Utf16Progress::default();
     for e in errors(bytes) {
         let run = &bytes[p.read..e.offset()];
