@@ -199,9 +199,39 @@ mod tests {
         );
         assert!(
             g.lines()
-                .last()
+                .find(|l| l.starts_with("- count"))
                 .unwrap()
                 .ends_with("random-bytes 1.10 — NOT met."),
+            "{g}"
+        );
+        assert!(g.ends_with("— not measured.\n"), "{g}");
+    }
+
+    #[test]
+    fn short_inputs_table_and_target_use_time_ratios() {
+        let mut rows = Vec::new();
+        for n in SHORT_SIZES {
+            for text in ["ascii", "mixed"] {
+                let g: &'static str = Box::leak(format!("short-{text}/{n}").into_boxed_str());
+                // Ours twice simdutf8's GiB/s everywhere but validate on 64 B of mixed text.
+                let slow = n == 64 && text == "mixed";
+                rows.extend([
+                    (g, "utf8_codec::is_valid", 2.0),
+                    (g, "simdutf8::basic", 1.0),
+                    (g, "utf8_codec::validate", if slow { 0.8 } else { 2.0 }),
+                    (g, "simdutf8::compat", 1.0),
+                ]);
+            }
+        }
+        let r = results(&rows);
+        let t = crate::bench_lib::tables::short_table(&r);
+        assert!(
+            t.contains("| 64 | 0.50 | 0.50 | 0.50 | 1.25 | 1024 | 1024 |"),
+            "{t}"
+        );
+        let g = targets(&r, "avx2");
+        assert!(
+            g.contains("worst time ratio 1.25 (utf8_codec::validate on 64 B of mixed) — NOT met."),
             "{g}"
         );
     }
