@@ -221,6 +221,46 @@ pub(crate) unsafe fn valid_up_to<V: Vector>(bytes: &[u8]) -> usize {
     unsafe { validate_and_count::<V, false>(bytes, &mut [0; 5]).0 }
 }
 
+/// [`valid_up_to`] for a kernel's entry point: blocks of ASCII first, with no tables and no
+/// setup (the last block overlapping the one before when the length is no multiple of 64),
+/// then `full` (the whole kernel, out of line) from the first block that is not ASCII. What a
+/// call on a few hundred bytes of ASCII costs is the loads.
+///
+/// # Safety
+///
+/// Only on a CPU with `V`'s ISA.
+#[inline(always)]
+pub(crate) unsafe fn valid_up_to_lean<V: Vector>(
+    bytes: &[u8],
+    full: impl FnOnce(&[u8]) -> usize,
+) -> usize {
+    const BLOCK: usize = 64;
+    let (len, ptr, n) = (bytes.len(), bytes.as_ptr(), V::LANES);
+    if len < BLOCK {
+        return full(bytes);
+    }
+    // SAFETY: the caller's contract (V's ISA); `at + BLOCK <= len`, and `n` divides BLOCK.
+    let ascii = |at: usize| unsafe {
+        let mut high = V::load(ptr.add(at));
+        let mut k = n;
+        while k < BLOCK {
+            high = high.or(V::load(ptr.add(at + k)));
+            k += n;
+        }
+        !high.any_high_bit()
+    };
+    let mut o = 0;
+    while o + BLOCK <= len && ascii(o) {
+        o += BLOCK;
+    }
+    if o == len || (o + BLOCK > len && ascii(len - BLOCK)) {
+        // All blocks ASCII, the last one overlapping the one before when it is short.
+        return len;
+    }
+    // Everything before `o` is ASCII: `o` is a unit boundary.
+    o + full(&bytes[o..])
+}
+
 /// Validation and, with `COUNT`, counting in the same pass: returns the length of the longest
 /// valid prefix and the length `c` of the prefix whose counts were added to `acc`
 /// (`[ascii, lead2, lead3, lead4, newlines]`, as [`scalar::count_valid`]); `c` is a block

@@ -352,6 +352,20 @@ unsafe fn lanes_before(input: __m512i, prev: __m512i) -> __m512i {
 /// The CPU must support SSE4.2.
 #[target_feature(enable = "sse4.2")]
 pub(crate) unsafe fn valid_up_to_sse42(bytes: &[u8]) -> usize {
+    // SAFETY: SSE4.2 is present (this function's contract), for the ASCII scan and for the
+    // whole kernel, which has the same contract.
+    unsafe { generic::valid_up_to_lean::<Sse>(bytes, |rest| valid_up_to_sse42_full(rest)) }
+}
+
+/// The whole SSE4.2 validation kernel, out of line so that [`valid_up_to_sse42`]'s ASCII scan
+/// pays none of its setup.
+///
+/// # Safety
+///
+/// The CPU must support SSE4.2.
+#[target_feature(enable = "sse4.2")]
+#[inline(never)]
+unsafe fn valid_up_to_sse42_full(bytes: &[u8]) -> usize {
     // SAFETY: SSE4.2 is present (this function's contract).
     unsafe { generic::valid_up_to::<Sse>(bytes) }
 }
@@ -363,6 +377,20 @@ pub(crate) unsafe fn valid_up_to_sse42(bytes: &[u8]) -> usize {
 /// The CPU must support AVX2.
 #[target_feature(enable = "avx2")]
 pub(crate) unsafe fn valid_up_to_avx2(bytes: &[u8]) -> usize {
+    // SAFETY: AVX2 is present (this function's contract), for the ASCII scan and for the
+    // whole kernel, which has the same contract.
+    unsafe { generic::valid_up_to_lean::<Avx2>(bytes, |rest| valid_up_to_avx2_full(rest)) }
+}
+
+/// The whole AVX2 validation kernel, out of line so that [`valid_up_to_avx2`]'s ASCII scan
+/// pays none of its setup.
+///
+/// # Safety
+///
+/// The CPU must support AVX2.
+#[target_feature(enable = "avx2")]
+#[inline(never)]
+unsafe fn valid_up_to_avx2_full(bytes: &[u8]) -> usize {
     // SAFETY: AVX2 is present (this function's contract).
     unsafe { generic::valid_up_to::<Avx2>(bytes) }
 }
@@ -398,6 +426,20 @@ pub(crate) unsafe fn count_valid_avx2(bytes: &[u8], acc: &mut [u64; 5]) {
 /// The CPU must support AVX-512F and AVX-512BW.
 #[target_feature(enable = "avx512f,avx512bw")]
 pub(crate) unsafe fn valid_up_to_avx512(bytes: &[u8]) -> usize {
+    // SAFETY: AVX-512F and AVX-512BW are present (this function's contract), for the ASCII scan and for the
+    // whole kernel, which has the same contract.
+    unsafe { generic::valid_up_to_lean::<Avx512>(bytes, |rest| valid_up_to_avx512_full(rest)) }
+}
+
+/// The whole AVX-512F and AVX-512BW validation kernel, out of line so that [`valid_up_to_avx512`]'s ASCII scan
+/// pays none of its setup.
+///
+/// # Safety
+///
+/// The CPU must support AVX-512F and AVX-512BW.
+#[target_feature(enable = "avx512f,avx512bw")]
+#[inline(never)]
+unsafe fn valid_up_to_avx512_full(bytes: &[u8]) -> usize {
     // SAFETY: AVX-512F and AVX-512BW are present (this function's contract).
     unsafe { generic::valid_up_to::<Avx512>(bytes) }
 }
