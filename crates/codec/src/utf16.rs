@@ -8,7 +8,7 @@
 //! undefined behaviour, and the tests hold the output to std and encoding_rs.
 
 use crate::count::count;
-use crate::scalar::is_continuation;
+use crate::scalar::unit_cut;
 use crate::validate::errors;
 
 /// What [`utf8_to_utf16_lossy_into`] did: bytes read, UTF-16 units written, and how many
@@ -108,7 +108,8 @@ fn transcode_valid(src: &[u8], dst: &mut [u16]) -> (usize, usize) {
 /// complete: a sequence cut off at its end is an error (`unexpected-end`); for input that
 /// arrives in chunks, feed [`stream::Decoder`](crate::stream::Decoder) instead.
 ///
-/// Needs no feature (`core` only). [`utf8_to_utf16_lossy`] is the appending form.
+/// Needs no feature (`core` only). `utf8_to_utf16_lossy` (feature `alloc`) is the appending
+/// form.
 ///
 /// ```
 /// use utf8_codec::{utf8_to_utf16_lossy_into, Utf16Progress};
@@ -143,17 +144,6 @@ pub fn utf8_to_utf16_lossy_into(bytes: &[u8], dst: &mut [u16]) -> Utf16Progress 
             return p;
         }
     }
-}
-
-/// An index in `k - 3..=k` (`4 <= k < bytes.len()`) before which every segmentation of
-/// `bytes` has a unit boundary: `k` when `bytes[k]` is not a continuation byte, else the
-/// last byte before it that is not (a unit only has continuation bytes after its first), else
-/// `k` (no unit holding `bytes[k]` can start 3 continuation bytes earlier).
-fn unit_cut(bytes: &[u8], k: usize) -> usize {
-    (k - 3..=k)
-        .rev()
-        .find(|&q| !is_continuation(bytes[q]))
-        .unwrap_or(k)
 }
 
 /// [`utf8_to_utf16_lossy_into`] on one piece, its errors found by the error iterator.
@@ -218,7 +208,7 @@ pub fn utf8_to_utf16_lossy(bytes: &[u8], out: &mut alloc::vec::Vec<u16>) -> usiz
     replaced
 }
 
-/// The number of UTF-16 code units [`utf8_to_utf16_lossy`] gives for `bytes`: one per
+/// The number of UTF-16 code units [`utf8_to_utf16_lossy_into`] writes for `bytes`: one per
 /// scalar value below U+10000 and per maximal subpart, two per scalar value above.
 ///
 /// Needs no feature (`core` only).
