@@ -111,7 +111,7 @@
 //! `core::str::from_utf8` (it is core's validator after an ASCII skip).
 //!
 //! Short input costs little per call: [`is_valid`] and [`validate`] settle ASCII under 64
-//! bytes with a few word loads and other input under 8 bytes with core's validator; a
+//! bytes with a few word loads and other input under 24 bytes with core's validator; a
 //! kernel's entry point skips whole ASCII blocks before any setup, and checks the tail as a
 //! zero-padded block (as simdutf8 does) instead of a scalar pass.
 //!
