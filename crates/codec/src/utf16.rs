@@ -191,19 +191,24 @@ fn convert(bytes: &[u8], dst: &mut [u16]) -> Utf16Progress {
 #[cfg(feature = "alloc")]
 #[cfg_attr(docsrs, doc(cfg(feature = "alloc")))]
 pub fn utf8_to_utf16_lossy(bytes: &[u8], out: &mut alloc::vec::Vec<u16>) -> usize {
-    // Zero-filled room for a window of units at a time, overwritten while it is in L1 (one
-    // zero-filled buffer for the whole input took as long as the transcoding on ASCII).
+    // A window of input at a time, cut before a unit start, into zero-filled room for as many
+    // units as it has bytes (always enough), overwritten while it is in L1: one zero-filled
+    // buffer for the whole input took as long as the transcoding on ASCII.
     const WINDOW: usize = 4096;
     out.reserve(bytes.len());
     let (mut rest, mut replaced) = (bytes, 0);
     while !rest.is_empty() {
+        let piece = match rest.len() > WINDOW {
+            true => &rest[..unit_cut(rest, WINDOW)],
+            false => rest,
+        };
         let start = out.len();
-        out.resize(start + rest.len().min(WINDOW), 0);
-        let p = utf8_to_utf16_lossy_into(rest, &mut out[start..]);
+        out.resize(start + piece.len(), 0);
+        let p = convert(piece, &mut out[start..]);
+        debug_assert_eq!(p.read, piece.len(), "as many units as bytes always suffice");
         out.truncate(start + p.written);
         replaced += p.replacements;
-        // A window of at least 2 units always takes at least one unit of input.
-        rest = &rest[p.read..];
+        rest = &rest[piece.len()..];
     }
     replaced
 }
