@@ -9,6 +9,7 @@ use core::sync::atomic::{AtomicU8, Ordering};
 
 use crate::scalar;
 
+mod counting;
 mod generic;
 #[cfg(target_arch = "x86_64")]
 mod x86_64;
@@ -245,7 +246,8 @@ pub(crate) fn probe(k: Kernel, bytes: &[u8]) -> Option<usize> {
 /// How many bytes the scalar kernel's probe decodes before the kernel is called.
 const PROBE: usize = 16;
 
-pub(crate) use generic::{DENSE_SPAN, DenseMasks, WindowCounts};
+pub(crate) use counting::WindowCounts;
+pub(crate) use generic::{DENSE_SPAN, DenseMasks};
 
 /// Counts the dense scanner's windows of `bytes` from `o`, a unit boundary, into `c` with
 /// kernel `k` (available), up to and including the first with at most one error, and returns

@@ -5,6 +5,7 @@
 
 use core::arch::x86_64::*;
 
+use super::counting;
 use super::generic::{self, Vector};
 
 /// 16 bytes in an SSE register.
@@ -404,7 +405,7 @@ unsafe fn valid_up_to_avx2_full(bytes: &[u8]) -> usize {
 pub(crate) unsafe fn count_valid_sse42(bytes: &[u8], acc: &mut [u64; 5]) {
     // SAFETY: SSE4.2 (and POPCNT, which every SSE4.2 CPU has) is present (this function's
     // contract).
-    unsafe { generic::count_valid::<Sse>(bytes, acc) }
+    unsafe { counting::count_valid::<Sse>(bytes, acc) }
 }
 
 /// The AVX2 counting kernel.
@@ -416,7 +417,7 @@ pub(crate) unsafe fn count_valid_sse42(bytes: &[u8], acc: &mut [u64; 5]) {
 pub(crate) unsafe fn count_valid_avx2(bytes: &[u8], acc: &mut [u64; 5]) {
     // SAFETY: AVX2 (and POPCNT, which every AVX2 CPU has) is present (this function's
     // contract).
-    unsafe { generic::count_valid::<Avx2>(bytes, acc) }
+    unsafe { counting::count_valid::<Avx2>(bytes, acc) }
 }
 
 /// The AVX-512 kernel.
@@ -453,7 +454,7 @@ unsafe fn valid_up_to_avx512_full(bytes: &[u8]) -> usize {
 pub(crate) unsafe fn count_valid_avx512(bytes: &[u8], acc: &mut [u64; 5]) {
     // SAFETY: AVX-512F/BW (and POPCNT, which every such CPU has) are present (this function's
     // contract).
-    unsafe { generic::count_valid::<Avx512>(bytes, acc) }
+    unsafe { counting::count_valid::<Avx512>(bytes, acc) }
 }
 
 /// The SSE4.2 dense scanner.
@@ -523,7 +524,7 @@ pub(crate) unsafe fn validate_and_count_avx512(bytes: &[u8], acc: &mut [u64; 5])
     unsafe { generic::validate_and_count::<Avx512, true>(bytes, acc) }
 }
 
-/// The dense scanner's windows with SSE4.2, counted (see [`generic::count_windows`]).
+/// The dense scanner's windows with SSE4.2, counted (see [`counting::count_windows`]).
 ///
 /// # Safety
 ///
@@ -532,13 +533,13 @@ pub(crate) unsafe fn validate_and_count_avx512(bytes: &[u8], acc: &mut [u64; 5])
 pub(crate) unsafe fn count_windows_sse42(
     bytes: &[u8],
     o: usize,
-    c: &mut generic::WindowCounts,
+    c: &mut counting::WindowCounts,
 ) -> usize {
     // SAFETY: SSE4.2 (and POPCNT, which every SSE4.2 CPU has) is present (this function's contract).
-    unsafe { generic::count_windows::<Sse>(bytes, o, c) }
+    unsafe { counting::count_windows::<Sse>(bytes, o, c) }
 }
 
-/// The dense scanner's windows with AVX2, counted (see [`generic::count_windows`]).
+/// The dense scanner's windows with AVX2, counted (see [`counting::count_windows`]).
 ///
 /// # Safety
 ///
@@ -547,14 +548,14 @@ pub(crate) unsafe fn count_windows_sse42(
 pub(crate) unsafe fn count_windows_avx2(
     bytes: &[u8],
     o: usize,
-    c: &mut generic::WindowCounts,
+    c: &mut counting::WindowCounts,
 ) -> usize {
     // SAFETY: AVX2 (and POPCNT, which every AVX2 CPU has) is present (this function's contract).
-    unsafe { generic::count_windows::<Avx2>(bytes, o, c) }
+    unsafe { counting::count_windows::<Avx2>(bytes, o, c) }
 }
 
 /// The dense scanner's windows with AVX-512F and AVX-512BW, counted (see
-/// [`generic::count_windows`]).
+/// [`counting::count_windows`]).
 ///
 /// # Safety
 ///
@@ -563,8 +564,8 @@ pub(crate) unsafe fn count_windows_avx2(
 pub(crate) unsafe fn count_windows_avx512(
     bytes: &[u8],
     o: usize,
-    c: &mut generic::WindowCounts,
+    c: &mut counting::WindowCounts,
 ) -> usize {
     // SAFETY: AVX-512F/BW (and POPCNT, which every such CPU has) are present (this function's contract).
-    unsafe { generic::count_windows::<Avx512>(bytes, o, c) }
+    unsafe { counting::count_windows::<Avx512>(bytes, o, c) }
 }
