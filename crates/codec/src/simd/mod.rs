@@ -192,16 +192,20 @@ fn run(k: Kernel, bytes: &[u8]) -> usize {
 #[inline(always)]
 pub(crate) fn valid_up_to(bytes: &[u8]) -> usize {
     if bytes.len() < 64 {
+        // core's decoder, as simdutf8 does under 64 bytes: same answer (the longest valid
+        // prefix), fewer instructions than ours on a few bytes of mixed text.
+        let core = |b: &[u8]| core::str::from_utf8(b).map_or_else(|e| e.valid_up_to(), str::len);
+        // Short text whose first word is not ASCII goes to core at once: the whole ASCII
+        // test would be spent on it.
+        let first = bytes.first_chunk::<8>().map(|w| u64::from_le_bytes(*w));
+        if bytes.len() < SHORT && first.is_some_and(|w| w & 0x8080_8080_8080_8080 != 0) {
+            return core(bytes);
+        }
         if scalar::is_ascii_short(bytes) {
             return bytes.len();
         }
         if bytes.len() < SHORT {
-            // core's decoder, as simdutf8 does under 64 bytes: same answer (the longest valid
-            // prefix), fewer instructions than ours on a few bytes of mixed text.
-            return match core::str::from_utf8(bytes) {
-                Ok(_) => bytes.len(),
-                Err(e) => e.valid_up_to(),
-            };
+            return core(bytes);
         }
     }
     run(Kernel::active(), bytes)
