@@ -179,6 +179,42 @@ fn benches(c: &mut Criterion) {
         });
         g.finish();
 
+        // Lossy UTF-8 to UTF-16, each writing into a buffer reused across iterations.
+        // simdutf's `convert_utf8_to_utf16le` is an `unsafe fn` (raw pointers), and unsafe
+        // code is not allowed in this file (tests/tests/e2e/unsafe_audit.rs), so it is not here.
+        let mut g = c.benchmark_group(format!("utf16/{name}"));
+        g.throughput(Throughput::Bytes(data.len() as u64))
+            .sample_size(10)
+            .warm_up_time(Duration::from_millis(500))
+            .measurement_time(Duration::from_secs(2));
+        let mut units: Vec<u16> = Vec::with_capacity(data.len() + 4);
+        g.bench_function("utf8_codec::utf8_to_utf16_lossy", |b| {
+            b.iter(|| {
+                units.clear();
+                utf8_codec::utf8_to_utf16_lossy(black_box(data), &mut units)
+            })
+        });
+        let mut buf = vec![0u16; data.len() + 4];
+        g.bench_function("utf8_codec::utf8_to_utf16_lossy_into", |b| {
+            b.iter(|| utf8_codec::utf8_to_utf16_lossy_into(black_box(data), &mut buf).written)
+        });
+        g.bench_function("encoding_rs decode_to_utf16", |b| {
+            b.iter(|| {
+                let mut dec = encoding_rs::UTF_8.new_decoder_without_bom_handling();
+                dec.decode_to_utf16(black_box(data), &mut buf, true).2
+            })
+        });
+        g.bench_function("std from_utf8_lossy + encode_utf16", |b| {
+            b.iter(|| {
+                units.clear();
+                units.extend(String::from_utf8_lossy(black_box(data)).encode_utf16());
+                units.len()
+            })
+        });
+        drop(buf);
+        drop(units);
+        g.finish();
+
         let mut g = c.benchmark_group(format!("count/{name}"));
         g.throughput(Throughput::Bytes(data.len() as u64))
             .sample_size(10)
@@ -197,5 +233,79 @@ fn benches(c: &mut Criterion) {
     }
 }
 
-criterion_group!(codec, benches);
+/// The sizes of the short-input table (issue 23): from one byte to 4 KiB.
+const SHORT_SIZES: [usize; 14] = [1, 2, 4, 8, 12, 16, 32, 48, 64, 100, 256, 1024, 2048, 4096];
+
+/// 1,000 distinct valid buffers of exactly `n` bytes cut from `text` at character boundaries,
+/// each in its own allocation (as a parser's fields are).
+fn short_buffers(text: &[u8], n: usize) -> Vec<Vec<u8>> {
+    let mut out = Vec::with_capacity(1000);
+    let mut start = 0;
+    while out.len() < 1000 {
+        if start + n > text.len() {
+            start = 0;
+        }
+        if let Ok(s) = std::str::from_utf8(&text[start..start + n]) {
+            out.push(s.as_bytes().to_vec());
+            start += 977; // a stride that is no multiple of a vector
+        } else {
+            start += 1;
+        }
+    }
+    out
+}
+
+/// Short inputs: each benchmark validates the same 1,000 buffers of `n` bytes, so the time
+/// per call is what a parser pays (dispatch, setup and tail handling included).
+fn short(c: &mut Criterion) {
+    for name in ["ascii", "mixed"] {
+        let text = corpus::generate(name, 1 << 20);
+        for n in SHORT_SIZES {
+            let bufs = short_buffers(&text, n);
+            let mut g = c.benchmark_group(format!("short-{name}/{n}"));
+            g.throughput(Throughput::Bytes((n * bufs.len()) as u64))
+                .sample_size(20)
+                .warm_up_time(Duration::from_millis(200))
+                .measurement_time(Duration::from_millis(600));
+            g.bench_function("utf8_codec::is_valid", |b| {
+                b.iter(|| {
+                    bufs.iter()
+                        .filter(|x| utf8_codec::is_valid(black_box(x)))
+                        .count()
+                })
+            });
+            g.bench_function("simdutf8::basic", |b| {
+                b.iter(|| {
+                    bufs.iter()
+                        .filter(|x| simdutf8::basic::from_utf8(black_box(x)).is_ok())
+                        .count()
+                })
+            });
+            g.bench_function("utf8_codec::validate", |b| {
+                b.iter(|| {
+                    bufs.iter()
+                        .filter(|x| utf8_codec::validate(black_box(x)).is_ok())
+                        .count()
+                })
+            });
+            g.bench_function("simdutf8::compat", |b| {
+                b.iter(|| {
+                    bufs.iter()
+                        .filter(|x| simdutf8::compat::from_utf8(black_box(x)).is_ok())
+                        .count()
+                })
+            });
+            g.bench_function("std::str::from_utf8", |b| {
+                b.iter(|| {
+                    bufs.iter()
+                        .filter(|x| std::str::from_utf8(black_box(x)).is_ok())
+                        .count()
+                })
+            });
+            g.finish();
+        }
+    }
+}
+
+criterion_group!(codec, short, benches);
 criterion_main!(codec);

@@ -65,6 +65,8 @@
 //!   their byte ranges, U+FFFD per maximal subpart): lossy views.
 //! * [`encode`] (an [`Encoded`] is `Display`, `AsRef<str>`, `AsRef<[u8]>`), [`utf16_chars`],
 //!   `utf16_to_string`: encoding.
+//! * `utf8_to_utf16_lossy` (feature `alloc`), [`utf8_to_utf16_lossy_into`] (no allocation),
+//!   [`utf16_len_lossy`]: UTF-8 to UTF-16, one U+FFFD per maximal subpart.
 //! * `repair`, `repair_with`, `repair_into` with `Practice` and `Action` (`Action::apply`
 //!   for one substitute), `Repairer`: repair (feature `alloc`).
 //! * [`stream::Decoder`], [`Counter`], and the `io` adapters (feature `std`): streams.
@@ -74,8 +76,8 @@
 //!
 //! | feature | enables | needs |
 //! |---|---|---|
-//! | (none) | everything not listed below: validation, [`errors`], decoding, [`Lossy`], [`char_indices`], [`encode`], [`utf16_chars`], [`count`] and [`Counter`], the [`stream::Decoder`], [`Kernel`], and the `core::error::Error` impls | `core` only: `no_std`, allocation-free |
-//! | `alloc` | `repair`, `repair_with`, `repair_into`, `Practice`, `Action`, `RepairOptions`, `Repairer`, `utf16_to_string` | `alloc` (`String`, `Cow`) |
+//! | (none) | everything not listed below: validation, [`errors`], decoding, [`Lossy`], [`char_indices`], [`encode`], [`utf16_chars`], [`count`] and [`Counter`], the [`stream::Decoder`], [`Kernel`], [`utf8_to_utf16_lossy_into`], [`utf16_len_lossy`], and the `core::error::Error` impls | `core` only: `no_std`, allocation-free |
+//! | `alloc` | `repair`, `repair_with`, `repair_into`, `Practice`, `Action`, `RepairOptions`, `Repairer`, `utf16_to_string`, `utf8_to_utf16_lossy` | `alloc` (`String`, `Cow`) |
 //! | `std` (default) | the `io` adapters (`RepairReader`, `RepairWriter`); `UTF8_CODEC_KERNEL` to force a kernel. Implies `alloc` | `std` |
 //!
 //! Every feature set runs the crate's tests and doctests in CI. On docs.rs each item that
@@ -86,13 +88,32 @@
 //! Validation runs one kernel, chosen once at run time and cached ([`Kernel`]): the lookup
 //! algorithm of Keiser & Lemire ("Validating UTF-8 In Less Than One Instruction Per Byte",
 //! 2021), written once over a small vector trait, with AVX-512BW, AVX2 and SSE4.2 versions on
-//! x86-64, and the portable scalar decoder (with a 16-byte ASCII skip) everywhere else. The
+//! x86-64, and the scalar kernel (64-byte ASCII blocks skipped by words, then
+//! `core::str::from_utf8`, so never slower than core) everywhere else. The
 //! SIMD kernels only say whether a 64-byte block is valid; the exact error always comes from
 //! the scalar decoder, re-run from the last character boundary before the failing block, so
 //! every kernel gives the same answers. [`errors`], repair, the streaming decoder and
 //! [`count`] all resume at kernel speed after each error. Counting valid runs is vectorized
 //! too (bytes, scalars, lines and the length histogram in one pass over the cached window).
 //! `UTF8_CODEC_KERNEL=scalar|sse4.2|avx2|avx512` forces a kernel (with `std`), for testing.
+//!
+//! Which kernels a build can use:
+//!
+//! | build | kernels | chosen |
+//! |---|---|---|
+//! | x86-64 with `std` (default) | scalar, SSE4.2, AVX2, AVX-512 | at run time: the best the CPU has |
+//! | x86-64 without `std`, default target (SSE2 only) | scalar (its ASCII skip compiles to SSE2) | scalar |
+//! | x86-64 without `std`, `-C target-feature=+sse4.2` / `+avx2` / `+avx512f,+avx512bw` or `-C target-cpu=...` | scalar and those the target features enable | at compile time: the best enabled |
+//! | any other target | scalar | scalar |
+//!
+//! Without `std` there is no run-time CPU detection: a kernel is used only when the compile
+//! time target features guarantee it. The scalar kernel is never slower than
+//! `core::str::from_utf8` (it is core's validator after an ASCII skip).
+//!
+//! Short input costs little per call: [`is_valid`] and [`validate`] settle ASCII under 64
+//! bytes with a few word loads and other input under 24 bytes with core's validator; a
+//! kernel's entry point skips whole ASCII blocks before any setup, and checks the tail as a
+//! zero-padded block (as simdutf8 does) instead of a scalar pass.
 //!
 //! Measured with `cargo bench -p utf8-codec` (criterion; 64 MiB generated corpora, 2-core
 //! Xeon with AVX-512): see `BENCHMARKS.md` at the repository root.
@@ -120,6 +141,7 @@ mod repair;
 mod scalar;
 mod simd;
 pub mod stream;
+mod utf16;
 mod validate;
 
 pub use count::{Counter, Counts, count};
@@ -135,4 +157,7 @@ pub use lossy::{CharIndices, Lossy, char_indices};
 #[cfg(feature = "alloc")]
 pub use repair::{Action, Practice, RepairOptions, Repairer, repair, repair_into, repair_with};
 pub use simd::Kernel;
+#[cfg(feature = "alloc")]
+pub use utf16::utf8_to_utf16_lossy;
+pub use utf16::{Utf16Progress, utf8_to_utf16_lossy_into, utf16_len_lossy};
 pub use validate::{Errors, errors, is_valid, valid_up_to, validate};

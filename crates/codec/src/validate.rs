@@ -24,6 +24,7 @@ use crate::simd::{self, Kernel};
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 #[must_use = "the verdict is the result: `Ok` holds the text, `Err` the first error"]
+#[inline]
 pub fn validate(bytes: &[u8]) -> Result<&str, Utf8Error> {
     let n = simd::valid_up_to(bytes);
     if n == bytes.len() {
@@ -42,6 +43,7 @@ pub fn validate(bytes: &[u8]) -> Result<&str, Utf8Error> {
 /// assert!(!utf8_codec::is_valid(b"\xFF"));
 /// ```
 #[must_use = "the verdict is the only result"]
+#[inline]
 pub fn is_valid(bytes: &[u8]) -> bool {
     simd::valid_up_to(bytes) == bytes.len()
 }
@@ -53,6 +55,7 @@ pub fn is_valid(bytes: &[u8]) -> bool {
 /// assert_eq!(utf8_codec::valid_up_to(b"ab\xE2\x82"), 2);
 /// ```
 #[must_use = "the length of the valid prefix is the only result"]
+#[inline]
 pub fn valid_up_to(bytes: &[u8]) -> usize {
     simd::valid_up_to(bytes)
 }

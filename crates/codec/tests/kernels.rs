@@ -328,3 +328,32 @@ proptest! {
         assert_errors(&v[skip.min(v.len())..]);
     }
 }
+
+/// The entry points' ASCII scan (issue 23): whole ASCII blocks, then a last block that
+/// overlaps the one before; a non-ASCII byte, an error or a cut sequence at every position
+/// of inputs of 64 to 200 bytes must reach the full kernel at the right offset, and
+/// `validate` / `is_valid` (which settle short ASCII themselves) must agree.
+#[test]
+fn ascii_scan_hands_over_at_every_position() {
+    let kernels: Vec<Kernel> = Kernel::available().collect();
+    for len in (1..64).chain(64..200) {
+        for at in 0..len {
+            for x in [
+                &b"\xC3\xA9"[..],
+                b"\xFF",
+                b"\xE4\xBD",
+                b"\x80",
+                b"\xF0\x9F\x98\x80",
+            ] {
+                let mut v = vec![b'a'; len];
+                let end = (at + x.len()).min(len);
+                v[at..end].copy_from_slice(&x[..end - at]);
+                assert_kernels(&kernels, &v);
+                let want = expected(&v);
+                assert_eq!(utf8_codec::valid_up_to(&v), want, "{v:02X?}");
+                assert_eq!(utf8_codec::is_valid(&v), want == len, "{v:02X?}");
+                assert_eq!(utf8_codec::validate(&v).is_ok(), want == len, "{v:02X?}");
+            }
+        }
+    }
+}

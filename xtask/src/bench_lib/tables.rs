@@ -1,4 +1,4 @@
-//! The four tables of the Library section: validate, every error, repair, count.
+//! The tables of the Library section: validate, every error, repair, count, UTF-16.
 
 use utf8_testkit::corpus::{NAMES as CORPORA, VALID};
 
@@ -45,7 +45,52 @@ fn table(r: &Results, t: &Table) -> String {
     s
 }
 
-/// The four tables.
+/// The sizes of the short-input benchmarks (`crates/codec/benches/codec.rs`).
+pub const SHORT_SIZES: [usize; 14] = [1, 2, 4, 8, 12, 16, 32, 48, 64, 100, 256, 1024, 2048, 4096];
+
+/// The time ratio of `ours` to `theirs` in group `g` (from their GiB/s: under 1.0 is faster).
+fn time_ratio(r: &Results, g: &str, ours: &str, theirs: &str) -> Option<f64> {
+    ratio(r.get(g, theirs), r.get(g, ours))
+}
+
+/// The short-input table of issue 23: per size, the time of `is_valid` and `validate` over
+/// simdutf8's `basic` and `compat`, on ASCII and mixed text.
+pub fn short_table(r: &Results) -> String {
+    let mut s = String::from(
+        "Short inputs: 1,000 distinct valid buffers of exactly N bytes, time per call of ours \
+         over simdutf8's (under 1.00 is faster; `is_valid` against `basic::from_utf8`, \
+         `validate` against `compat::from_utf8`), and simdutf8 `basic` in MiB/s:\n\n\
+         | N | ASCII is_valid / basic | ASCII validate / compat | mixed is_valid / basic | \
+         mixed validate / compat | ASCII basic M | mixed basic M |\n|---|---|---|---|---|---|---|\n",
+    );
+    for n in SHORT_SIZES {
+        s.push_str(&format!("| {n} |"));
+        for text in ["ascii", "mixed"] {
+            let g = format!("short-{text}/{n}");
+            for (ours, theirs) in [
+                ("utf8_codec::is_valid", "simdutf8::basic"),
+                ("utf8_codec::validate", "simdutf8::compat"),
+            ] {
+                s.push_str(&format!(
+                    " {} |",
+                    fmt_ratio(time_ratio(r, &g, ours, theirs))
+                ));
+            }
+        }
+        for text in ["ascii", "mixed"] {
+            let g = format!("short-{text}/{n}");
+            let m = r.get(&g, "simdutf8::basic").map(|x| x * 1024.0);
+            s.push_str(&format!(
+                " {} |",
+                m.map_or("—".to_owned(), |m| format!("{m:.0}"))
+            ));
+        }
+        s.push('\n');
+    }
+    s
+}
+
+/// The tables.
 pub fn tables(r: &Results, active: &str) -> String {
     let cols = |v: &[(&str, &str)]| -> Vec<(String, String)> {
         v.iter()
@@ -169,9 +214,31 @@ pub fn tables(r: &Results, active: &str) -> String {
                 false,
             )],
         },
+        Table {
+            title: "Lossy UTF-8 to UTF-16 (one U+FFFD per maximal subpart, into a reused \
+                    buffer), GiB/s of input:",
+            group: "utf16",
+            corpora: &CORPORA,
+            columns: cols(&[
+                (
+                    "std from_utf8_lossy + encode_utf16",
+                    "std from_utf8_lossy + encode_utf16",
+                ),
+                ("encoding_rs decode_to_utf16", "encoding_rs decode_to_utf16"),
+                ("ours (Vec)", "utf8_codec::utf8_to_utf16_lossy"),
+                ("ours (into slice)", "utf8_codec::utf8_to_utf16_lossy_into"),
+            ]),
+            ratios: vec![(
+                "ours / encoding_rs",
+                "utf8_codec::utf8_to_utf16_lossy".to_owned(),
+                "encoding_rs decode_to_utf16".to_owned(),
+                true,
+            )],
+        },
     ];
     out.iter()
         .map(|t| table(r, t))
+        .chain([short_table(r)])
         .collect::<Vec<_>>()
         .join("\n")
 }

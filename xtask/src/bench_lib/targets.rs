@@ -3,6 +3,7 @@
 use utf8_testkit::corpus::{NAMES as CORPORA, VALID};
 
 use crate::bench_lib::results::{Results, fmt_ratio, kernel_bench, ratio};
+use crate::bench_lib::tables::SHORT_SIZES;
 
 /// A target's ratio on one corpus.
 type Ratio<'a> = &'a dyn Fn(&str) -> Option<f64>;
@@ -54,9 +55,14 @@ pub fn targets(r: &Results, active: &str) -> String {
         "utf8_codec::count".to_owned(),
         "simdutf8::basic (validate only)",
     );
+    let utf16 = in_group(
+        "utf16",
+        "utf8_codec::utf8_to_utf16_lossy".to_owned(),
+        "encoding_rs decode_to_utf16",
+    );
     // (target, the corpora it is about, the lowest ratio that meets it, the ratio).
     #[rustfmt::skip]
-    let list: [(&str, &[&str], f64, Ratio); 9] = [
+    let list: [(&str, &[&str], f64, Ratio); 11] = [
         ("validate at least 1.2× simdutf on every valid non-ASCII corpus", &CORPORA[1..VALID], 1.2, &validate),
         ("validate ASCII at least 1.0× simdutf", &CORPORA[..1], 1.0, &validate),
         ("`errors()` at least 1.0× simdutf's `validate_utf8_with_errors` loop on sparse \
@@ -69,6 +75,9 @@ pub fn targets(r: &Results, active: &str) -> String {
          of a fresh allocation)", &CORPORA[7..8], 2.0, &repair_reused),
         ("repair on random bytes at least 3× `from_utf8_lossy`", &CORPORA[8..], 3.0, &repair_lossy),
         ("count at least 1.0× simdutf8 `basic` validation alone, on every corpus", &CORPORA, 1.0, &count),
+        ("issue 23: `utf8_to_utf16_lossy` at least 2× encoding_rs on CJK and mixed text, \
+         valid or with sparse errors", &["cjk", "mixed", "sparse-errors"], 2.0, &utf16),
+        ("issue 23: `utf8_to_utf16_lossy` at least 1.5× encoding_rs on ASCII", &CORPORA[..1], 1.5, &utf16),
     ];
     let mut s =
         String::from("How far each target of issue 7 is, from these rows (ratios of GiB/s):\n\n");
@@ -90,7 +99,42 @@ pub fn targets(r: &Results, active: &str) -> String {
         };
         s.push_str(&format!("- {}: {} — {verdict}.\n", text, shown.join(", ")));
     }
+    s.push_str(&short_target(r));
     s
+}
+
+/// Issue 23's short-input target: every time ratio of the short-input table at most 1.02
+/// (1.0 with 2% for noise).
+fn short_target(r: &Results) -> String {
+    let mut worst: Option<(f64, String)> = None;
+    let mut missing = false;
+    for n in SHORT_SIZES {
+        for text in ["ascii", "mixed"] {
+            let g = format!("short-{text}/{n}");
+            for (ours, theirs) in [
+                ("utf8_codec::is_valid", "simdutf8::basic"),
+                ("utf8_codec::validate", "simdutf8::compat"),
+            ] {
+                match ratio(r.get(&g, theirs), r.get(&g, ours)) {
+                    None => missing = true,
+                    Some(v) if worst.as_ref().is_none_or(|(w, _)| v > *w) => {
+                        worst = Some((v, format!("{ours} on {n} B of {text}")));
+                    }
+                    Some(_) => {}
+                }
+            }
+        }
+    }
+    let verdict = match (&worst, missing) {
+        (_, true) | (None, _) => "not measured",
+        (Some((w, _)), _) if *w <= 1.02 => "met",
+        _ => "NOT met",
+    };
+    let shown = worst.map_or("—".to_owned(), |(w, at)| format!("{w:.2} ({at})"));
+    format!(
+        "- issue 23: short inputs (1 B to 4 KiB) no slower than simdutf8, both entry points, \
+         2% for noise: worst time ratio {shown} — {verdict}.\n"
+    )
 }
 
 #[cfg(test)]
@@ -155,9 +199,39 @@ mod tests {
         );
         assert!(
             g.lines()
-                .last()
+                .find(|l| l.starts_with("- count"))
                 .unwrap()
                 .ends_with("random-bytes 1.10 — NOT met."),
+            "{g}"
+        );
+        assert!(g.ends_with("— not measured.\n"), "{g}");
+    }
+
+    #[test]
+    fn short_inputs_table_and_target_use_time_ratios() {
+        let mut rows = Vec::new();
+        for n in SHORT_SIZES {
+            for text in ["ascii", "mixed"] {
+                let g: &'static str = Box::leak(format!("short-{text}/{n}").into_boxed_str());
+                // Ours twice simdutf8's GiB/s everywhere but validate on 64 B of mixed text.
+                let slow = n == 64 && text == "mixed";
+                rows.extend([
+                    (g, "utf8_codec::is_valid", 2.0),
+                    (g, "simdutf8::basic", 1.0),
+                    (g, "utf8_codec::validate", if slow { 0.8 } else { 2.0 }),
+                    (g, "simdutf8::compat", 1.0),
+                ]);
+            }
+        }
+        let r = results(&rows);
+        let t = crate::bench_lib::tables::short_table(&r);
+        assert!(
+            t.contains("| 64 | 0.50 | 0.50 | 0.50 | 1.25 | 1024 | 1024 |"),
+            "{t}"
+        );
+        let g = targets(&r, "avx2");
+        assert!(
+            g.contains("worst time ratio 1.25 (utf8_codec::validate on 64 B of mixed) — NOT met."),
             "{g}"
         );
     }

@@ -147,6 +147,17 @@ struct Tables<V> {
     incomplete: V,
 }
 
+/// The largest byte that does not start a sequence too long for the bytes left in a vector,
+/// for its last three bytes (see the block loops): a vector of `n` lanes loads the last `n`
+/// bytes. A static, so that a call does not build it on the stack.
+static INCOMPLETE_MAX: [u8; 64] = {
+    let mut a = [0xFF; 64];
+    a[61] = 0xF0 - 1;
+    a[62] = 0xE0 - 1;
+    a[63] = 0xC0 - 1;
+    a
+};
+
 impl<V: Vector> Tables<V> {
     /// The tables, in registers.
     ///
@@ -156,12 +167,8 @@ impl<V: Vector> Tables<V> {
     #[inline(always)]
     unsafe fn new() -> Tables<V> {
         let n = V::LANES;
-        // The largest byte that does not start a sequence too long for the bytes left in a
-        // vector, for its last three bytes (see the block loops).
-        let mut incomplete_max = [0xFFu8; 64];
-        incomplete_max[n - 3..n].copy_from_slice(&[0xF0 - 1, 0xE0 - 1, 0xC0 - 1]);
-        // SAFETY: the caller runs on a CPU with V's ISA; `incomplete_max` has 64 >= n readable
-        // bytes.
+        // SAFETY: the caller runs on a CPU with V's ISA; `INCOMPLETE_MAX` has 64 >= n readable
+        // bytes from `64 - n`.
         unsafe {
             Tables {
                 b1_high: V::table(&BYTE_1_HIGH),
@@ -171,7 +178,7 @@ impl<V: Vector> Tables<V> {
                 fourth: V::splat(0xF0 - 1),
                 zero: V::splat(0),
                 high_bit: V::splat(0x80),
-                incomplete: V::load(incomplete_max.as_ptr()),
+                incomplete: V::load(INCOMPLETE_MAX.as_ptr().add(64 - n)),
             }
         }
     }
@@ -212,6 +219,46 @@ unsafe fn check<V: Vector>(t: &Tables<V>, input: V, prev: V) -> V {
 pub(crate) unsafe fn valid_up_to<V: Vector>(bytes: &[u8]) -> usize {
     // SAFETY: the caller's contract.
     unsafe { validate_and_count::<V, false>(bytes, &mut [0; 5]).0 }
+}
+
+/// [`valid_up_to`] for a kernel's entry point: blocks of ASCII first, with no tables and no
+/// setup (the last block overlapping the one before when the length is no multiple of 64),
+/// then `full` (the whole kernel, out of line) from the first block that is not ASCII. What a
+/// call on a few hundred bytes of ASCII costs is the loads.
+///
+/// # Safety
+///
+/// Only on a CPU with `V`'s ISA.
+#[inline(always)]
+pub(crate) unsafe fn valid_up_to_lean<V: Vector>(
+    bytes: &[u8],
+    full: impl FnOnce(&[u8]) -> usize,
+) -> usize {
+    const BLOCK: usize = 64;
+    let (len, ptr, n) = (bytes.len(), bytes.as_ptr(), V::LANES);
+    if len < BLOCK {
+        return full(bytes);
+    }
+    // SAFETY: the caller's contract (V's ISA); `at + BLOCK <= len`, and `n` divides BLOCK.
+    let ascii = |at: usize| unsafe {
+        let mut high = V::load(ptr.add(at));
+        let mut k = n;
+        while k < BLOCK {
+            high = high.or(V::load(ptr.add(at + k)));
+            k += n;
+        }
+        !high.any_high_bit()
+    };
+    let mut o = 0;
+    while o + BLOCK <= len && ascii(o) {
+        o += BLOCK;
+    }
+    if o == len || (o + BLOCK > len && ascii(len - BLOCK)) {
+        // All blocks ASCII, the last one overlapping the one before when it is short.
+        return len;
+    }
+    // Everything before `o` is ASCII: `o` is a unit boundary.
+    o + full(&bytes[o..])
 }
 
 /// Validation and, with `COUNT`, counting in the same pass: returns the length of the longest
@@ -311,6 +358,39 @@ pub(crate) unsafe fn validate_and_count<V: Vector, const COUNT: bool>(
             prev_incomplete = prev.saturating_sub(t.incomplete).signed_gt(t.zero);
             o += BLOCK;
         }
+        // The tail (under one block) as simdutf8 checks it: copied into a zero-padded block
+        // and checked in full with `prev`, so valid text needs no scalar pass. Zeros are
+        // ASCII, so a sequence cut off by the end of the input is an error in the copy too.
+        // Not when counting, whose counted prefix must end within 3 bytes of the answer.
+        if !COUNT && o == bytes.len() && !prev_incomplete.any() {
+            // Every block passed and the last one ends no sequence early.
+            return (o, o);
+        }
+        if !COUNT && o < bytes.len() && bytes.len() - o < BLOCK {
+            let mut buf = [0u8; BLOCK];
+            buf[..bytes.len() - o].copy_from_slice(&bytes[o..]);
+            let bp = buf.as_ptr();
+            let mut high = prev_incomplete;
+            let mut k = 0;
+            while k < BLOCK {
+                high = high.or(V::load(bp.add(k)));
+                k += n;
+            }
+            if !high.any_high_bit() {
+                return (bytes.len(), o);
+            }
+            let (mut error, mut last) = (t.zero, prev);
+            let mut k = 0;
+            while k < BLOCK {
+                let input = V::load(bp.add(k));
+                error = error.or(check(&t, input, last));
+                last = input;
+                k += n;
+            }
+            if !error.any() {
+                return (bytes.len(), o);
+            }
+        }
         // Every sequence that ends before `o` has been checked. One that straddles `o` starts
         // at the last lead among the 3 bytes before it: finish exactly from there, with the
         // dense scanner when the error is among the 61 positions it decides (the usual case
@@ -368,114 +448,6 @@ pub(crate) unsafe fn validate_and_count<V: Vector, const COUNT: bool>(
         }
         (p + scalar::valid_up_to(&bytes[p..]), o)
     }
-}
-
-/// What [`count_windows`] adds to: the valid text in the kernels' shape and the errors.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub(crate) struct WindowCounts {
-    /// `[ascii, lead2, lead3, lead4, newlines]` of the valid text, as [`scalar::count_valid`].
-    pub(crate) text: [u64; 5],
-    /// Errors by [`ErrorKind::index`](crate::ErrorKind::index) (the last slot stays 0).
-    pub(crate) kinds: [u64; 8],
-}
-
-impl WindowCounts {
-    /// Adds the first `m.next` bytes of `block`, a window of the dense scanner, from its
-    /// masks: no branch per byte, one table lookup per error for its kind.
-    #[inline(always)]
-    fn add_window(&mut self, block: &[u8; 64], m: &DenseMasks) {
-        let span = u64::MAX >> (64 - m.next);
-        let ok = span & !m.errors;
-        let text = [
-            m.ascii & span,
-            m.lead[0] & ok,
-            m.lead[1] & ok,
-            m.lead[2] & ok,
-            m.newlines & span,
-        ];
-        for (total, class) in self.text.iter_mut().zip(text) {
-            *total += u64::from(class.count_ones());
-        }
-        let mut e = m.errors;
-        while e != 0 {
-            let j = e.trailing_zeros() as usize & 63;
-            // An error starts in the first DENSE_SPAN positions: its second byte is in the block.
-            let kind = scalar::pair_kind(block[j], block[(j + 1) & 63]);
-            self.kinds[usize::from(kind) & 7] += 1;
-            e &= e - 1;
-        }
-    }
-}
-
-/// Counts the windows of the dense scanner from `o`, a unit boundary, into `c` (text and
-/// errors by kind, from the masks), up to and including the first with at most one error
-/// (where errors are dense, a kernel call would stop again at once), and returns where the
-/// last one ends, a unit boundary: `o` itself only when fewer than 64 bytes are left.
-///
-/// # Safety
-///
-/// Only on a CPU with `V`'s ISA.
-#[inline(always)]
-pub(crate) unsafe fn count_windows<V: Vector>(
-    bytes: &[u8],
-    mut o: usize,
-    c: &mut WindowCounts,
-) -> usize {
-    while let Some(block) = bytes.get(o..).and_then(<[u8]>::first_chunk::<64>) {
-        // SAFETY: the caller runs on a CPU with V's ISA; `block` has 64 readable bytes.
-        let m = unsafe { dense::<V>(block.as_ptr()) };
-        c.add_window(block, &m);
-        o += m.next;
-        if m.errors & m.errors.wrapping_sub(1) == 0 {
-            // At most one error: the text after it is likely clean.
-            break;
-        }
-    }
-    o
-}
-
-/// Adds the counts of a valid run to `acc` (`[ascii, lead2, lead3, lead4, newlines]`), as
-/// [`scalar::count_valid`], a vector at a time.
-///
-/// # Safety
-///
-/// Only on a CPU with `V`'s ISA.
-#[inline(always)]
-pub(crate) unsafe fn count_valid<V: Vector>(bytes: &[u8], acc: &mut [u64; 5]) {
-    let n = V::LANES;
-    let whole = bytes.len() - bytes.len() % n;
-    // SAFETY: this function runs only on a CPU with V's ISA (caller's contract); every load
-    // reads `n` bytes at `ptr + i` with `i + n <= whole <= bytes.len()`.
-    unsafe {
-        let (c0, df, ef, nl) = (
-            V::splat(0xBF),
-            V::splat(0xDF),
-            V::splat(0xEF),
-            V::splat(b'\n'),
-        );
-        let ptr = bytes.as_ptr();
-        let (mut non_ascii, mut ge_c0, mut ge_e0, mut ge_f0, mut lines) = (0u64, 0, 0, 0, 0);
-        let mut i = 0;
-        while i < whole {
-            let v = V::load(ptr.add(i));
-            lines += u64::from(v.eq(nl).high_bit_mask().count_ones());
-            let high = v.high_bit_mask();
-            if high != 0 {
-                non_ascii += u64::from(high.count_ones());
-                // Signed compares: non-ASCII bytes are negative, so mask out ASCII.
-                ge_c0 += u64::from((v.signed_gt(c0).high_bit_mask() & high).count_ones());
-                ge_e0 += u64::from((v.signed_gt(df).high_bit_mask() & high).count_ones());
-                ge_f0 += u64::from((v.signed_gt(ef).high_bit_mask() & high).count_ones());
-            }
-            i += n;
-        }
-        acc[0] += whole as u64 - non_ascii;
-        acc[1] += ge_c0 - ge_e0;
-        acc[2] += ge_e0 - ge_f0;
-        acc[3] += ge_f0;
-        acc[4] += lines;
-    }
-    scalar::count_valid(&bytes[whole..], acc);
 }
 
 /// What the dense scanner learns from 64 bytes that start at a unit boundary, bit `j` for the

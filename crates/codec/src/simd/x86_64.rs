@@ -5,6 +5,7 @@
 
 use core::arch::x86_64::*;
 
+use super::counting;
 use super::generic::{self, Vector};
 
 /// 16 bytes in an SSE register.
@@ -352,6 +353,20 @@ unsafe fn lanes_before(input: __m512i, prev: __m512i) -> __m512i {
 /// The CPU must support SSE4.2.
 #[target_feature(enable = "sse4.2")]
 pub(crate) unsafe fn valid_up_to_sse42(bytes: &[u8]) -> usize {
+    // SAFETY: SSE4.2 is present (this function's contract), for the ASCII scan and for the
+    // whole kernel, which has the same contract.
+    unsafe { generic::valid_up_to_lean::<Sse>(bytes, |rest| valid_up_to_sse42_full(rest)) }
+}
+
+/// The whole SSE4.2 validation kernel, out of line so that [`valid_up_to_sse42`]'s ASCII scan
+/// pays none of its setup.
+///
+/// # Safety
+///
+/// The CPU must support SSE4.2.
+#[target_feature(enable = "sse4.2")]
+#[inline(never)]
+unsafe fn valid_up_to_sse42_full(bytes: &[u8]) -> usize {
     // SAFETY: SSE4.2 is present (this function's contract).
     unsafe { generic::valid_up_to::<Sse>(bytes) }
 }
@@ -363,6 +378,20 @@ pub(crate) unsafe fn valid_up_to_sse42(bytes: &[u8]) -> usize {
 /// The CPU must support AVX2.
 #[target_feature(enable = "avx2")]
 pub(crate) unsafe fn valid_up_to_avx2(bytes: &[u8]) -> usize {
+    // SAFETY: AVX2 is present (this function's contract), for the ASCII scan and for the
+    // whole kernel, which has the same contract.
+    unsafe { generic::valid_up_to_lean::<Avx2>(bytes, |rest| valid_up_to_avx2_full(rest)) }
+}
+
+/// The whole AVX2 validation kernel, out of line so that [`valid_up_to_avx2`]'s ASCII scan
+/// pays none of its setup.
+///
+/// # Safety
+///
+/// The CPU must support AVX2.
+#[target_feature(enable = "avx2")]
+#[inline(never)]
+unsafe fn valid_up_to_avx2_full(bytes: &[u8]) -> usize {
     // SAFETY: AVX2 is present (this function's contract).
     unsafe { generic::valid_up_to::<Avx2>(bytes) }
 }
@@ -376,7 +405,7 @@ pub(crate) unsafe fn valid_up_to_avx2(bytes: &[u8]) -> usize {
 pub(crate) unsafe fn count_valid_sse42(bytes: &[u8], acc: &mut [u64; 5]) {
     // SAFETY: SSE4.2 (and POPCNT, which every SSE4.2 CPU has) is present (this function's
     // contract).
-    unsafe { generic::count_valid::<Sse>(bytes, acc) }
+    unsafe { counting::count_valid::<Sse>(bytes, acc) }
 }
 
 /// The AVX2 counting kernel.
@@ -388,7 +417,7 @@ pub(crate) unsafe fn count_valid_sse42(bytes: &[u8], acc: &mut [u64; 5]) {
 pub(crate) unsafe fn count_valid_avx2(bytes: &[u8], acc: &mut [u64; 5]) {
     // SAFETY: AVX2 (and POPCNT, which every AVX2 CPU has) is present (this function's
     // contract).
-    unsafe { generic::count_valid::<Avx2>(bytes, acc) }
+    unsafe { counting::count_valid::<Avx2>(bytes, acc) }
 }
 
 /// The AVX-512 kernel.
@@ -398,6 +427,20 @@ pub(crate) unsafe fn count_valid_avx2(bytes: &[u8], acc: &mut [u64; 5]) {
 /// The CPU must support AVX-512F and AVX-512BW.
 #[target_feature(enable = "avx512f,avx512bw")]
 pub(crate) unsafe fn valid_up_to_avx512(bytes: &[u8]) -> usize {
+    // SAFETY: AVX-512F and AVX-512BW are present (this function's contract), for the ASCII scan and for the
+    // whole kernel, which has the same contract.
+    unsafe { generic::valid_up_to_lean::<Avx512>(bytes, |rest| valid_up_to_avx512_full(rest)) }
+}
+
+/// The whole AVX-512F and AVX-512BW validation kernel, out of line so that [`valid_up_to_avx512`]'s ASCII scan
+/// pays none of its setup.
+///
+/// # Safety
+///
+/// The CPU must support AVX-512F and AVX-512BW.
+#[target_feature(enable = "avx512f,avx512bw")]
+#[inline(never)]
+unsafe fn valid_up_to_avx512_full(bytes: &[u8]) -> usize {
     // SAFETY: AVX-512F and AVX-512BW are present (this function's contract).
     unsafe { generic::valid_up_to::<Avx512>(bytes) }
 }
@@ -411,7 +454,7 @@ pub(crate) unsafe fn valid_up_to_avx512(bytes: &[u8]) -> usize {
 pub(crate) unsafe fn count_valid_avx512(bytes: &[u8], acc: &mut [u64; 5]) {
     // SAFETY: AVX-512F/BW (and POPCNT, which every such CPU has) are present (this function's
     // contract).
-    unsafe { generic::count_valid::<Avx512>(bytes, acc) }
+    unsafe { counting::count_valid::<Avx512>(bytes, acc) }
 }
 
 /// The SSE4.2 dense scanner.
@@ -481,7 +524,7 @@ pub(crate) unsafe fn validate_and_count_avx512(bytes: &[u8], acc: &mut [u64; 5])
     unsafe { generic::validate_and_count::<Avx512, true>(bytes, acc) }
 }
 
-/// The dense scanner's windows with SSE4.2, counted (see [`generic::count_windows`]).
+/// The dense scanner's windows with SSE4.2, counted (see [`counting::count_windows`]).
 ///
 /// # Safety
 ///
@@ -490,13 +533,13 @@ pub(crate) unsafe fn validate_and_count_avx512(bytes: &[u8], acc: &mut [u64; 5])
 pub(crate) unsafe fn count_windows_sse42(
     bytes: &[u8],
     o: usize,
-    c: &mut generic::WindowCounts,
+    c: &mut counting::WindowCounts,
 ) -> usize {
     // SAFETY: SSE4.2 (and POPCNT, which every SSE4.2 CPU has) is present (this function's contract).
-    unsafe { generic::count_windows::<Sse>(bytes, o, c) }
+    unsafe { counting::count_windows::<Sse>(bytes, o, c) }
 }
 
-/// The dense scanner's windows with AVX2, counted (see [`generic::count_windows`]).
+/// The dense scanner's windows with AVX2, counted (see [`counting::count_windows`]).
 ///
 /// # Safety
 ///
@@ -505,14 +548,14 @@ pub(crate) unsafe fn count_windows_sse42(
 pub(crate) unsafe fn count_windows_avx2(
     bytes: &[u8],
     o: usize,
-    c: &mut generic::WindowCounts,
+    c: &mut counting::WindowCounts,
 ) -> usize {
     // SAFETY: AVX2 (and POPCNT, which every AVX2 CPU has) is present (this function's contract).
-    unsafe { generic::count_windows::<Avx2>(bytes, o, c) }
+    unsafe { counting::count_windows::<Avx2>(bytes, o, c) }
 }
 
 /// The dense scanner's windows with AVX-512F and AVX-512BW, counted (see
-/// [`generic::count_windows`]).
+/// [`counting::count_windows`]).
 ///
 /// # Safety
 ///
@@ -521,8 +564,8 @@ pub(crate) unsafe fn count_windows_avx2(
 pub(crate) unsafe fn count_windows_avx512(
     bytes: &[u8],
     o: usize,
-    c: &mut generic::WindowCounts,
+    c: &mut counting::WindowCounts,
 ) -> usize {
     // SAFETY: AVX-512F/BW (and POPCNT, which every such CPU has) are present (this function's contract).
-    unsafe { generic::count_windows::<Avx512>(bytes, o, c) }
+    unsafe { counting::count_windows::<Avx512>(bytes, o, c) }
 }
