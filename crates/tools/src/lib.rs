@@ -10,6 +10,7 @@
 //! * [`mmap`]: read-only windows of large regular files (all the crate's `unsafe`);
 //! * [`color`]: the named styles and writing a piece with or without them;
 //! * [`report`]: the one formatter of errors, text and JSON, as DESIGN.md shows them;
+//! * [`detect`]: which encoding a stream is in (`--from auto`, the legacy-encoding hint);
 //! * [`diag`], [`output`], [`exit`]: diagnostics, stdout with quiet closed pipes, and the
 //!   0/1/2 exit status table.
 //!
@@ -23,6 +24,7 @@
 pub mod args;
 pub mod color;
 pub mod count;
+pub mod detect;
 pub mod diag;
 pub mod engine;
 pub mod exit;

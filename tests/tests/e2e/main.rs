@@ -8,6 +8,7 @@ mod count;
 mod faults;
 mod grep;
 mod hostile;
+mod legacy;
 mod repair;
 mod resources;
 mod unsafe_audit;

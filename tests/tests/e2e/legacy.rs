@@ -1,0 +1,227 @@
+//! Text in other encodings (issue 20): `utf8-repair --from auto` and the hint, on real
+//! translated text nobody here wrote — the msgstr strings of the system's message catalogs,
+//! encoded into 19 legacy encodings by Python's codecs (`tests/legacy/samples.py`), 27
+//! language/encoding pairs at 300 B, 3 KB and 20 KB — and on hand-made cases.
+
+use std::collections::BTreeMap;
+use std::path::Path;
+use std::process::Command;
+
+use crate::util::{TestCommand, tempdir, write};
+
+fn repair(dir: &Path) -> TestCommand {
+    TestCommand::new("utf8-repair", dir)
+}
+
+const FRENCH_1252: &[u8] = b"caf\xE9 na\xEFve \xABquote\xBB, d\xE9j\xE0 vu\n";
+
+#[test]
+fn from_auto_decodes_and_says_so() {
+    let dir = tempdir();
+    let d = dir.path();
+    write(d, "notes.txt", FRENCH_1252);
+    let o = repair(d)
+        .args(["--from", "auto", "--report", "notes.txt"])
+        .run();
+    o.assert_code(0);
+    assert_eq!(o.out(), "café naïve «quote», déjà vu\n");
+    assert_eq!(
+        o.err(),
+        "utf8-repair: notes.txt: decoded as windows-1252 (detected)\n\
+         utf8-repair: notes.txt: no errors\n"
+    );
+    let o = repair(d)
+        .args(["--from", "auto", "--report=json", "notes.txt"])
+        .run();
+    let first: serde_json::Value = serde_json::from_str(o.err().lines().next().unwrap()).unwrap();
+    assert_eq!(first["encoding"], "windows-1252");
+    assert_eq!(first["evidence"], "detected");
+    // In place, and to a file.
+    let o = repair(d)
+        .args(["--from", "auto", "-o", "out.txt", "notes.txt"])
+        .run();
+    o.assert_code(0);
+    assert_eq!(
+        std::fs::read_to_string(d.join("out.txt")).unwrap(),
+        "café naïve «quote», déjà vu\n"
+    );
+    repair(d)
+        .args(["--from", "auto", "-i", "notes.txt"])
+        .run()
+        .assert_code(0);
+    assert_eq!(
+        std::fs::read_to_string(d.join("notes.txt")).unwrap(),
+        "café naïve «quote», déjà vu\n"
+    );
+}
+
+#[test]
+fn from_auto_passes_utf8_through_byte_for_byte() {
+    let dir = tempdir();
+    let d = dir.path();
+    let text = "déjà vu, 日本語, \u{FEFF}ok\n".as_bytes();
+    let o = repair(d).args(["--from", "auto"]).stdin(text).run();
+    o.assert_code(0);
+    assert_eq!(o.out().as_bytes(), text);
+    // With a BOM, and UTF-16 by its BOM.
+    let o = repair(d)
+        .args(["--from", "auto", "--report"])
+        .stdin(b"\xEF\xBB\xBFabc")
+        .run();
+    assert_eq!(o.out(), "\u{FEFF}abc");
+    assert!(
+        o.err().contains("decoded as UTF-8 (byte order mark)"),
+        "{}",
+        o.err()
+    );
+    let o = repair(d)
+        .args(["--from", "auto"])
+        .stdin(b"\xFF\xFEa\0\xE9\0")
+        .run();
+    assert_eq!(o.out(), "aé");
+    // Damaged UTF-8 is repaired as UTF-8, not decoded as a legacy encoding.
+    let o = repair(d)
+        .args(["--from", "auto", "--report"])
+        .stdin(
+            "déjà vu \u{e9}t\u{e9}\n"
+                .as_bytes()
+                .iter()
+                .copied()
+                .chain([0xFF])
+                .collect::<Vec<_>>(),
+        )
+        .run();
+    assert_eq!(o.out(), "déjà vu été\n\u{FFFD}");
+    assert!(
+        o.err().contains("decoded as UTF-8 (valid UTF-8)"),
+        "{}",
+        o.err()
+    );
+}
+
+#[test]
+fn hint_names_the_encoding_on_stderr_only() {
+    let dir = tempdir();
+    let d = dir.path();
+    write(d, "notes.txt", FRENCH_1252);
+    let o = repair(d).args(["notes.txt"]).run();
+    o.assert_code(0);
+    assert_eq!(
+        o.out(),
+        "caf\u{FFFD} na\u{FFFD}ve \u{FFFD}quote\u{FFFD}, d\u{FFFD}j\u{FFFD} vu\n"
+    );
+    assert_eq!(
+        o.err(),
+        "utf8-repair: notes.txt: this looks like windows-1252 text; try --from windows-1252\n"
+    );
+    // --quiet, --from, and damaged UTF-8: no hint.
+    assert_eq!(repair(d).args(["-q", "notes.txt"]).run().err(), "");
+    let o = repair(d).args(["--from", "latin1", "notes.txt"]).run();
+    assert_eq!(o.err(), "");
+    let o = repair(d).stdin(b"d\xC3\xA9j\xC3\xA0 vu, caf\xE9\n").run();
+    assert_eq!(o.err(), "");
+    // --check names the first error, and the hint follows it.
+    let o = repair(d).args(["--check", "notes.txt"]).run();
+    o.assert_code(1);
+    let err = o.err();
+    let lines: Vec<&str> = err.lines().collect();
+    assert_eq!(lines.len(), 2, "{err}");
+    assert!(lines[1].ends_with("try --from windows-1252"), "{err}");
+}
+
+/// The samples of `tests/legacy/samples.py`, or `None` (with a message) when Python or the
+/// system's message catalogs are missing.
+fn samples(dir: &Path) -> Option<Vec<(String, String, usize)>> {
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("legacy/samples.py");
+    let out = Command::new("python3").arg(&script).arg(dir).output();
+    match out {
+        Ok(o) if o.status.success() => {}
+        other => {
+            eprintln!("skipping: python3 {} failed: {other:?}", script.display());
+            return None;
+        }
+    }
+    let mut v = Vec::new();
+    for entry in std::fs::read_dir(dir).unwrap() {
+        let name = entry.unwrap().file_name().into_string().unwrap();
+        if let Some(stem) = name.strip_suffix(".in") {
+            let parts: Vec<&str> = stem.split('.').collect();
+            if let [lang, enc, size] = parts[..] {
+                v.push((lang.to_string(), enc.to_string(), size.parse().unwrap()));
+            }
+        }
+    }
+    v.sort();
+    if v.len() < 27 {
+        eprintln!(
+            "skipping: only {} samples (message catalogs missing?)",
+            v.len()
+        );
+        return None;
+    }
+    Some(v)
+}
+
+/// The issue's targets on the catalog samples: `--from auto` restores at least 90% byte
+/// for byte; the hint names windows-1252, windows-1251, Shift_JIS, GBK, EUC-KR and
+/// windows-1253 text and never appears on damaged UTF-8.
+#[test]
+fn catalog_samples_are_detected() {
+    let dir = tempdir();
+    let d = dir.path();
+    let Some(samples) = samples(d) else { return };
+    let mut restored = 0;
+    let mut legacy = 0;
+    let mut missed = Vec::new();
+    let mut by_encoding: BTreeMap<String, (u32, u32)> = BTreeMap::new();
+    for (lang, enc, size) in &samples {
+        let input = format!("{lang}.{enc}.{size}.in");
+        if enc == "utf8-damaged" {
+            let o = repair(d).args([&input]).run();
+            assert!(
+                !o.err().contains("looks like"),
+                "hint on damaged UTF-8 {input}: {}",
+                o.err()
+            );
+            let o = repair(d).args(["--from", "auto", "--report", &input]).run();
+            assert!(o.err().contains("decoded as UTF-8"), "{input}: {}", o.err());
+            continue;
+        }
+        legacy += 1;
+        let want = std::fs::read(d.join(format!("{lang}.{enc}.{size}.utf8"))).unwrap();
+        let o = repair(d).args(["--from", "auto", &input]).run();
+        let e = by_encoding.entry(enc.clone()).or_default();
+        e.1 += 1;
+        if o.out().as_bytes() == want {
+            restored += 1;
+            e.0 += 1;
+        } else {
+            let r = repair(d).args(["--from", "auto", "--report", &input]).run();
+            missed.push(format!("{input}: {}", r.err().lines().next().unwrap_or("")));
+        }
+        let must_hint = [
+            "windows-1252",
+            "windows-1251",
+            "Shift_JIS",
+            "GBK",
+            "EUC-KR",
+            "windows-1253",
+        ];
+        if must_hint.contains(&enc.as_str()) {
+            let o = repair(d).args([&input]).run();
+            let want = format!("{input}: this looks like {enc} text; try --from {enc}");
+            assert!(o.err().contains(&want), "{input}: {}", o.err());
+        }
+    }
+    eprintln!("--from auto restored {restored} of {legacy} samples byte for byte");
+    for (enc, (ok, n)) in &by_encoding {
+        eprintln!("  {enc:14} {ok}/{n}");
+    }
+    for m in &missed {
+        eprintln!("  missed {m}");
+    }
+    assert!(
+        restored * 10 >= legacy * 9,
+        "{restored} of {legacy}: {missed:#?}"
+    );
+}
