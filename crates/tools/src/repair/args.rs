@@ -96,6 +96,14 @@ pub struct RepairArgs {
     #[arg(short = 'q', long)]
     pub quiet: bool,
 
+    /// Undo mojibake: UTF-8 text that was decoded as windows-1252 or Latin-1 and encoded
+    /// again, once or several times ("cafÃ©" becomes "café", "â€œquotesâ€\x9d" becomes
+    /// "“quotes”"), as Python's ftfy fix_encoding does, and nothing else. Conservative:
+    /// clean text in any language is left alone. After --from and the repair; --report
+    /// lists each fix.
+    #[arg(long)]
+    pub fix_mojibake: bool,
+
     /// What to do with a byte order mark at the start of UTF-8 input: keep it or strip it.
     #[arg(long, value_enum, value_name = "WHAT", default_value_t = BomArg::Keep)]
     pub bom: BomArg,

@@ -51,6 +51,8 @@ pub(super) struct Config {
     pub source: Source,
     /// Whether UTF-8 input with errors is looked at for a legacy encoding (no `--quiet`).
     pub hints: bool,
+    /// `--fix-mojibake`.
+    pub fix_mojibake: bool,
     pub mode: Mode,
     pub report: Report,
     /// `--json` (the reports of `--check`).
@@ -146,6 +148,7 @@ impl TryFrom<&RepairArgs> for Config {
             engine,
             strip_bom: a.bom == BomArg::Strip,
             hints: !a.quiet && a.from.is_none(),
+            fix_mojibake: a.fix_mojibake,
             source,
             mode,
             report: match a.report {

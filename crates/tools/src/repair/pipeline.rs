@@ -13,6 +13,7 @@ use encoding_rs::{DecoderResult, Encoding};
 use utf8_codec::stream::{Event, StreamError};
 use utf8_codec::{ErrorKind, RepairOptions, Repairer};
 
+use super::unmojibake::{FixReport, Unmojibake};
 use crate::color::ERROR_KIND;
 use crate::detect::{self, Guess, Tee};
 use crate::engine::Engine;
@@ -37,6 +38,8 @@ pub(super) struct Pipeline<'a> {
     pub source: Source,
     /// Whether to look for a legacy encoding in UTF-8 input with errors (a hint).
     pub hints: bool,
+    /// `--fix-mojibake`: undo UTF-8 decoded as windows-1252 or Latin-1 in the output.
+    pub fix_mojibake: bool,
 }
 
 /// What a stream is decoded from (`--from`).
@@ -72,6 +75,31 @@ impl Pipeline<'_> {
     /// Converts `reader` to `out`, reporting errors to `reporter`; stops early when the
     /// reporter says so (`--check`).
     pub fn run(
+        &self,
+        reader: impl Read,
+        name: &str,
+        out: &mut dyn Write,
+        reporter: Option<&mut Reporter>,
+    ) -> Result<Tally, Failure> {
+        if !self.fix_mojibake {
+            return self.decode(reader, name, out, reporter);
+        }
+        let report = reporter
+            .as_deref()
+            .filter(|r| !r.first_only)
+            .map(|r| FixReport {
+                program: r.program,
+                name,
+                json: r.json,
+            });
+        let mut fixer = Unmojibake::new(out, report);
+        let tally = self.decode(reader, name, &mut fixer, reporter)?;
+        fixer.finish().map_err(Failure::Output)?;
+        Ok(tally)
+    }
+
+    /// [`Pipeline::run`] before the mojibake is fixed.
+    fn decode(
         &self,
         reader: impl Read,
         name: &str,

@@ -33,6 +33,7 @@ impl Config {
             strip_bom: self.strip_bom,
             source: self.source,
             hints: self.hints,
+            fix_mojibake: self.fix_mojibake,
         }
     }
 
