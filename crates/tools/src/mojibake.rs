@@ -94,6 +94,17 @@ fn byte_of(c: char) -> Option<u8> {
     Some(b)
 }
 
+/// The windows-1252 character of a C1 control (`None` for the five bytes windows-1252
+/// leaves unassigned, and for every other character).
+fn from_c1(c: char) -> Option<char> {
+    if !('\u{80}'..='\u{9F}').contains(&c) {
+        return None;
+    }
+    let byte = [c as u8];
+    let (text, _) = encoding_rs::WINDOWS_1252.decode_without_bom_handling(&byte);
+    text.chars().next().filter(|&d| d != c)
+}
+
 /// The script class of a two-byte result that needs company (see the module docs).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Class {
@@ -105,10 +116,9 @@ enum Class {
     Arabic,
     /// Combining marks (decomposed Vietnamese): clean `COSÌ…` is U+0305.
     Combining,
-    /// A three-byte result with a no-break space among its characters: fixed only next to
-    /// another fix or at the start of a word (French `créé` + no-break space + `»` spells
-    /// `頻`; Korean `할` alone is `í•` + no-break space).
-    Neighbour,
+    /// A sequence that reads as clean text as easily ([`suspicious`]): fixed next to another
+    /// fix, or where the text holds mojibake of class `Alone`.
+    Suspicious,
 }
 
 /// Whether `c`, encoded in `len` bytes from characters whose last is `last`, is a plausible
@@ -187,9 +197,8 @@ fn candidates(chars: &[char], allowed: &mut Vec<Class>) -> Vec<Candidate> {
             .flatten()
             .and_then(|s| s.chars().next());
         let last = chars[(i + len - 1).min(chars.len() - 1)];
-        let nbsp = ok && len == 3 && (chars[i + 1] == '\u{A0}' || chars[i + 2] == '\u{A0}');
         let class = |d| match plausible(d, len, last) {
-            Some(Class::Alone) if nbsp => Some(Class::Neighbour),
+            Some(Class::Alone) if ok && suspicious(chars, i, len, d) => Some(Class::Suspicious),
             c => c,
         };
         match decoded.and_then(|d| class(d).map(|c| (d, c))) {
@@ -206,17 +215,19 @@ fn candidates(chars: &[char], allowed: &mut Vec<Class>) -> Vec<Candidate> {
         }
     }
     // Letters of other scripts and combining marks only where two of the class stood side
-    // by side in this line or an earlier one (mojibake of a word in that script).
+    // by side in this line or an earlier one (mojibake of a word in that script); a fix of
+    // class `Alone` marks the line as holding mojibake, which suspicious ones then join.
     let pair = |class| {
         found
             .windows(2)
             .any(|w| w[0].class == class && w[1].class == class && w[0].at + w[0].len == w[1].at)
     };
     for c in &found {
-        if !matches!(c.class, Class::Alone | Class::Neighbour)
-            && !allowed.contains(&c.class)
-            && pair(c.class)
-        {
+        let learn = match c.class {
+            Class::Suspicious | Class::Alone => false,
+            class => pair(class),
+        };
+        if learn && !allowed.contains(&c.class) {
             allowed.push(c.class);
         }
     }
@@ -225,13 +236,11 @@ fn candidates(chars: &[char], allowed: &mut Vec<Class>) -> Vec<Candidate> {
         (k > 0 && found[k - 1].at + found[k - 1].len == c.at)
             || found.get(k + 1).is_some_and(|n| c.at + c.len == n.at)
     };
+    let trusted = found.iter().any(|c| c.class == Class::Alone);
     let keep: Vec<bool> = (0..found.len())
         .map(|k| match found[k].class {
             Class::Alone => true,
-            Class::Neighbour => {
-                let at = found[k].at;
-                next_to_another(k) || at == 0 || !chars[at - 1].is_alphabetic()
-            }
+            Class::Suspicious => next_to_another(k) || trusted,
             class => allowed.contains(&class),
         })
         .collect();
@@ -241,6 +250,57 @@ fn candidates(chars: &[char], allowed: &mut Vec<Class>) -> Vec<Candidate> {
         keep[k - 1]
     });
     found
+}
+
+/// Whether the sequence of `len` characters at `chars[i]`, which would become `decoded`,
+/// reads as clean text as easily as mojibake (ftfy's negative and synthetic cases). The
+/// leads `Ã` and `Â` (bytes C3 and C2) and `â€` (E2 80, the start of all punctuation) are
+/// never suspicious; others are when:
+///
+/// * a no-break space is among the characters, after a letter: Finnish `SELKÄ` + NBSP
+///   would be `Ġ`, French `créé` + NBSP + `»` would be `頻` (but `Ã` + NBSP is `à` and
+///   `Å` + NBSP `Š`, and Korean `할` alone is `í•` + NBSP);
+/// * the result is a lowercase letter among capitals: `AHÅ™` (`ř`), leetspeak `MÄ£ÄM`
+///   (`ģ`);
+/// * the characters after the lead are all punctuation, and three characters follow a
+///   letter or end a word (`Brontë…”` would end in `녔`), or two stand alone (an Ångström
+///   sign and a dash, `10 Å—`, is `ŗ`; in a word, `Ä›` is Czech `ě`).
+///
+/// And `Ã’` followed by a letter is an apostrophe after `Ã` (`a lot of Ã’s`), not `Ò`.
+fn suspicious(chars: &[char], i: usize, len: usize, decoded: char) -> bool {
+    let lead = chars[i];
+    let rest = &chars[i + 1..i + len];
+    let next = chars.get(i + len).copied();
+    if lead == 'Ã' && rest == ['’'] {
+        return next.is_some_and(|c| c.is_ascii_alphabetic());
+    }
+    if matches!(lead, 'Ã' | 'Â') || (lead == 'â' && rest[0] == '€') {
+        return false;
+    }
+    let after_letter = i > 0 && chars[i - 1].is_alphabetic();
+    // All capitals around: the letter before is a capital after a capital or the start, and
+    // so is the letter after (`MÄ£ÄM`), or the two before are (`AHÅ™`); a capital starting
+    // a word (`IÅ¡valytas`) is not.
+    let upper = |k: Option<usize>| {
+        k.and_then(|k| chars.get(k))
+            .is_some_and(|c| c.is_uppercase())
+    };
+    let after_upper = upper(i.checked_sub(1))
+        && (upper(i.checked_sub(2)) || next.is_some_and(char::is_uppercase));
+    let punct = |c: &char| "…“”‘’‚„—–™»«®•‹›".contains(*c);
+    let nbsp = rest.contains(&'\u{A0}') && !(len == 2 && lead == 'Å');
+    (nbsp && after_letter)
+        || (after_upper && decoded.is_lowercase())
+        || (rest.iter().all(punct) && {
+            let word_ends = !next.is_some_and(char::is_alphabetic);
+            // Two characters count only standing alone: `Ä›` in a Czech word is `ě`.
+            // Vietnamese letters (`á»«` is `ừ`) are three characters of that shape.
+            let vietnamese = ('\u{1E00}'..='\u{1EFF}').contains(&decoded);
+            match len {
+                2 => !after_letter && word_ends,
+                _ => !vietnamese && (after_letter || word_ends),
+            }
+        })
 }
 
 /// A character of the text being fixed, with the byte range of the original text it
@@ -335,7 +395,14 @@ fn fix_line(text: &str, base: u64, allowed: &mut Vec<Class>) -> (String, Vec<Fix
         }
         passes += 1;
     }
-    if passes == 0 {
+    // C1 controls left: windows-1252 text decoded as Latin-1 (`parlé` U+0085 for `parlé…`),
+    // as ftfy's fix_c1_controls does.
+    for p in pieces.iter_mut() {
+        if let Some(c) = from_c1(p.c) {
+            (p.c, p.fixed) = (c, true);
+        }
+    }
+    if !pieces.iter().any(|p| p.fixed) {
         return unchanged();
     }
     let fixed: String = pieces.iter().map(|p| p.c).collect();
@@ -473,6 +540,16 @@ mod tests {
     fn clean_text_is_never_changed() {
         for clean in [
             "CAFÉ… Fuß“ AÑO… ÎLE» COSÌ… créé\u{A0}» Ó… Ó…",
+            // ftfy's tests/test-cases/negative.json: "Finnish Ä followed by a non-breaking
+            // space", "Using diaereses as quotation marks in Greek"
+            "SELKÄ\u{A0}EDELLÄ\u{A0}MAAHAN via @YouTube",
+            // ftfy's synthetic.json negatives: Brontë, a Swedish product name, an Ångström
+            // sign, curly apostrophes
+            "I'm not such a fan of Charlotte Brontë…”",
+            "AHÅ™, the new sofa from IKEA",
+            "a radius of 10 Å—",
+            "There are a lot of Ã’s in mojibake text",
+            "Η ¨ανατροφή¨ δυστυχώς από τους προπονητές",
             "naïve «déjà» façade Ærø Œuvre ½ ©",
             "Привет, мир",
             "ελληνικά",
@@ -480,6 +557,14 @@ mod tests {
         ] {
             assert_eq!(fix(clean, 0), (clean.to_string(), Vec::new()), "{clean}");
         }
+    }
+
+    #[test]
+    fn c1_controls_left_become_windows_1252() {
+        // ftfy's negative.json, "Mostly negative: we only need to fix C1 control characters"
+        let (text, fixes) = fix("parlé\u{85} Tu \u{81}", 0);
+        assert_eq!(text, "parlé… Tu \u{81}");
+        assert_eq!(fixes[0].to_string(), "mojibake at byte 6: \\u{85} -> …");
     }
 
     #[test]
