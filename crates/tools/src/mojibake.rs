@@ -168,9 +168,15 @@ struct Candidate {
     class: Class,
 }
 
-/// The candidates of one pass over `chars`.
-fn candidates(chars: &[char], allowed: &mut Vec<Class>) -> Vec<Candidate> {
-    let mut found = Vec::new();
+/// The candidates of one pass over `chars` into `found`; `allowed` holds the classes that
+/// earlier lines allowed, `keep` is scratch space.
+fn candidates(
+    chars: &[char],
+    allowed: &mut Vec<Class>,
+    found: &mut Vec<Candidate>,
+    keep: &mut Vec<bool>,
+) {
+    found.clear();
     let mut i = 0;
     while i < chars.len() {
         let lead = byte_of(chars[i]).unwrap_or(0);
@@ -222,7 +228,7 @@ fn candidates(chars: &[char], allowed: &mut Vec<Class>) -> Vec<Candidate> {
             .windows(2)
             .any(|w| w[0].class == class && w[1].class == class && w[0].at + w[0].len == w[1].at)
     };
-    for c in &found {
+    for c in found.iter() {
         let learn = match c.class {
             Class::Suspicious | Class::Alone => false,
             class => pair(class),
@@ -237,19 +243,17 @@ fn candidates(chars: &[char], allowed: &mut Vec<Class>) -> Vec<Candidate> {
             || found.get(k + 1).is_some_and(|n| c.at + c.len == n.at)
     };
     let trusted = found.iter().any(|c| c.class == Class::Alone);
-    let keep: Vec<bool> = (0..found.len())
-        .map(|k| match found[k].class {
-            Class::Alone => true,
-            Class::Suspicious => next_to_another(k) || trusted,
-            class => allowed.contains(&class),
-        })
-        .collect();
+    keep.clear();
+    keep.extend((0..found.len()).map(|k| match found[k].class {
+        Class::Alone => true,
+        Class::Suspicious => next_to_another(k) || trusted,
+        class => allowed.contains(&class),
+    }));
     let mut k = 0;
     found.retain(|_| {
         k += 1;
         keep[k - 1]
     });
-    found
 }
 
 /// Whether the sequence of `len` characters at `chars[i]`, which would become `decoded`,
@@ -314,27 +318,118 @@ struct Piece {
     fixed: bool,
 }
 
-/// One pass: the pieces with the candidates replaced, or `None` when there are none.
-fn pass(pieces: &[Piece], allowed: &mut Vec<Class>) -> Option<Vec<Piece>> {
-    let chars: Vec<char> = pieces.iter().map(|p| p.c).collect();
-    let found = candidates(&chars, allowed);
-    if found.is_empty() {
-        return None;
+/// The buffers of [`fix`], kept from line to line, and the classes earlier lines allowed.
+#[derive(Debug, Default)]
+struct Work {
+    allowed: Vec<Class>,
+    pieces: Vec<Piece>,
+    next: Vec<Piece>,
+    chars: Vec<char>,
+    found: Vec<Candidate>,
+    keep: Vec<bool>,
+    /// Whether to describe the fixes ([`Fix`]).
+    record: bool,
+}
+
+impl Work {
+    /// One pass over the pieces; whether it replaced anything.
+    fn pass(&mut self) -> bool {
+        self.chars.clear();
+        self.chars.extend(self.pieces.iter().map(|p| p.c));
+        candidates(
+            &self.chars,
+            &mut self.allowed,
+            &mut self.found,
+            &mut self.keep,
+        );
+        if self.found.is_empty() {
+            return false;
+        }
+        let pieces = &self.pieces;
+        self.next.clear();
+        let mut copied = 0;
+        for c in &self.found {
+            self.next.extend_from_slice(&pieces[copied..c.at]);
+            self.next.push(Piece {
+                c: c.decoded,
+                start: pieces[c.at].start,
+                end: pieces[c.at + c.len - 1].end,
+                fixed: true,
+            });
+            copied = c.at + c.len;
+        }
+        self.next.extend_from_slice(&pieces[copied..]);
+        std::mem::swap(&mut self.pieces, &mut self.next);
+        true
     }
-    let mut out = Vec::with_capacity(pieces.len());
-    let mut copied = 0;
-    for c in found {
-        out.extend_from_slice(&pieces[copied..c.at]);
-        out.push(Piece {
-            c: c.decoded,
-            start: pieces[c.at].start,
-            end: pieces[c.at + c.len - 1].end,
-            fixed: true,
+
+    /// Appends `text` fixed a line at a time to `out`, and its fixes (when recording) to
+    /// `fixes`, with offsets from `base`.
+    fn fix_lines(&mut self, text: &str, base: u64, out: &mut String, fixes: &mut Vec<Fix>) {
+        let mut at = base;
+        for line in text.split_inclusive('\n') {
+            self.fix_line(line, at, out, fixes);
+            at += line.len() as u64;
+        }
+    }
+
+    fn fix_line(&mut self, text: &str, base: u64, out: &mut String, fixes: &mut Vec<Fix>) {
+        // A sequence starts with a character for a byte of 0xC2-0xF4 followed by one for
+        // 0x80-0xBF, and C1 controls are fixed alone: without either, no fix (most clean
+        // text: `é` is 0xE9, but ASCII or a space follows it).
+        let mut prev_lead = false;
+        let needs_work = text.chars().any(|c| {
+            let b = byte_of(c).unwrap_or(0);
+            let hit =
+                (prev_lead && (0x80..=0xBF).contains(&b)) || (0x80..=0x9F).contains(&(c as u32));
+            prev_lead = (0xC2..=0xF4).contains(&b);
+            hit
         });
-        copied = c.at + c.len;
+        if !needs_work {
+            out.push_str(text);
+            return;
+        }
+        self.pieces.clear();
+        self.pieces.extend(text.char_indices().map(|(i, c)| Piece {
+            c,
+            start: i,
+            end: i + c.len_utf8(),
+            fixed: false,
+        }));
+        for _ in 0..3 {
+            if !self.pass() {
+                break;
+            }
+        }
+        // C1 controls left: windows-1252 text decoded as Latin-1 (`parlé` U+0085 for
+        // `parlé…`), as ftfy's fix_c1_controls does.
+        for p in self.pieces.iter_mut() {
+            if let Some(c) = from_c1(p.c) {
+                (p.c, p.fixed) = (c, true);
+            }
+        }
+        out.extend(self.pieces.iter().map(|p| p.c));
+        if !self.record {
+            return;
+        }
+        let first = fixes.len();
+        let mut prev_end = usize::MAX;
+        for p in self.pieces.iter().filter(|p| p.fixed) {
+            let joins = fixes.len() > first && prev_end == p.start;
+            match fixes.last_mut() {
+                Some(f) if joins => {
+                    f.before.push_str(&text[p.start..p.end]);
+                    f.after.push(p.c);
+                }
+                _ => fixes.push(Fix {
+                    offset: base + p.start as u64,
+                    before: text[p.start..p.end].to_string(),
+                    after: p.c.to_string(),
+                }),
+            }
+            prev_end = p.end;
+        }
     }
-    out.extend_from_slice(&pieces[copied..]);
-    Some(out)
 }
 
 /// `text` with its mojibake undone (each line on its own, three passes at most), and the
@@ -351,78 +446,13 @@ fn pass(pieces: &[Piece], allowed: &mut Vec<Class>) -> Option<Vec<Piece>> {
 /// }
 /// ```
 pub fn fix(text: &str, base: u64) -> (String, Vec<Fix>) {
-    fix_lines(text, base, &mut Vec::new())
-}
-
-/// [`fix`], with the classes allowed by earlier lines.
-fn fix_lines(text: &str, base: u64, allowed: &mut Vec<Class>) -> (String, Vec<Fix>) {
-    let mut out = String::with_capacity(text.len());
-    let mut fixes = Vec::new();
-    let mut at = base;
-    for line in text.split_inclusive('\n') {
-        let (fixed, f) = fix_line(line, at, allowed);
-        out.push_str(&fixed);
-        fixes.extend(f);
-        at += line.len() as u64;
-    }
+    let mut work = Work {
+        record: true,
+        ..Work::default()
+    };
+    let (mut out, mut fixes) = (String::with_capacity(text.len()), Vec::new());
+    work.fix_lines(text, base, &mut out, &mut fixes);
     (out, fixes)
-}
-
-/// [`fix`] for one line.
-fn fix_line(text: &str, base: u64, allowed: &mut Vec<Class>) -> (String, Vec<Fix>) {
-    let unchanged = || (text.to_string(), Vec::new());
-    // Every lead of a sequence stands for a byte of 0xC2-0xF4: no such character, no fix.
-    if !text
-        .chars()
-        .any(|c| matches!(byte_of(c), Some(0xC2..=0xF4)))
-    {
-        return unchanged();
-    }
-    let mut pieces: Vec<Piece> = text
-        .char_indices()
-        .map(|(i, c)| Piece {
-            c,
-            start: i,
-            end: i + c.len_utf8(),
-            fixed: false,
-        })
-        .collect();
-    let mut passes = 0;
-    while passes < 3 {
-        match pass(&pieces, allowed) {
-            Some(next) => pieces = next,
-            None => break,
-        }
-        passes += 1;
-    }
-    // C1 controls left: windows-1252 text decoded as Latin-1 (`parlé` U+0085 for `parlé…`),
-    // as ftfy's fix_c1_controls does.
-    for p in pieces.iter_mut() {
-        if let Some(c) = from_c1(p.c) {
-            (p.c, p.fixed) = (c, true);
-        }
-    }
-    if !pieces.iter().any(|p| p.fixed) {
-        return unchanged();
-    }
-    let fixed: String = pieces.iter().map(|p| p.c).collect();
-    let mut fixes: Vec<Fix> = Vec::new();
-    let mut prev_end = usize::MAX;
-    for p in pieces.iter().filter(|p| p.fixed) {
-        match fixes.last_mut() {
-            Some(f) if prev_end == p.start => {
-                f.before.push_str(&text[p.start..p.end]);
-                f.after.push(p.c);
-            }
-            _ => fixes.push(Fix {
-                offset: base + p.start as u64,
-                before: text[p.start..p.end].to_string(),
-                after: p.c.to_string(),
-            }),
-        }
-        prev_end = p.end;
-    }
-    (fixed, fixes)
 }
 
 /// Streams text through [`fix`] a line at a time (lines over 64 KiB in pieces that end
@@ -430,8 +460,7 @@ fn fix_line(text: &str, base: u64, allowed: &mut Vec<Class>) -> (String, Vec<Fix
 #[derive(Debug, Default)]
 pub struct Fixer {
     held: String,
-    /// The classes that earlier lines allowed.
-    allowed: Vec<Class>,
+    work: Work,
     /// Bytes of text taken so far, fixed or held.
     offset: u64,
 }
@@ -440,13 +469,28 @@ pub struct Fixer {
 const MAX_HELD: usize = 64 * 1024;
 
 impl Fixer {
-    /// A fixer at the start of a stream.
-    pub fn new() -> Fixer {
-        Fixer::default()
+    /// A fixer at the start of a stream; `describe`: whether [`Fixer::push`] and
+    /// [`Fixer::finish`] return the fixes (or only fix).
+    pub fn new(describe: bool) -> Fixer {
+        Fixer {
+            work: Work {
+                record: describe,
+                ..Work::default()
+            },
+            ..Fixer::default()
+        }
     }
 
     /// Adds `text`; appends to `out` what can be fixed already, and returns its fixes.
     pub fn push(&mut self, text: &str, out: &mut String) -> Vec<Fix> {
+        if self.held.is_empty()
+            && let Some(i) = memchr::memrchr(b'\n', text.as_bytes())
+        {
+            // The whole lines of `text` need no copy.
+            let fixes = self.emit(&text[..=i], out);
+            self.held.push_str(&text[i + 1..]);
+            return fixes;
+        }
         self.held.push_str(text);
         let cut = match memchr::memrchr(b'\n', self.held.as_bytes()) {
             Some(i) => i + 1,
@@ -474,9 +518,9 @@ impl Fixer {
     }
 
     fn emit(&mut self, piece: &str, out: &mut String) -> Vec<Fix> {
-        let (fixed, fixes) = fix_lines(piece, self.offset, &mut self.allowed);
+        let mut fixes = Vec::new();
+        self.work.fix_lines(piece, self.offset, out, &mut fixes);
         self.offset += piece.len() as u64;
-        out.push_str(&fixed);
         fixes
     }
 }
@@ -587,7 +631,7 @@ mod tests {
         let (whole, _) = fix(&text, 0);
         let idx: Vec<usize> = text.char_indices().map(|(i, _)| i).collect();
         for &cut in &idx {
-            let mut f = Fixer::new();
+            let mut f = Fixer::new(true);
             let mut out = String::new();
             f.push(&text[..cut], &mut out);
             f.push(&text[cut..], &mut out);

@@ -29,7 +29,7 @@ impl<'w, 'a> Unmojibake<'w, 'a> {
     pub fn new(inner: &'w mut dyn Write, report: Option<FixReport<'a>>) -> Self {
         Unmojibake {
             inner,
-            fixer: Fixer::new(),
+            fixer: Fixer::new(report.is_some()),
             partial: Vec::new(),
             out: String::new(),
             report,
@@ -71,6 +71,13 @@ impl<'w, 'a> Unmojibake<'w, 'a> {
 
 impl Write for Unmojibake<'_, '_> {
     fn write(&mut self, data: &[u8]) -> io::Result<usize> {
+        if self.partial.is_empty()
+            && let Ok(text) = std::str::from_utf8(data)
+        {
+            let fixes = self.fixer.push(text, &mut self.out);
+            self.drain(&fixes)?;
+            return Ok(data.len());
+        }
         self.partial.extend_from_slice(data);
         let valid = match std::str::from_utf8(&self.partial) {
             Ok(s) => s.len(),
