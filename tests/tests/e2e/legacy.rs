@@ -379,3 +379,38 @@ fn fix_mojibake_on_ftfy_test_cases() {
     );
     assert!(negatives >= 35, "{negatives}");
 }
+
+#[test]
+fn count_check_gives_the_same_hint() {
+    let dir = tempdir();
+    let d = dir.path();
+    write(d, "notes.txt", FRENCH_1252);
+    let o = TestCommand::new("utf8-count", d)
+        .args(["--check", "notes.txt"])
+        .run();
+    o.assert_code(1);
+    let err = o.err();
+    let lines: Vec<&str> = err.lines().collect();
+    assert_eq!(lines.len(), 2, "{err}");
+    assert!(
+        lines[0].starts_with("utf8-count: notes.txt:1:4: truncated at byte 3"),
+        "{err}"
+    );
+    assert_eq!(
+        lines[1],
+        "utf8-count: notes.txt: this looks like windows-1252 text; try utf8-repair --from windows-1252"
+    );
+    // -q, --json and damaged UTF-8: no hint.
+    let count = |args: &[&str]| TestCommand::new("utf8-count", d).args(args).run();
+    assert_eq!(
+        count(&["--check", "-q", "notes.txt"]).err().lines().count(),
+        1
+    );
+    let o = count(&["--check", "--json", "notes.txt"]);
+    assert_eq!(o.err(), "");
+    assert_eq!(o.out().lines().count(), 1);
+    write(d, "damaged.txt", b"d\xC3\xA9j\xC3\xA0 vu, caf\xE9\n");
+    assert_eq!(count(&["--check", "damaged.txt"]).err().lines().count(), 1);
+    // -q belongs to --check.
+    count(&["-q", "notes.txt"]).assert_code(2);
+}
