@@ -14,3 +14,4 @@ mod resources;
 mod unsafe_audit;
 mod util;
 mod wc_conventions;
+mod words;

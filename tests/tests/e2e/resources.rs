@@ -267,7 +267,7 @@ fn bounded_memory(total: u64, cases: &[Case]) {
                     let fields: Vec<&str> = out.split_whitespace().collect();
                     let lines = blk.iter().filter(|&&b| b == b'\n').count() as u64 * reps;
                     assert_eq!(fields[0], lines.to_string(), "lines: {out}");
-                    assert_eq!(fields[2], total.to_string(), "bytes: {out}");
+                    assert_eq!(fields[3], total.to_string(), "bytes: {out}");
                 }
                 (_, Some("-c")) => {
                     let want = if one_line { 1 } else { matching_lines * reps };

@@ -33,6 +33,13 @@ pub struct CountArgs {
     #[arg(short = 'l', long)]
     pub lines: bool,
 
+    /// Print the word count, as GNU wc counts words in a UTF-8 locale: a word begins at a
+    /// printable character after a separator (ASCII whitespace, the Unicode spaces glibc
+    /// knows, and the no-break spaces U+00A0, U+2007, U+202F, U+2060); control characters,
+    /// unassigned code points and invalid sequences neither begin nor end one.
+    #[arg(short = 'w', long)]
+    pub words: bool,
+
     /// Print the count of well-formed scalar values (code points).
     #[arg(short = 'm', long)]
     pub chars: bool,
@@ -66,14 +73,14 @@ pub struct CountArgs {
     pub total: TotalMode,
 
     /// Also count sequences by length (1 to 4 bytes) and errors by kind.
-    #[arg(long, conflicts_with_all = ["lines", "chars", "bytes", "errors"])]
+    #[arg(long, conflicts_with_all = ["lines", "words", "chars", "bytes", "errors"])]
     pub histogram: bool,
 
     /// Print nothing for valid input; name the first error of each invalid input; exit 1
     /// if any input is invalid.
     #[arg(long, conflicts_with_all = [
-        "explain", "histogram", "lines", "chars", "bytes", "errors", "max_line_length",
-        "max_line_chars", "total",
+        "explain", "histogram", "lines", "words", "chars", "bytes", "errors",
+        "max_line_length", "max_line_chars", "total",
     ])]
     pub check: bool,
 
@@ -85,8 +92,8 @@ pub struct CountArgs {
 
     /// Print one line per scalar value or error: offset, bytes in hex, U+XXXX or the error.
     #[arg(long, conflicts_with_all = [
-        "histogram", "lines", "chars", "bytes", "errors", "max_line_length", "max_line_chars",
-        "total",
+        "histogram", "lines", "words", "chars", "bytes", "errors", "max_line_length",
+        "max_line_chars", "total",
     ])]
     pub explain: bool,
 

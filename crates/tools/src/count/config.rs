@@ -11,6 +11,7 @@ use crate::engine::Engine;
 #[derive(Clone, Copy, Debug)]
 pub(super) struct Columns {
     pub lines: bool,
+    pub words: bool,
     pub chars: bool,
     pub bytes: bool,
     pub errors: bool,
@@ -25,6 +26,7 @@ impl Columns {
     pub fn count(&self) -> usize {
         [
             self.lines,
+            self.words,
             self.chars,
             self.bytes,
             self.errors,
@@ -67,9 +69,10 @@ impl TryFrom<&CountArgs> for Config {
 
     fn try_from(a: &CountArgs) -> Result<Config, ToolError> {
         let engine = a.common.engine()?;
-        let any = a.lines || a.chars || a.bytes || a.errors;
+        let any = a.lines || a.words || a.chars || a.bytes || a.errors;
         let columns = Columns {
             lines: a.lines || !any,
+            words: a.words || !any,
             chars: a.chars || !any,
             bytes: a.bytes || !any,
             errors: a.errors || !any,
@@ -80,6 +83,7 @@ impl TryFrom<&CountArgs> for Config {
             // `-L` alone shows only the longest line, as `wc -L` (so does --max-line-chars).
             Columns {
                 lines: false,
+                words: false,
                 chars: false,
                 bytes: false,
                 errors: false,

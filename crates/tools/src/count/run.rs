@@ -98,6 +98,7 @@ impl Config {
     ) -> Result<(), ToolError> {
         let width = self.width(inputs);
         let mode = Mode {
+            words: self.columns.words || self.json || self.histogram,
             engine: self.engine,
             line_stats: self.columns.longest_chars,
             widths: self.columns.longest,
@@ -144,6 +145,17 @@ impl Config {
     }
 
     fn count_source(&self, source: Source, mode: Mode) -> io::Result<Tally> {
+        // `-c` alone: the size of a regular file, unread (GNU wc's fstat shortcut).
+        let c = &self.columns;
+        let bytes_only = c.bytes && c.count() == 1 && !self.json && !self.histogram;
+        if bytes_only
+            && !self.hex
+            && let Some((_, len)) = source.regular_file()
+        {
+            let mut t = Tally::default();
+            t.counts.bytes = len;
+            return Ok(t);
+        }
         #[cfg(unix)]
         if !self.hex
             && !mode.widths
@@ -217,6 +229,7 @@ impl Config {
         let mut s = String::new();
         let values = [
             (self.columns.lines, c.lines),
+            (self.columns.words, t.words.count),
             (self.columns.chars, c.chars),
             (self.columns.bytes, c.bytes),
             (self.columns.errors, c.errors),
@@ -247,6 +260,7 @@ impl Config {
             let _ = writeln!(s, "  {label:<26}{n:>12}");
         };
         row("lines", c.lines);
+        row("words", t.words.count);
         row("chars", c.chars);
         row("bytes", c.bytes);
         row("errors", c.errors);

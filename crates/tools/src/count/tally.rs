@@ -11,6 +11,7 @@ use crate::input::CHUNK_SIZE;
 use crate::position::char_count;
 
 use super::width::LineWidths;
+use super::words::{WordCounter, Words};
 
 /// Line lengths (in characters, each error counting one) of a stream or of a part of it,
 /// kept so that parts counted apart can be joined.
@@ -82,6 +83,8 @@ pub struct Tally {
     pub lines: LineStats,
     /// Line display widths, when asked for (`-L`; never measured on a file split in parts).
     pub widths: LineWidths,
+    /// Words, when asked for (`-w`, the default columns, `--json`, `--histogram`).
+    pub words: Words,
 }
 
 impl Tally {
@@ -89,6 +92,7 @@ impl Tally {
     pub fn join(&mut self, next: &Tally) {
         self.counts += next.counts;
         self.lines.join(&next.lines);
+        self.words.join(&next.words);
         // Widths depend on the column a part starts at: files are not split for them.
         self.widths = LineWidths::widest(&self.widths, &next.widths);
     }
@@ -97,6 +101,7 @@ impl Tally {
     /// longest line is the longest of either.
     pub fn add_input(&mut self, other: &Tally) {
         self.counts += other.counts;
+        self.words = Words::of_count(self.words.count + other.words.count);
         let longest = self.lines.longest().max(other.lines.longest());
         self.lines = LineStats {
             max: longest,
@@ -139,6 +144,8 @@ impl Tally {
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Mode {
     pub engine: Engine,
+    /// Whether words are counted.
+    pub words: bool,
     /// Whether line lengths in code points are needed (`--max-line-chars`).
     pub line_stats: bool,
     /// Whether line display widths are needed (`-L`).
@@ -157,6 +164,7 @@ pub(crate) fn count_reader<R: Read>(
     let fast = mode.engine == Engine::Scalar && !mode.line_stats && !mode.widths;
     let mut counter = Counter::new();
     let mut scanner = Scanner::new(mode.engine);
+    let mut words = WordCounter::new();
     loop {
         let n = match reader.read(&mut buf) {
             Ok(0) => break,
@@ -165,6 +173,9 @@ pub(crate) fn count_reader<R: Read>(
             Err(e) => return Err(e),
         };
         let chunk = &buf[..n];
+        if mode.words {
+            words.update(chunk);
+        }
         if fast {
             counter.update(chunk);
         } else {
@@ -189,6 +200,7 @@ pub(crate) fn count_reader<R: Read>(
     if let Some(e) = last {
         tally.reclassify(&e, next_byte);
     }
+    tally.words = words.finish();
     Ok(tally)
 }
 
