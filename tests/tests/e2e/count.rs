@@ -129,7 +129,7 @@ fn total_modes() {
         .run();
     assert_eq!(
         o.out(),
-        "{\"path\": null, \"lines\": 2, \"chars\": 12, \"bytes\": 12, \"errors\": 0}\n"
+        "{\"path\": null, \"lines\": 2, \"words\": 2, \"chars\": 12, \"bytes\": 12, \"errors\": 0}\n"
     );
 }
 
@@ -394,7 +394,7 @@ fn files0_from() {
 fn stdin_names() {
     let dir = tempdir();
     let o = count(dir.path()).stdin("a\n").run();
-    assert_eq!(o.out(), "      1       2       2       0\n");
+    assert_eq!(o.out(), "      1       1       2       2       0\n");
     let o = count(dir.path()).args(["-c", "-"]).stdin("a\n").run();
     assert_eq!(o.out(), "2 -\n");
     let o = count(dir.path()).args(["--json"]).stdin("a\n").run();
@@ -507,8 +507,12 @@ fn threads_give_identical_results() {
     // The whole-buffer answer of the codec is the oracle.
     let c = utf8_codec::count(&data);
     let expected = format!(
-        "\"lines\": {}, \"chars\": {}, \"bytes\": {}, \"errors\": {}",
-        c.lines, c.chars, c.bytes, c.errors
+        "\"lines\": {}, \"words\": {}, \"chars\": {}, \"bytes\": {}, \"errors\": {}",
+        c.lines,
+        utf8_codec::count_words(&data).count(),
+        c.chars,
+        c.bytes,
+        c.errors
     );
     assert!(reference.out().contains(&expected), "{}", reference.out());
 }
@@ -685,7 +689,14 @@ fn json_schema() {
         "out-of-range",
     ];
     for r in &rows {
-        for field in ["lines", "chars", "bytes", "errors", "max_line_length"] {
+        for field in [
+            "lines",
+            "words",
+            "chars",
+            "bytes",
+            "errors",
+            "max_line_length",
+        ] {
             assert!(r[field].is_u64(), "{field} in {r:?}");
         }
         let by_length = r["by_length"].as_object().expect("by_length is an object");

@@ -11,6 +11,7 @@ use crate::engine::Engine;
 #[derive(Clone, Copy, Debug)]
 pub(super) struct Columns {
     pub lines: bool,
+    pub words: bool,
     pub chars: bool,
     pub bytes: bool,
     pub errors: bool,
@@ -25,6 +26,7 @@ impl Columns {
     pub fn count(&self) -> usize {
         [
             self.lines,
+            self.words,
             self.chars,
             self.bytes,
             self.errors,
@@ -65,9 +67,10 @@ impl TryFrom<&CountArgs> for Config {
 
     fn try_from(a: &CountArgs) -> Result<Config, ToolError> {
         let engine = a.common.engine()?;
-        let any = a.lines || a.chars || a.bytes || a.errors;
+        let any = a.lines || a.words || a.chars || a.bytes || a.errors;
         let columns = Columns {
             lines: a.lines || !any,
+            words: a.words || !any,
             chars: a.chars || !any,
             bytes: a.bytes || !any,
             errors: a.errors || !any,
@@ -78,6 +81,7 @@ impl TryFrom<&CountArgs> for Config {
             // `-L` alone shows only the longest line, as `wc -L` (so does --max-line-chars).
             Columns {
                 lines: false,
+                words: false,
                 chars: false,
                 bytes: false,
                 errors: false,
@@ -125,7 +129,9 @@ mod tests {
     #[test]
     fn columns_as_wc() {
         let c = config(&[]).columns;
-        assert!(c.lines && c.chars && c.bytes && c.errors && !c.longest);
+        assert!(c.lines && c.words && c.chars && c.bytes && c.errors && !c.longest);
+        let c = config(&["-w"]).columns;
+        assert!(c.words && !c.lines && !c.chars && !c.bytes && !c.errors);
         // -L alone shows only the longest line; with another column, both.
         assert_eq!(config(&["-L"]).columns.count(), 1);
         let c = config(&["-L", "-l"]).columns;

@@ -11,6 +11,7 @@ use super::tally::Tally;
 pub(super) struct TallyJson<'a> {
     path: Option<&'a str>,
     lines: u64,
+    words: u64,
     chars: u64,
     bytes: u64,
     errors: u64,
@@ -35,6 +36,7 @@ impl<'a> TallyJson<'a> {
         TallyJson {
             path,
             lines: c.lines,
+            words: t.words.count(),
             chars: c.chars,
             bytes: c.bytes,
             errors: c.errors,

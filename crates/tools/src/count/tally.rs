@@ -3,7 +3,7 @@
 use std::io::{self, Read};
 
 use utf8_codec::stream::{Event, StreamError};
-use utf8_codec::{Counter, Counts, ErrorKind};
+use utf8_codec::{Counter, Counts, ErrorKind, WordCounter, Words};
 
 use crate::engine::Engine;
 use crate::engine::Scanner;
@@ -78,6 +78,8 @@ impl LineStats {
 pub struct Tally {
     /// Bytes, characters, lines, sequence lengths, errors by kind.
     pub counts: Counts,
+    /// Words, when asked for (`-w`, the default columns, `--json`, `--histogram`).
+    pub words: Words,
     /// Line lengths in code points, when asked for (`--max-line-chars`).
     pub lines: LineStats,
     /// Line display widths, when asked for (`-L`; never measured on a file split in parts).
@@ -88,6 +90,8 @@ impl Tally {
     /// Adds the tally of the part that follows (or of another input, for totals).
     pub fn join(&mut self, next: &Tally) {
         self.counts += next.counts;
+        // A word cut by the boundary counts once.
+        self.words += next.words;
         self.lines.join(&next.lines);
         // Widths depend on the column a part starts at: files are not split for them.
         self.widths = LineWidths::widest(&self.widths, &next.widths);
@@ -97,6 +101,7 @@ impl Tally {
     /// longest line is the longest of either.
     pub fn add_input(&mut self, other: &Tally) {
         self.counts += other.counts;
+        self.words.add_separate(&other.words);
         let longest = self.lines.longest().max(other.lines.longest());
         self.lines = LineStats {
             max: longest,
@@ -143,6 +148,8 @@ pub(crate) struct Mode {
     pub line_stats: bool,
     /// Whether line display widths are needed (`-L`).
     pub widths: bool,
+    /// Whether words are needed.
+    pub words: bool,
 }
 
 /// Counts everything `reader` yields. `next_byte` is the byte that follows in the whole
@@ -157,6 +164,7 @@ pub(crate) fn count_reader<R: Read>(
     let fast = mode.engine == Engine::Scalar && !mode.line_stats && !mode.widths;
     let mut counter = Counter::new();
     let mut scanner = Scanner::new(mode.engine);
+    let mut words = WordCounter::new();
     loop {
         let n = match reader.read(&mut buf) {
             Ok(0) => break,
@@ -165,6 +173,10 @@ pub(crate) fn count_reader<R: Read>(
             Err(e) => return Err(e),
         };
         let chunk = &buf[..n];
+        if mode.words {
+            // The chunk is still in the cache.
+            words.update(chunk);
+        }
         if fast {
             counter.update(chunk);
         } else {
@@ -189,6 +201,7 @@ pub(crate) fn count_reader<R: Read>(
     if let Some(e) = last {
         tally.reclassify(&e, next_byte);
     }
+    tally.words = words.finish();
     Ok(tally)
 }
 
