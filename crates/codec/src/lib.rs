@@ -143,6 +143,7 @@ mod simd;
 pub mod stream;
 mod utf16;
 mod validate;
+mod words;
 
 pub use count::{Counter, Counts, count};
 pub use decode::{
@@ -161,3 +162,4 @@ pub use simd::Kernel;
 pub use utf16::utf8_to_utf16_lossy;
 pub use utf16::{Utf16Progress, utf8_to_utf16_lossy_into, utf16_len_lossy};
 pub use validate::{Errors, errors, is_valid, valid_up_to, validate};
+pub use words::{WordCounter, Words, count_words};

@@ -112,3 +112,84 @@ pub(crate) unsafe fn count_valid<V: Vector>(bytes: &[u8], acc: &mut [u64; 5]) {
     }
     scalar::count_valid(&bytes[whole..], acc);
 }
+
+/// The byte classes word counting needs of a 64-byte block (byte `i` in bit `i`), found
+/// from vector compares; `words.rs` turns them into word starts.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(crate) struct WordMasks {
+    /// ASCII blanks: tab, newline, VT, FF, CR, space.
+    pub(crate) blank: u64,
+    /// Printable ASCII (`!` to `~`).
+    pub(crate) print: u64,
+    /// Lead bytes of the two-byte separator U+00A0 (`C2 A0`).
+    pub(crate) sep2: u64,
+    /// Lead bytes of the three-byte separators: U+1680, U+2000..U+200A, U+202F, U+205F,
+    /// U+2060, U+3000.
+    pub(crate) sep3: u64,
+}
+
+/// The [`WordMasks`] of the 64-byte blocks at `ptr`, `ptr + 64`, … into `out`, one per
+/// element.
+///
+/// # Safety
+///
+/// Only on a CPU with `V`'s ISA; `ptr .. ptr + 64 * out.len() + 2` must be readable (the
+/// separators are recognized at their lead byte from the two bytes after it).
+#[inline(always)]
+pub(crate) unsafe fn word_masks<V: Vector>(ptr: *const u8, out: &mut [WordMasks]) {
+    // SAFETY: V's ISA is present (the caller's contract); every load reads `V::LANES` bytes
+    // at `ptr + 64 * b + i + d` with `i + V::LANES <= 64` and `d <= 2`, inside the readable
+    // range the caller promises.
+    unsafe {
+        let (sp, tab, cr, bang, del) = (
+            V::splat(b' '),
+            V::splat(0x08),
+            V::splat(0x0E),
+            V::splat(0x20),
+            V::splat(0x7F),
+        );
+        let (c2, e1, e2, e3) = (
+            V::splat(0xC2),
+            V::splat(0xE1),
+            V::splat(0xE2),
+            V::splat(0xE3),
+        );
+        for (b, m) in out.iter_mut().enumerate() {
+            let mut w = WordMasks::default();
+            let mut i = 0;
+            while i < 64 {
+                let p = ptr.add(64 * b + i);
+                let v = V::load(p);
+                let blank = v.eq(sp).or(v.signed_gt(tab).and(cr.signed_gt(v)));
+                let print = v.signed_gt(bang).and(del.signed_gt(v));
+                w.blank |= blank.high_bit_mask() << i;
+                w.print |= print.high_bit_mask() << i;
+                let leads = v.eq(c2).or(v.eq(e1)).or(v.eq(e2)).or(v.eq(e3));
+                if leads.any() {
+                    let (v1, v2) = (V::load(p.add(1)), V::load(p.add(2)));
+                    let x80 = V::splat(0x80);
+                    let sep2 = v.eq(c2).and(v1.eq(V::splat(0xA0)));
+                    // E2 80 80..8A (signed: 0x80..0x8A are below 0x8B), E2 80 AF.
+                    let e2_80 = v.eq(e2).and(v1.eq(x80));
+                    let e2_80_sep = V::splat(0x8B)
+                        .signed_gt(v2)
+                        .or(v2.eq(V::splat(0xAF)))
+                        .and(e2_80);
+                    // E2 81 9F, E2 81 A0.
+                    let e2_81_sep = v
+                        .eq(e2)
+                        .and(v1.eq(V::splat(0x81)))
+                        .and(v2.eq(V::splat(0x9F)).or(v2.eq(V::splat(0xA0))));
+                    // E1 9A 80, E3 80 80.
+                    let ogham = v.eq(e1).and(v1.eq(V::splat(0x9A))).and(v2.eq(x80));
+                    let ideo = v.eq(e3).and(v1.eq(x80)).and(v2.eq(x80));
+                    let sep3 = e2_80_sep.or(e2_81_sep).or(ogham).or(ideo);
+                    w.sep2 |= sep2.high_bit_mask() << i;
+                    w.sep3 |= sep3.high_bit_mask() << i;
+                }
+                i += V::LANES;
+            }
+            *m = w;
+        }
+    }
+}

@@ -250,7 +250,7 @@ pub(crate) fn probe(k: Kernel, bytes: &[u8]) -> Option<usize> {
 /// How many bytes the scalar kernel's probe decodes before the kernel is called.
 const PROBE: usize = 16;
 
-pub(crate) use counting::WindowCounts;
+pub(crate) use counting::{WindowCounts, WordMasks};
 pub(crate) use generic::{DENSE_SPAN, DenseMasks};
 
 /// Counts the dense scanner's windows of `bytes` from `o`, a unit boundary, into `c` with
@@ -336,5 +336,40 @@ pub(crate) fn count_valid_with(k: Kernel, bytes: &[u8], acc: &mut [u64; 5]) {
         // SAFETY: as above.
         Kernel::Sse42 => unsafe { x86_64::count_valid_sse42(bytes, acc) },
         _ => scalar::count_valid(bytes, acc),
+    }
+}
+
+/// Fills `out` with the [`WordMasks`] of the 64-byte blocks of `bytes` from `o` with kernel
+/// `k` (available) and returns `true`; `false` (nothing written) for the scalar kernel.
+///
+/// # Panics
+///
+/// If `bytes` has fewer than `o + 64 * out.len() + 2` bytes.
+#[inline]
+pub(crate) fn word_masks_with(k: Kernel, bytes: &[u8], o: usize, out: &mut [WordMasks]) -> bool {
+    assert!(
+        o + 64 * out.len() + 2 <= bytes.len(),
+        "word blocks past the end"
+    );
+    let _ = (bytes, o, &out);
+    #[cfg(target_arch = "x86_64")]
+    {
+        let ptr = bytes[o..].as_ptr();
+        match k {
+            // SAFETY: `k` is available (the caller's contract); the assert above keeps every
+            // read inside `bytes`.
+            Kernel::Avx512 => unsafe { x86_64::word_masks_avx512(ptr, out) },
+            // SAFETY: as above.
+            Kernel::Avx2 => unsafe { x86_64::word_masks_avx2(ptr, out) },
+            // SAFETY: as above.
+            Kernel::Sse42 => unsafe { x86_64::word_masks_sse42(ptr, out) },
+            _ => return false,
+        }
+        true
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        let _ = k;
+        false
     }
 }

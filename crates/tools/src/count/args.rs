@@ -10,19 +10,24 @@ use clap::{Arg, Command, Parser, ValueEnum};
 use crate::args::CommonArgs;
 
 const AFTER_HELP: &str = "\
-Columns are always printed in the order lines, chars, bytes, errors, longest line (display
-width, -L), longest line (code points, --max-line-chars).
+Columns are always printed in the order lines, words, chars, bytes, errors, longest line
+(display width, -L), longest line (code points, --max-line-chars); the default is lines,
+words, chars, bytes, errors.
+Words are counted as GNU wc 9 counts them in a UTF-8 locale: a word begins at a printable
+character after a separator (ASCII blanks, U+00A0, U+1680, U+2000..U+200A, U+202F,
+U+205F, U+2060, U+3000) or the start; controls, other characters that are not printable and
+invalid sequences neither begin nor end a word.
 \"chars\" counts well-formed scalar values; every maximal subpart of ill-formed input is
 one error, so chars + errors is the length of the repaired text in characters.
 
 Exit status: 0 success; 1 invalid input under --check; 2 trouble (usage, unreadable
 input, write error).";
 
-/// Count lines, characters, bytes and invalid UTF-8 sequences, correctly on any bytes.
+/// Count lines, words, characters, bytes and invalid UTF-8 sequences, correctly on any bytes.
 #[derive(Parser, Debug, Clone)]
 #[command(
     name = "utf8-count",
-    about = "Count lines, characters, bytes and invalid UTF-8 sequences, correctly on any bytes",
+    about = "Count lines, words, characters, bytes and invalid UTF-8 sequences, correctly on any bytes",
     after_help = AFTER_HELP,
     // Version, help width and getopt's rule for repeated options: `CommonArgs`, flattened.
     // getopt_long's rule: an unambiguous prefix of a long option is that option.
@@ -33,10 +38,7 @@ pub struct CountArgs {
     #[arg(short = 'l', long)]
     pub lines: bool,
 
-    /// Print the word count, as GNU wc counts words in a UTF-8 locale: a word begins at a
-    /// printable character after a separator (ASCII whitespace, the Unicode spaces glibc
-    /// knows, and the no-break spaces U+00A0, U+2007, U+202F, U+2060); control characters,
-    /// unassigned code points and invalid sequences neither begin nor end one.
+    /// Print the word count, as GNU wc in a UTF-8 locale (see below).
     #[arg(short = 'w', long)]
     pub words: bool,
 
@@ -79,8 +81,8 @@ pub struct CountArgs {
     /// Print nothing for valid input; name the first error of each invalid input; exit 1
     /// if any input is invalid.
     #[arg(long, conflicts_with_all = [
-        "explain", "histogram", "lines", "words", "chars", "bytes", "errors",
-        "max_line_length", "max_line_chars", "total",
+        "explain", "histogram", "lines", "words", "chars", "bytes", "errors", "max_line_length",
+        "max_line_chars", "total",
     ])]
     pub check: bool,
 

@@ -132,7 +132,9 @@ mod tests {
     #[test]
     fn columns_as_wc() {
         let c = config(&[]).columns;
-        assert!(c.lines && c.chars && c.bytes && c.errors && !c.longest);
+        assert!(c.lines && c.words && c.chars && c.bytes && c.errors && !c.longest);
+        let c = config(&["-w"]).columns;
+        assert!(c.words && !c.lines && !c.chars && !c.bytes && !c.errors);
         // -L alone shows only the longest line; with another column, both.
         assert_eq!(config(&["-L"]).columns.count(), 1);
         let c = config(&["-L", "-l"]).columns;

@@ -36,7 +36,7 @@ impl<'a> TallyJson<'a> {
         TallyJson {
             path,
             lines: c.lines,
-            words: t.words.count,
+            words: t.words.count(),
             chars: c.chars,
             bytes: c.bytes,
             errors: c.errors,

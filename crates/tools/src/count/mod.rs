@@ -20,13 +20,11 @@ mod quote;
 mod run;
 mod tally;
 mod width;
-mod words;
 
 pub use args::{CountArgs, TotalMode};
 pub use hex::HexReader;
 pub use tally::{LineStats, Tally};
 pub use width::LineWidths;
-pub use words::{WordCounter, Words, count_words, is_printable};
 
 use std::process::ExitCode;
 

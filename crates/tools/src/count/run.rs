@@ -98,10 +98,11 @@ impl Config {
     ) -> Result<(), ToolError> {
         let width = self.width(inputs);
         let mode = Mode {
-            words: self.columns.words || self.json || self.histogram,
             engine: self.engine,
             line_stats: self.columns.longest_chars,
             widths: self.columns.longest,
+            // --histogram and --json show every count.
+            words: self.columns.words || self.histogram || self.json,
         };
         let mut total = Tally::default();
         let n = self.each_input(inputs, out, diag, |input, _, out, diag| {
@@ -145,12 +146,12 @@ impl Config {
     }
 
     fn count_source(&self, source: Source, mode: Mode) -> io::Result<Tally> {
-        // `-c` alone: the size of a regular file, unread (GNU wc's fstat shortcut).
-        let c = &self.columns;
-        let bytes_only = c.bytes && c.count() == 1 && !self.json && !self.histogram;
-        if bytes_only
+        // `-c` alone: a regular file's size answers, as GNU wc's (a size of 0 may be a file
+        // that only reading measures, as in /proc).
+        if self.bytes_only()
             && !self.hex
             && let Some((_, len)) = source.regular_file()
+            && len > 0
         {
             let mut t = Tally::default();
             t.counts.bytes = len;
@@ -167,6 +168,12 @@ impl Config {
             }
         }
         tally::count_reader(self.reader(source), mode, None)
+    }
+
+    /// Whether the byte count is all that is shown (`-c` alone, no `--json`, no
+    /// `--histogram`).
+    fn bytes_only(&self) -> bool {
+        self.columns.bytes && self.columns.count() == 1 && !self.json && !self.histogram
     }
 
     /// How many parts to count a regular file of `len` bytes in.
@@ -229,7 +236,7 @@ impl Config {
         let mut s = String::new();
         let values = [
             (self.columns.lines, c.lines),
-            (self.columns.words, t.words.count),
+            (self.columns.words, t.words.count()),
             (self.columns.chars, c.chars),
             (self.columns.bytes, c.bytes),
             (self.columns.errors, c.errors),
@@ -260,7 +267,7 @@ impl Config {
             let _ = writeln!(s, "  {label:<26}{n:>12}");
         };
         row("lines", c.lines);
-        row("words", t.words.count);
+        row("words", t.words.count());
         row("chars", c.chars);
         row("bytes", c.bytes);
         row("errors", c.errors);

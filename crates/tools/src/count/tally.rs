@@ -3,7 +3,7 @@
 use std::io::{self, Read};
 
 use utf8_codec::stream::{Event, StreamError};
-use utf8_codec::{Counter, Counts, ErrorKind};
+use utf8_codec::{Counter, Counts, ErrorKind, WordCounter, Words};
 
 use crate::engine::Engine;
 use crate::engine::Scanner;
@@ -11,7 +11,6 @@ use crate::input::CHUNK_SIZE;
 use crate::position::char_count;
 
 use super::width::LineWidths;
-use super::words::{WordCounter, Words};
 
 /// Line lengths (in characters, each error counting one) of a stream or of a part of it,
 /// kept so that parts counted apart can be joined.
@@ -79,20 +78,21 @@ impl LineStats {
 pub struct Tally {
     /// Bytes, characters, lines, sequence lengths, errors by kind.
     pub counts: Counts,
+    /// Words, when asked for (`-w`, the default columns, `--json`, `--histogram`).
+    pub words: Words,
     /// Line lengths in code points, when asked for (`--max-line-chars`).
     pub lines: LineStats,
     /// Line display widths, when asked for (`-L`; never measured on a file split in parts).
     pub widths: LineWidths,
-    /// Words, when asked for (`-w`, the default columns, `--json`, `--histogram`).
-    pub words: Words,
 }
 
 impl Tally {
     /// Adds the tally of the part that follows (or of another input, for totals).
     pub fn join(&mut self, next: &Tally) {
         self.counts += next.counts;
+        // A word cut by the boundary counts once.
+        self.words += next.words;
         self.lines.join(&next.lines);
-        self.words.join(&next.words);
         // Widths depend on the column a part starts at: files are not split for them.
         self.widths = LineWidths::widest(&self.widths, &next.widths);
     }
@@ -101,7 +101,7 @@ impl Tally {
     /// longest line is the longest of either.
     pub fn add_input(&mut self, other: &Tally) {
         self.counts += other.counts;
-        self.words = Words::of_count(self.words.count + other.words.count);
+        self.words.add_separate(&other.words);
         let longest = self.lines.longest().max(other.lines.longest());
         self.lines = LineStats {
             max: longest,
@@ -144,12 +144,12 @@ impl Tally {
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Mode {
     pub engine: Engine,
-    /// Whether words are counted.
-    pub words: bool,
     /// Whether line lengths in code points are needed (`--max-line-chars`).
     pub line_stats: bool,
     /// Whether line display widths are needed (`-L`).
     pub widths: bool,
+    /// Whether words are needed.
+    pub words: bool,
 }
 
 /// Counts everything `reader` yields. `next_byte` is the byte that follows in the whole
@@ -174,6 +174,7 @@ pub(crate) fn count_reader<R: Read>(
         };
         let chunk = &buf[..n];
         if mode.words {
+            // The chunk is still in the cache.
             words.update(chunk);
         }
         if fast {

@@ -1,0 +1,438 @@
+//! Words as GNU `wc -w` (coreutils 9) counts them in a UTF-8 locale, on any bytes.
+//!
+//! The rule (coreutils `src/wc.c`, `wc_lines`/`wc` with `MB_CUR_MAX > 1`): a word begins at a
+//! printable character (`iswprint`) that follows a separator or the start of the input.
+//! Separators are the ASCII blanks (tab, newline, VT, FF, CR, space), the printable
+//! characters glibc calls spaces (U+1680, U+2000..U+2006, U+2008..U+200A, U+205F, U+3000) and
+//! the no-break spaces wc adds unless `POSIXLY_CORRECT` is set (`iswnbspace`: U+00A0, U+2007,
+//! U+202F, U+2060). Everything else that is not printable (controls, U+0085, U+2028, U+2029,
+//! unassigned code points) and every ill-formed byte neither begins nor ends a word: wc skips
+//! a byte `mbrtowc` rejects without touching its state.
+//!
+//! "Printable" is glibc 2.36's table for C.UTF-8 and en_US.UTF-8 (Unicode 14), in
+//! `words/table.rs`, written by this script:
+//!
+//! ```text
+//! libc = ctypes.CDLL(ctypes.util.find_library("c")); libc.setlocale(6, b"C.UTF-8")
+//! ranges of cp in 0..0x110000 where libc.iswprint(cp) == 0
+//! ```
+//!
+//! Fast path: the vector kernel marks ASCII blanks, printable ASCII and the lead bytes of the
+//! non-ASCII separators (from the two bytes after them) for 64 bytes at a time. Inside a run of
+//! non-separators nothing matters, so only a run's first character needs the printable test:
+//! printable ASCII from the mask, anything else decoded and looked up. A run that begins with
+//! a character that is not printable sends its block through the exact scalar state machine.
+
+mod table;
+
+use core::ops::AddAssign;
+
+use crate::simd::{self, Kernel, WordMasks};
+
+/// Words of some input, or of one part of it: parts counted apart join with `+=` (a word
+/// split between two parts counts once).
+///
+/// ```
+/// use utf8_codec::count_words;
+/// assert_eq!(count_words(b"one two\xFFthree\n").count(), 2);
+/// let mut w = count_words(b"spl");
+/// w += count_words(b"it here");
+/// assert_eq!(w.count(), 2);
+/// ```
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Words {
+    /// Words begun.
+    count: u64,
+    /// The first character that is a separator or printable is printable (a word was begun
+    /// before any separator: it continues a word the part before may have left open).
+    first_open: bool,
+    /// A separator or a printable character was seen.
+    touched: bool,
+    /// A printable character was seen since the last separator.
+    open: bool,
+}
+
+impl Words {
+    /// The number of words.
+    ///
+    /// ```
+    /// assert_eq!(utf8_codec::count_words("a\u{2060}b a\u{2028}b".as_bytes()).count(), 3);
+    /// ```
+    #[must_use = "returns a value and changes nothing"]
+    pub fn count(&self) -> u64 {
+        self.count
+    }
+
+    /// Adds the words of another, separate input (for totals): no word joins across.
+    ///
+    /// ```
+    /// let mut w = utf8_codec::count_words(b"ab");
+    /// w.add_separate(&utf8_codec::count_words(b"cd"));
+    /// assert_eq!(w.count(), 2);
+    /// ```
+    pub fn add_separate(&mut self, other: &Words) {
+        *self = Words {
+            count: self.count + other.count,
+            ..Words::default()
+        };
+    }
+
+    /// Applies one character's class.
+    #[inline]
+    fn apply(&mut self, class: Class) {
+        match class {
+            Class::Sep => {
+                self.open = false;
+                self.touched = true;
+            }
+            Class::Print => {
+                if !self.open {
+                    self.count += 1;
+                    self.first_open |= !self.touched;
+                    self.open = true;
+                }
+                self.touched = true;
+            }
+            Class::Other => {}
+        }
+    }
+}
+
+impl AddAssign for Words {
+    /// Appends the words of the part that follows.
+    fn add_assign(&mut self, next: Words) {
+        let joined = u64::from(self.open && next.first_open);
+        *self = Words {
+            count: self.count + next.count - joined,
+            first_open: if self.touched {
+                self.first_open
+            } else {
+                next.first_open
+            },
+            open: if next.touched { next.open } else { self.open },
+            touched: self.touched || next.touched,
+        };
+    }
+}
+
+/// Counts the words in `bytes` (valid UTF-8 or not), as GNU `wc -w` in a UTF-8 locale.
+///
+/// ```
+/// use utf8_codec::count_words;
+/// assert_eq!(count_words(b"a\x01b").count(), 1);
+/// assert_eq!(count_words(b"a\xFFb").count(), 1);
+/// assert_eq!(count_words(b"\xFF \xFE").count(), 0);
+/// assert_eq!(count_words("a\u{A0}b \u{200B}".as_bytes()).count(), 3);
+/// ```
+#[must_use = "the counts are the only result"]
+pub fn count_words(bytes: &[u8]) -> Words {
+    let mut w = Words::default();
+    words_with(Kernel::active(), &mut w, bytes, true);
+    w
+}
+
+impl Kernel {
+    /// [`count_words`](crate::count_words) computed with this kernel, or `None` if this CPU
+    /// cannot run it.
+    ///
+    /// ```
+    /// use utf8_codec::Kernel;
+    /// let input = "très bien, 世界\u{3000}x ".repeat(40);
+    /// for k in Kernel::available() {
+    ///     assert_eq!(k.count_words(input.as_bytes()).unwrap().count(), 160);
+    /// }
+    /// ```
+    #[must_use = "the counts are the only result (`None` if this kernel is not available)"]
+    pub fn count_words(self, bytes: &[u8]) -> Option<Words> {
+        self.is_available().then(|| {
+            let mut w = Words::default();
+            words_with(self, &mut w, bytes, true);
+            w
+        })
+    }
+}
+
+/// Counts the words of a stream fed in chunks of any size; the result equals
+/// [`count_words`] of the whole.
+///
+/// ```
+/// use utf8_codec::{WordCounter, count_words};
+/// let input = "Grüße\u{3000}世界 x".as_bytes();
+/// let mut c = WordCounter::new();
+/// for chunk in input.chunks(1) {
+///     c.update(chunk);
+/// }
+/// assert_eq!(c.finish(), count_words(input));
+/// ```
+#[derive(Clone, Debug, Default)]
+pub struct WordCounter {
+    words: Words,
+    /// The start of a sequence cut by the end of the last chunk.
+    held: [u8; 4],
+    held_len: usize,
+}
+
+impl WordCounter {
+    /// A counter at the start of a stream.
+    ///
+    /// ```
+    /// assert_eq!(utf8_codec::WordCounter::new().finish().count(), 0);
+    /// ```
+    #[must_use = "a new counter does nothing until it is fed"]
+    pub fn new() -> WordCounter {
+        WordCounter::default()
+    }
+
+    /// Counts the next chunk.
+    ///
+    /// ```
+    /// let mut c = utf8_codec::WordCounter::new();
+    /// c.update(b"a\xE2\x80");
+    /// c.update(b"\x80b");
+    /// assert_eq!(c.finish().count(), 2);
+    /// ```
+    pub fn update(&mut self, chunk: &[u8]) {
+        let mut chunk = chunk;
+        while self.held_len > 0 && !chunk.is_empty() {
+            // Complete the held sequence with up to 3 bytes of the chunk, decide its first
+            // character (or ill-formed byte) and go on after it.
+            let mut buf = [0u8; 7];
+            let n = self.held_len;
+            let take = chunk.len().min(3);
+            buf[..n].copy_from_slice(&self.held[..n]);
+            buf[n..n + take].copy_from_slice(&chunk[..take]);
+            match step(&buf[..n + take], 0, false) {
+                Some((class, len)) => {
+                    self.words.apply(class);
+                    if len >= n {
+                        chunk = &chunk[len - n..];
+                        self.held_len = 0;
+                    } else {
+                        // An ill-formed byte: the rest of the held bytes come first.
+                        self.held.copy_within(len..n, 0);
+                        self.held_len = n - len;
+                    }
+                }
+                None => {
+                    // Still a prefix: the chunk was shorter than the sequence.
+                    self.held[n..n + take].copy_from_slice(&chunk[..take]);
+                    self.held_len = n + take;
+                    return;
+                }
+            }
+        }
+        // Held bytes left with an empty chunk stay held.
+        if self.held_len > 0 {
+            return;
+        }
+        let done = words_with(Kernel::active(), &mut self.words, chunk, false);
+        let rest = &chunk[done..];
+        self.held[..rest.len()].copy_from_slice(rest);
+        self.held_len = rest.len();
+    }
+
+    /// Ends the stream and returns the words. Held bytes are a valid prefix cut by the end:
+    /// ill-formed, neither word nor separator.
+    ///
+    /// ```
+    /// let mut c = utf8_codec::WordCounter::new();
+    /// c.update(b"ab \xE2\x80");
+    /// assert_eq!(c.finish().count(), 1);
+    /// ```
+    #[must_use = "the words are only returned here"]
+    pub fn finish(&mut self) -> Words {
+        self.held_len = 0;
+        core::mem::take(&mut self.words)
+    }
+}
+
+/// What a character does to the word state.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Class {
+    /// Ends a word.
+    Sep,
+    /// Begins a word after a separator.
+    Print,
+    /// Neither: not printable, or an ill-formed byte.
+    Other,
+}
+
+/// Whether `cp` is printable for glibc's `iswprint` in a UTF-8 locale.
+#[inline]
+fn is_printable(cp: u32) -> bool {
+    if cp < 0x10000 {
+        BMP_PRINTABLE[(cp >> 6) as usize] & (1 << (cp & 63)) != 0
+    } else {
+        table::NONPRINTABLE
+            .binary_search_by(|&(lo, hi)| {
+                if hi < cp {
+                    core::cmp::Ordering::Less
+                } else if lo > cp {
+                    core::cmp::Ordering::Greater
+                } else {
+                    core::cmp::Ordering::Equal
+                }
+            })
+            .is_err()
+    }
+}
+
+/// Printable code points of the BMP, one bit each, from [`table::NONPRINTABLE`].
+static BMP_PRINTABLE: [u64; 1024] = {
+    let mut bits = [u64::MAX; 1024];
+    let mut r = 0;
+    while r < table::NONPRINTABLE.len() {
+        let (lo, hi) = table::NONPRINTABLE[r];
+        let mut cp = lo;
+        while cp <= hi && cp < 0x10000 {
+            bits[(cp >> 6) as usize] &= !(1 << (cp & 63));
+            cp += 1;
+        }
+        r += 1;
+    }
+    bits
+};
+
+/// Whether `cp` (not ASCII) separates words: glibc's printable spaces and wc's no-break
+/// spaces.
+#[inline]
+fn is_wide_separator(cp: u32) -> bool {
+    matches!(
+        cp,
+        0xA0 | 0x1680 | 0x2000..=0x200A | 0x202F | 0x205F | 0x2060 | 0x3000
+    )
+}
+
+/// The class of the character (or ill-formed byte) at `bytes[i]` and its length; `None`
+/// when a valid prefix is cut by the end of `bytes` and `last` is false (the rest may follow).
+#[inline]
+fn step(bytes: &[u8], i: usize, last: bool) -> Option<(Class, usize)> {
+    let b = bytes[i];
+    if b < 0x80 {
+        let class = match b {
+            b'\t'..=b'\r' | b' ' => Class::Sep,
+            0x21..=0x7E => Class::Print,
+            _ => Class::Other,
+        };
+        return Some((class, 1));
+    }
+    // Table 3-7: the length, the range of the second byte, the payload of the lead.
+    let (len, lo, hi, mut cp) = match b {
+        0xC2..=0xDF => (2, 0x80, 0xBF, u32::from(b & 0x1F)),
+        0xE0 => (3, 0xA0, 0xBF, 0),
+        0xE1..=0xEC | 0xEE..=0xEF => (3, 0x80, 0xBF, u32::from(b & 0x0F)),
+        0xED => (3, 0x80, 0x9F, 0xD),
+        0xF0 => (4, 0x90, 0xBF, 0),
+        0xF1..=0xF3 => (4, 0x80, 0xBF, u32::from(b & 0x07)),
+        0xF4 => (4, 0x80, 0x8F, 4),
+        _ => return Some((Class::Other, 1)),
+    };
+    for k in 1..len {
+        let Some(&c) = bytes.get(i + k) else {
+            return if last { Some((Class::Other, 1)) } else { None };
+        };
+        let (l, h) = if k == 1 { (lo, hi) } else { (0x80, 0xBF) };
+        if c < l || c > h {
+            return Some((Class::Other, 1));
+        }
+        cp = cp << 6 | u32::from(c & 0x3F);
+    }
+    let class = if is_wide_separator(cp) {
+        Class::Sep
+    } else if is_printable(cp) {
+        Class::Print
+    } else {
+        Class::Other
+    };
+    Some((class, len))
+}
+
+/// Runs the exact state machine over the characters of `bytes` that start before `until`;
+/// returns where it stopped: after the last character, or at a prefix cut by the end of
+/// `bytes` when `last` is false.
+fn scalar(w: &mut Words, bytes: &[u8], mut i: usize, until: usize, last: bool) -> usize {
+    while i < until {
+        match step(bytes, i, last) {
+            Some((class, len)) => {
+                w.apply(class);
+                i += len;
+            }
+            None => break,
+        }
+    }
+    i
+}
+
+/// Blocks of 64 bytes per kernel call.
+const BATCH: usize = 8;
+
+/// Counts the words of `bytes` into `w` with kernel `k` (available); returns how many bytes
+/// were consumed: all, or all but a sequence cut by the end when `last` is false.
+fn words_with(k: Kernel, w: &mut Words, bytes: &[u8], last: bool) -> usize {
+    let mut p = 0;
+    // Until something that is not transparent is seen, the scalar loop keeps `first_open`.
+    while !w.touched && p < bytes.len() {
+        match step(bytes, p, last) {
+            Some((class, len)) => {
+                w.apply(class);
+                p += len;
+            }
+            None => return p,
+        }
+    }
+    let mut masks = [WordMasks::default(); BATCH];
+    // Separator bytes of a sequence that began in the block before.
+    let mut carry = 0u64;
+    loop {
+        let blocks = (bytes.len().saturating_sub(p + 2) / 64).min(BATCH);
+        if blocks == 0 || !simd::word_masks_with(k, bytes, p, &mut masks[..blocks]) {
+            break;
+        }
+        let mut b = 0;
+        while b < blocks {
+            let m = &masks[b];
+            let at = p + 64 * b;
+            let sep = m.blank | m.sep2 | m.sep2 << 1 | m.sep3 | m.sep3 << 1 | m.sep3 << 2 | carry;
+            let non = !sep;
+            // Run starts: a non-separator after a separator, or at 0 unless a word is open
+            // (then the byte before is inside that word).
+            let starts = non & !(non << 1 | u64::from(w.open));
+            let mut others = starts & !m.print;
+            let mut ok = true;
+            while others != 0 {
+                let j = others.trailing_zeros() as usize;
+                if !matches!(step(bytes, at + j, false), Some((Class::Print, _))) {
+                    ok = false;
+                    break;
+                }
+                others &= others - 1;
+            }
+            if !ok {
+                // A run that begins with a character that is not printable: this block, to the
+                // first character boundary at or after its end, through the exact machine.
+                let end = scalar(w, bytes, at, at + 64, last);
+                if end < at + 64 || end >= bytes.len() {
+                    return end;
+                }
+                p = end;
+                carry = 0;
+                break;
+            }
+            w.count += u64::from(starts.count_ones());
+            w.open = non >> 63 != 0;
+            let wide =
+                (u128::from(m.sep2) << 1 | u128::from(m.sep3) << 1 | u128::from(m.sep3) << 2) >> 64;
+            carry = wide as u64;
+            b += 1;
+        }
+        if b == blocks {
+            p += 64 * blocks;
+        }
+    }
+    // Bytes still carried are continuation bytes of a separator: the scalar machine skips
+    // them as it skips any continuation byte.
+    scalar(w, bytes, p, bytes.len(), last)
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,191 @@
+//! Word counting: fixed cases (the rule of GNU wc 9 in a UTF-8 locale), every kernel and
+//! every split against an oracle built on core's `utf8_chunks` and `char`.
+
+extern crate std;
+
+use std::vec::Vec;
+
+use utf8_testkit::Rng;
+
+use super::*;
+
+/// The oracle: core splits valid text from ill-formed bytes; ill-formed bytes and characters
+/// that are not printable change nothing.
+fn oracle(bytes: &[u8]) -> u64 {
+    let (mut words, mut open) = (0, false);
+    for chunk in bytes.utf8_chunks() {
+        for c in chunk.valid().chars() {
+            let cp = c as u32;
+            if matches!(c, '\t'..='\r' | ' ') || is_wide_separator(cp) {
+                open = false;
+            } else if is_printable(cp) {
+                words += u64::from(!open);
+                open = true;
+            }
+        }
+    }
+    words
+}
+
+fn all_ways(bytes: &[u8]) -> u64 {
+    let want = oracle(bytes);
+    for k in Kernel::available() {
+        assert_eq!(
+            k.count_words(bytes).unwrap().count(),
+            want,
+            "{k:?} on {bytes:02X?}"
+        );
+    }
+    want
+}
+
+#[test]
+fn fixed_cases() {
+    // The cases of issue 19 (GNU wc 9.1, LC_ALL=C.UTF-8).
+    let cases: &[(&[u8], u64)] = &[
+        (b"", 0),
+        (b"a\x01b", 1),
+        (b"a\xFFb", 1),
+        (b"\xFF \xFE", 0),
+        (b"\x01", 0),
+        ("a\u{2028}b".as_bytes(), 1),
+        ("a\u{2060}b".as_bytes(), 2),
+        ("\u{200B}".as_bytes(), 1),
+        ("a\u{85}b".as_bytes(), 1),
+        ("a\u{A0}b\u{2007}c\u{202F}d".as_bytes(), 4),
+        (
+            "a\u{1680}b\u{2000}c\u{200A}d\u{205F}e\u{3000}f".as_bytes(),
+            6,
+        ),
+        // U+200B is printable and not a space; U+0378 is unassigned.
+        ("a\u{200B}b \u{378} x".as_bytes(), 2),
+        (b" \x80 \xC2 \xE2\x80 \xF0\x9F\x98 ", 0),
+        (b"one\ttwo\nthree\x0Bfour\x0Cfive\rsix seven", 7),
+        ("Grüße, 世界! Привет мир".as_bytes(), 4),
+        // A separator cut short is ill-formed: "a" and "b" stay one word.
+        (b"a\xE2\x80b", 1),
+        (b"\xE3\x80\x80\xE3\x80\x80x", 1),
+    ];
+    for (input, words) in cases {
+        assert_eq!(all_ways(input), *words, "{input:02X?}");
+        assert_eq!(count_words(input).count(), *words, "{input:02X?}");
+    }
+}
+
+/// Pieces random inputs are built from: words in many scripts, every separator, controls,
+/// characters that are not printable, and damaged sequences.
+const PIECES: &[&[u8]] = &[
+    b"word",
+    b"x",
+    b" ",
+    b"\t",
+    b"\n",
+    b"\r\n",
+    b"\x0B",
+    b"\x0C",
+    b"\x00",
+    b"\x01",
+    b"\x7F",
+    "\u{85}".as_bytes(),
+    "\u{A0}".as_bytes(),
+    "\u{AD}".as_bytes(),
+    "\u{1680}".as_bytes(),
+    "\u{2002}".as_bytes(),
+    "\u{2007}".as_bytes(),
+    "\u{200A}".as_bytes(),
+    "\u{200B}".as_bytes(),
+    "\u{2028}".as_bytes(),
+    "\u{2029}".as_bytes(),
+    "\u{202F}".as_bytes(),
+    "\u{205F}".as_bytes(),
+    "\u{2060}".as_bytes(),
+    "\u{3000}".as_bytes(),
+    "\u{E000}".as_bytes(),
+    "\u{FEFF}".as_bytes(),
+    "\u{10FFFF}".as_bytes(),
+    "\u{E0001}".as_bytes(),
+    "\u{378}".as_bytes(),
+    "é".as_bytes(),
+    "Привет".as_bytes(),
+    "Ελλάδα".as_bytes(),
+    "עברית".as_bytes(),
+    "العربية".as_bytes(),
+    "हिन्दी".as_bytes(),
+    "日本語".as_bytes(),
+    "中文".as_bytes(),
+    "한국어".as_bytes(),
+    "😀".as_bytes(),
+    "“quoted”".as_bytes(),
+    b"\xE2\x80",
+    b"\xE2",
+    b"\xC2",
+    b"\x80",
+    b"\xFF",
+    b"\xED\xA0\x80",
+    b"\xF0\x9F\x98",
+    b"\xF4\x90\x80\x80",
+    b"\xC0\xAF",
+];
+
+fn sample(rng: &mut Rng, pieces: usize) -> Vec<u8> {
+    let mut v = Vec::new();
+    for _ in 0..pieces {
+        v.extend_from_slice(rng.pick(PIECES));
+    }
+    v
+}
+
+#[test]
+fn kernels_agree_with_the_oracle() {
+    let mut rng = Rng::new(19);
+    for round in 0..400 {
+        let v = sample(&mut rng, 1 + round % 200);
+        all_ways(&v);
+        // Mostly text: the vector path with few slow blocks.
+        let mut t =
+            "The quick brown fox, Жёлтый\u{3000}日本 jumps\u{A0}over ".repeat(1 + round % 7);
+        t.push_str(std::str::from_utf8(&v).unwrap_or("tail"));
+        all_ways(t.as_bytes());
+    }
+}
+
+#[test]
+fn every_split_joins() {
+    let mut rng = Rng::new(7);
+    for _ in 0..60 {
+        let v = sample(&mut rng, 40);
+        let want = oracle(&v);
+        for cut in 0..=v.len() {
+            // Parts counted apart join at unit boundaries (a byte that is not a continuation).
+            if v.get(cut).is_none_or(|b| b & 0xC0 != 0x80) {
+                let mut w = count_words(&v[..cut]);
+                w += count_words(&v[cut..]);
+                assert_eq!(w.count(), want, "cut {cut} of {v:02X?}");
+            }
+            let mut c = WordCounter::new();
+            c.update(&v[..cut]);
+            c.update(&v[cut..]);
+            assert_eq!(c.finish().count(), want, "stream cut {cut} of {v:02X?}");
+        }
+        let mut c = WordCounter::new();
+        for chunk in v.chunks(1 + rng.below(5) as usize) {
+            c.update(chunk);
+        }
+        assert_eq!(c.finish().count(), want);
+    }
+}
+
+#[test]
+fn printable_table() {
+    // Spot checks of glibc 2.36's iswprint in C.UTF-8.
+    for cp in [
+        0x20, 0x7E, 0xA0, 0xAD, 0x600, 0x200B, 0xE000, 0xFEFF, 0x1F600, 0xE0001,
+    ] {
+        assert!(is_printable(cp), "U+{cp:04X}");
+    }
+    for cp in [
+        0, 0x1F, 0x7F, 0x85, 0x9F, 0x378, 0x2028, 0x2029, 0xFFFF, 0xE0000, 0x10FFFF,
+    ] {
+        assert!(!is_printable(cp), "U+{cp:04X}");
+    }
+}
