@@ -76,20 +76,35 @@ pub fn conclude(diag: &mut Diag, result: Result<(), ToolError>) -> ExitCode {
 }
 
 /// Parses the command line with clap, or gives the exit status of `--help`, `--version`
-/// (0) and of usage errors (2), having printed them. A closed stdout is not an error here.
+/// (0) and of usage errors (2), having printed them. A closed stdout is not an error here;
+/// any other failure to write the help or the version is, as in GNU tools
+/// (`utf8-grep --help > /dev/full`: `utf8-grep: write error: No space left on device`, 2).
 ///
 /// # Errors
 ///
 /// The exit code to return when the program should not go on.
 pub fn parse<P: clap::Parser>(
+    program: &str,
     args: impl IntoIterator<Item = std::ffi::OsString>,
 ) -> Result<P, ExitCode> {
     P::try_parse_from(args).map_err(|e| {
-        let _ = e.print();
         if e.use_stderr() {
-            Status::Trouble.into()
-        } else {
-            Status::Success.into()
+            let _ = e.print();
+            return Status::Trouble.into();
+        }
+        let mut stdout = io::stdout().lock();
+        let written = write!(stdout, "{}", e.render()).and_then(|()| stdout.flush());
+        match written {
+            Err(err) if err.kind() != io::ErrorKind::BrokenPipe => {
+                let mut stderr = io::stderr().lock();
+                let _ = writeln!(
+                    stderr,
+                    "{program}: write error: {}",
+                    crate::diag::io_message(&err)
+                );
+                Status::Trouble.into()
+            }
+            _ => Status::Success.into(),
         }
     })
 }
@@ -139,7 +154,7 @@ where
     P: clap::Parser,
     C: for<'a> TryFrom<&'a P, Error = ToolError>,
 {
-    let args: P = match parse(args) {
+    let args: P = match parse(program, args) {
         Ok(a) => a,
         Err(code) => return code,
     };

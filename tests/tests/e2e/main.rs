@@ -8,6 +8,7 @@ mod count;
 mod count_words;
 mod faults;
 mod grep;
+mod grep_conventions;
 mod hostile;
 mod legacy;
 mod repair;

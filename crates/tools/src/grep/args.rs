@@ -28,7 +28,9 @@ write error) unless -q found a match.";
     name = "utf8-grep",
     about = "Search for fixed strings in UTF-8 text, on raw bytes, correctly on any bytes",
     after_help = AFTER_HELP,
-    disable_help_flag = true
+    disable_help_flag = true,
+    // getopt_long's rule: an unambiguous prefix of a long option is that option.
+    infer_long_args = true
 )]
 pub struct GrepArgs {
     /// The pattern (unless -e or -f is given).
@@ -40,11 +42,11 @@ pub struct GrepArgs {
     pub files: Vec<OsString>,
 
     /// Use PATTERNS (may be repeated; newlines separate patterns).
-    #[arg(short = 'e', long = "regexp", value_name = "PATTERNS", action = ArgAction::Append)]
+    #[arg(short = 'e', long = "regexp", value_name = "PATTERNS", action = ArgAction::Append, allow_hyphen_values = true)]
     pub regexp: Vec<OsString>,
 
     /// Take patterns from FILE, one per line.
-    #[arg(short = 'f', long = "file", value_name = "FILE", action = ArgAction::Append)]
+    #[arg(short = 'f', long = "file", value_name = "FILE", action = ArgAction::Append, allow_hyphen_values = true)]
     pub file: Vec<OsString>,
 
     /// Patterns are fixed strings (always the case; accepted for grep compatibility).
@@ -101,7 +103,12 @@ pub struct GrepArgs {
     pub only_matching: bool,
 
     /// Stop reading a file after NUM selected lines.
-    #[arg(short = 'm', long = "max-count", value_name = "NUM")]
+    #[arg(
+        short = 'm',
+        long = "max-count",
+        value_name = "NUM",
+        allow_hyphen_values = true
+    )]
     pub max_count: Option<u64>,
 
     /// Print nothing; exit 0 on the first match, even if an error occurred.
@@ -121,7 +128,7 @@ pub struct GrepArgs {
     pub no_filename: bool,
 
     /// Name standard input LABEL in the output.
-    #[arg(long, value_name = "LABEL")]
+    #[arg(long, value_name = "LABEL", allow_hyphen_values = true)]
     pub label: Option<String>,
 
     /// Print a NUL byte after file names instead of ':' (or a newline with -l/-L).
@@ -129,15 +136,30 @@ pub struct GrepArgs {
     pub null: bool,
 
     /// Print NUM lines of trailing context.
-    #[arg(short = 'A', long = "after-context", value_name = "NUM")]
+    #[arg(
+        short = 'A',
+        long = "after-context",
+        value_name = "NUM",
+        allow_hyphen_values = true
+    )]
     pub after_context: Option<usize>,
 
     /// Print NUM lines of leading context.
-    #[arg(short = 'B', long = "before-context", value_name = "NUM")]
+    #[arg(
+        short = 'B',
+        long = "before-context",
+        value_name = "NUM",
+        allow_hyphen_values = true
+    )]
     pub before_context: Option<usize>,
 
     /// Print NUM lines of output context.
-    #[arg(short = 'C', long = "context", value_name = "NUM")]
+    #[arg(
+        short = 'C',
+        long = "context",
+        value_name = "NUM",
+        allow_hyphen_values = true
+    )]
     pub context: Option<usize>,
 
     /// Search directories recursively (symbolic links inside are not followed).
@@ -145,15 +167,15 @@ pub struct GrepArgs {
     pub recursive: bool,
 
     /// Search only files whose base name matches GLOB.
-    #[arg(long, value_name = "GLOB", action = ArgAction::Append)]
+    #[arg(long, value_name = "GLOB", action = ArgAction::Append, allow_hyphen_values = true)]
     pub include: Vec<String>,
 
     /// Skip files whose base name matches GLOB.
-    #[arg(long, value_name = "GLOB", action = ArgAction::Append)]
+    #[arg(long, value_name = "GLOB", action = ArgAction::Append, allow_hyphen_values = true)]
     pub exclude: Vec<String>,
 
     /// Skip directories whose base name matches GLOB.
-    #[arg(long = "exclude-dir", value_name = "GLOB", action = ArgAction::Append)]
+    #[arg(long = "exclude-dir", value_name = "GLOB", action = ArgAction::Append, allow_hyphen_values = true)]
     pub exclude_dir: Vec<String>,
 
     /// Search binary files (holding NUL bytes) as text.
@@ -185,4 +207,89 @@ pub enum InvalidMode {
     Ignore,
     /// List every invalid sequence on stderr (`PROGRAM: PATH:LINE:COLUMN: KIND ...`).
     Report,
+}
+
+/// Short options of utf8-grep that take a value: the rest of their word, or the next word.
+const SHORT_WITH_VALUE: &[char] = &['e', 'f', 'm', 'A', 'B', 'C'];
+
+/// GNU grep's `-NUM` (`--context=NUM`): digits among the short options of a word are a
+/// context length (`-5`, `-12`, `-n2` is `-n -2`), as getopt sees them in grep's option
+/// string; digits that are the value of `-e`, `-m`, `-A` ... (`-m5`, `-e 5`) are left alone.
+/// Words after `--` are operands.
+///
+/// ```
+/// use utf8_tools::grep::expand_context_digits;
+/// let args = |v: &[&str]| v.iter().map(|s| s.into()).collect::<Vec<std::ffi::OsString>>();
+/// assert_eq!(
+///     expand_context_digits(args(&["utf8-grep", "-2", "-n5", "-m3", "-e", "-7", "x"])),
+///     args(&["utf8-grep", "--context=2", "-n", "--context=5", "-m3", "-e", "-7", "x"])
+/// );
+/// ```
+pub fn expand_context_digits(args: Vec<OsString>) -> Vec<OsString> {
+    let mut out = Vec::with_capacity(args.len());
+    let mut value_next = false;
+    let mut operands = false;
+    for (i, arg) in args.into_iter().enumerate() {
+        let word = arg.to_str().map(str::to_owned);
+        let expandable = i > 0 && !operands && !value_next;
+        value_next = false;
+        let Some(word) = word.filter(|w| expandable && w.starts_with('-') && w.len() > 1) else {
+            out.push(arg);
+            continue;
+        };
+        if word == "--" {
+            operands = true;
+            out.push(arg);
+            continue;
+        }
+        if let Some(name) = word.strip_prefix("--") {
+            // A long option that takes its value from the next word.
+            value_next = !name.contains('=')
+                && [
+                    "regexp",
+                    "file",
+                    "max-count",
+                    "label",
+                    "after-context",
+                    "before-context",
+                    "context",
+                    "include",
+                    "exclude",
+                    "exclude-dir",
+                    "invalid",
+                    "engine",
+                ]
+                .iter()
+                .any(|long| long.starts_with(name));
+            out.push(arg);
+            continue;
+        }
+        let mut flags = String::new();
+        let mut digits = String::new();
+        let mut value = None;
+        for (k, c) in word.char_indices().skip(1) {
+            if c.is_ascii_digit() {
+                digits.push(c);
+            } else if SHORT_WITH_VALUE.contains(&c) {
+                value = Some(&word[k..]);
+                break;
+            } else {
+                flags.push(c);
+            }
+        }
+        if digits.is_empty() {
+            value_next = value.is_some_and(|v| v.len() == 1);
+            out.push(arg);
+            continue;
+        }
+        if !flags.is_empty() {
+            out.push(format!("-{flags}").into());
+        }
+        out.push(format!("--context={digits}").into());
+        if let Some(v) = value {
+            value_next = v.len() == 1;
+            out.push(format!("-{v}").into());
+        }
+    }
+    out
 }

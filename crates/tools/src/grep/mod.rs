@@ -17,7 +17,7 @@ mod search;
 mod sink;
 mod walk;
 
-pub use args::{GrepArgs, InvalidMode};
+pub use args::{GrepArgs, InvalidMode, expand_context_digits};
 pub use glob::glob_match;
 pub use matcher::{Matcher, is_word_char};
 

@@ -22,7 +22,8 @@ use crate::output::{Output, conclude, parse};
 const PROGRAM: &str = "utf8-grep";
 
 pub(super) fn run(args: impl IntoIterator<Item = OsString>) -> ExitCode {
-    let args: GrepArgs = match parse(args) {
+    let args = super::args::expand_context_digits(args.into_iter().collect());
+    let args: GrepArgs = match parse(PROGRAM, args) {
         Ok(a) => a,
         Err(code) => return code,
     };

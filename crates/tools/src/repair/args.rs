@@ -28,11 +28,19 @@ under --check; 2 trouble (usage, unreadable input, write error, refused file).";
     about = "Repair invalid UTF-8, or transcode any encoding to UTF-8, streaming and safely",
     after_help = AFTER_HELP,
     // Version, help width and getopt's rule for repeated options: `CommonArgs`, flattened.
+    // getopt_long's rule: an unambiguous prefix of a long option is that option.
+    infer_long_args = true
 )]
 pub struct RepairArgs {
     /// Write the repaired text to FILE (atomically: temporary file, fsync, rename) instead
     /// of standard output. Several inputs are concatenated.
-    #[arg(short = 'o', long, value_name = "FILE", conflicts_with_all = ["in_place", "check"])]
+    #[arg(
+        short = 'o',
+        long,
+        value_name = "FILE",
+        conflicts_with_all = ["in_place", "check"],
+        allow_hyphen_values = true
+    )]
     pub output: Option<PathBuf>,
 
     /// Repair each FILE in place (atomically); files that need no change are left untouched.
@@ -62,7 +70,7 @@ pub struct RepairArgs {
     pub action: ActionArg,
 
     /// The replacement string (default U+FFFD); implies --action replace.
-    #[arg(long, value_name = "STRING")]
+    #[arg(long, value_name = "STRING", allow_hyphen_values = true)]
     pub replacement: Option<String>,
 
     /// Write nothing; name the first error of each input that needs repair; exit 1 if any

@@ -1,0 +1,113 @@
+//! The fixer against hand-made mojibake, clean text and ftfy's cases.
+use super::*;
+
+/// UTF-8 decoded as windows-1252 (its five unassigned bytes as C1 controls, as
+/// encoding_rs and ftfy's sloppy-windows-1252 decode them).
+fn mojibake(s: &str) -> String {
+    encoding_rs::WINDOWS_1252
+        .decode_without_bom_handling(s.as_bytes())
+        .0
+        .into_owned()
+}
+
+fn latin1(s: &str) -> String {
+    s.bytes().map(char::from).collect()
+}
+
+#[test]
+fn every_byte_maps_back() {
+    for b in 0..=255u8 {
+        let c = encoding_rs::WINDOWS_1252
+            .decode_without_bom_handling(&[b])
+            .0
+            .chars()
+            .next()
+            .unwrap();
+        assert_eq!(byte_of(c), Some(b), "{c:?}");
+        assert_eq!(byte_of(char::from(b)), Some(b));
+    }
+    assert_eq!(byte_of('ł'), None);
+}
+
+#[test]
+fn single_double_and_triple_mojibake_in_many_languages() {
+    for text in [
+        "café, naïve, «déjà vu», “quotes” — 10 €",
+        "Zażółć gęślą jaźń",
+        "Привет, мир! Как дела?",
+        "Γειά σου Κόσμε",
+        "שלום עולם, ל־libpam",
+        "مرحبا بالعالم، عذرًا؟",
+        "Tạo thư mục, Tiếng Việt",
+        "Tie\u{302}\u{301}ng Vie\u{323}\u{302}t",
+        "日本語のテキスト、中文，한국어",
+        "emoji 😀🎉 and ｆｕｌｌｗｉｄｔｈ",
+    ] {
+        let once = mojibake(text);
+        assert_ne!(once, text);
+        assert_eq!(fix(&once, 0).0, text, "once: {once}");
+        let twice = mojibake(&once);
+        assert_eq!(fix(&twice, 0).0, text, "twice: {twice}");
+        assert_eq!(fix(&latin1(text), 0).0, text, "latin-1");
+    }
+}
+
+#[test]
+fn clean_text_is_never_changed() {
+    for clean in [
+        "CAFÉ… Fuß“ AÑO… ÎLE» COSÌ… créé\u{A0}» Ó… Ó…",
+        // ftfy's tests/test-cases/negative.json: "Finnish Ä followed by a non-breaking
+        // space", "Using diaereses as quotation marks in Greek"
+        "SELKÄ\u{A0}EDELLÄ\u{A0}MAAHAN via @YouTube",
+        // ftfy's synthetic.json negatives: Brontë, a Swedish product name, an Ångström
+        // sign, curly apostrophes
+        "I'm not such a fan of Charlotte Brontë…”",
+        "AHÅ™, the new sofa from IKEA",
+        "a radius of 10 Å—",
+        "There are a lot of Ã’s in mojibake text",
+        "Η ¨ανατροφή¨ δυστυχώς από τους προπονητές",
+        "naïve «déjà» façade Ærø Œuvre ½ ©",
+        "Привет, мир",
+        "ελληνικά",
+        "日本語",
+    ] {
+        assert_eq!(fix(clean, 0), (clean.to_string(), Vec::new()), "{clean}");
+    }
+}
+
+#[test]
+fn c1_controls_left_become_windows_1252() {
+    // ftfy's negative.json, "Mostly negative: we only need to fix C1 control characters"
+    let (text, fixes) = fix("parlé\u{85} Tu \u{81}", 0);
+    assert_eq!(text, "parlé… Tu \u{81}");
+    assert_eq!(fixes[0].to_string(), "mojibake at byte 6: \\u{85} -> …");
+}
+
+#[test]
+fn fixes_say_where_and_what() {
+    let (_, fixes) = fix("a â€œbâ€\u{9D} ÃƒÂ©", 10);
+    let got: Vec<String> = fixes.iter().map(Fix::to_string).collect();
+    assert_eq!(
+        got,
+        [
+            "mojibake at byte 12: â€œ -> “",
+            "mojibake at byte 20: â€\\u{9d} -> ”",
+            "mojibake at byte 28: ÃƒÂ© -> é",
+        ]
+    );
+}
+
+#[test]
+fn streaming_in_any_pieces_gives_the_same_text() {
+    let text = mojibake("Zażółć gęślą jaźń — “日本語” 😀\nПривет, мир\n");
+    let (whole, _) = fix(&text, 0);
+    let idx: Vec<usize> = text.char_indices().map(|(i, _)| i).collect();
+    for &cut in &idx {
+        let mut f = Fixer::new(true);
+        let mut out = String::new();
+        f.push(&text[..cut], &mut out);
+        f.push(&text[cut..], &mut out);
+        f.finish(&mut out);
+        assert_eq!(out, whole, "cut at {cut}");
+    }
+}

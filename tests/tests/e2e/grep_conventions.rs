@@ -1,0 +1,123 @@
+//! utf8-grep's command line as GNU grep's (issue 22, groups 2 and 11): option values that
+//! start with `-`, unambiguous prefixes of long options, `-NUM`, and write errors on `--help`
+//! and `--version`. Each case states what GNU grep 3.8 does (its manual, "-NUM: Same as
+//! --context=NUM"; getopt_long's rules) and, where GNU grep is installed, runs it too.
+
+use std::path::Path;
+use std::process::Command;
+
+use crate::util::{TestCommand, tempdir, write};
+
+fn grep(dir: &Path) -> TestCommand {
+    TestCommand::new("utf8-grep", dir)
+}
+
+/// GNU grep's output and status for `args` in `dir`, when GNU grep is there.
+fn gnu(dir: &Path, args: &[&str]) -> Option<(String, i32)> {
+    let o = Command::new("grep")
+        .args(args)
+        .current_dir(dir)
+        .env("LC_ALL", "C.UTF-8")
+        .output()
+        .ok()?;
+    Some((
+        String::from_utf8_lossy(&o.stdout).into_owned(),
+        o.status.code()?,
+    ))
+}
+
+/// Runs utf8-grep and, when present, GNU grep: same output and status; returns ours.
+fn same_as_gnu(dir: &Path, args: &[&str], want: &str, status: i32) {
+    let o = grep(dir).args(args).run();
+    assert_eq!(o.out(), want, "utf8-grep {args:?}: {}", o.err());
+    o.assert_code(status);
+    if let Some((out, code)) = gnu(dir, args) {
+        assert_eq!((out.as_str(), code), (want, status), "GNU grep {args:?}");
+    }
+}
+
+#[test]
+fn option_values_that_start_with_a_dash() {
+    let dir = tempdir();
+    let d = dir.path();
+    write(d, "f", "a-test\n---\nx\n-e\n");
+    // getopt: the word after an option that takes a value is its value.
+    same_as_gnu(d, &["-e", "-test", "f"], "a-test\n", 0);
+    same_as_gnu(d, &["-e", "---", "f"], "---\n", 0);
+    same_as_gnu(d, &["--regexp", "-e", "f"], "-e\n", 0);
+    same_as_gnu(d, &["--regexp=-test", "f"], "a-test\n", 0);
+    same_as_gnu(d, &["-e-test", "f"], "a-test\n", 0);
+    same_as_gnu(d, &["-m", "1", "-e", "-", "f"], "a-test\n", 0);
+    write(d, "pats", "---\n");
+    same_as_gnu(d, &["-f", "pats", "f"], "---\n", 0);
+}
+
+#[test]
+fn long_option_prefixes() {
+    let dir = tempdir();
+    let d = dir.path();
+    write(d, "f", "a-test\n---\nx\n");
+    same_as_gnu(d, &["--fixed-str", "-e", "x", "f"], "x\n", 0);
+    same_as_gnu(d, &["--cou", "x", "f"], "1\n", 0);
+    same_as_gnu(d, &["--cont=1", "x", "f"], "---\nx\n", 0);
+    // Ambiguous (--context, --color, --count): a usage error.
+    let o = grep(d).args(["--co", "x", "f"]).run();
+    o.assert_code(2);
+    if let Some((_, code)) = gnu(d, &["--co", "x", "f"]) {
+        assert_eq!(code, 2);
+    }
+    // utf8-repair and utf8-count follow the same rule.
+    let o = TestCommand::new("utf8-repair", d)
+        .args(["--repl=?", "--act=replace"])
+        .stdin(b"a\xFFb")
+        .run();
+    assert_eq!(o.out(), "a?b");
+}
+
+#[test]
+fn minus_num_is_context() {
+    let dir = tempdir();
+    let d = dir.path();
+    write(d, "f", "1\n2\n3\nx\n5\n6\n7\n");
+    same_as_gnu(d, &["-1", "x", "f"], "3\nx\n5\n", 0);
+    same_as_gnu(d, &["-12", "x", "f"], "1\n2\n3\nx\n5\n6\n7\n", 0);
+    same_as_gnu(d, &["-n1", "x", "f"], "3-3\n4:x\n5-5\n", 0);
+    same_as_gnu(d, &["-1n", "x", "f"], "3-3\n4:x\n5-5\n", 0);
+    // Digits that are the value of -m or -e are not a context.
+    same_as_gnu(d, &["-m1", "x", "f"], "x\n", 0);
+    same_as_gnu(d, &["-e", "-1", "f"], "", 1);
+    // After --, words are operands.
+    let o = grep(d).args(["x", "--", "-1"]).run();
+    o.assert_code(2);
+}
+
+/// GNU grep: `grep --help > /dev/full` says "write error" and exits 2; so does each of ours,
+/// for --help and --version.
+#[test]
+fn help_and_version_write_errors() {
+    if !Path::new("/dev/full").exists() {
+        eprintln!("skipping: no /dev/full");
+        return;
+    }
+    let dir = tempdir();
+    for tool in ["utf8-grep", "utf8-count", "utf8-repair"] {
+        for flag in ["--help", "--version"] {
+            let full = std::fs::File::options()
+                .write(true)
+                .open("/dev/full")
+                .unwrap();
+            let o = Command::new(utf8_tests::cli::bin(tool))
+                .args(["-q", flag].iter().skip(usize::from(tool != "utf8-grep")))
+                .current_dir(dir.path())
+                .stdout(full)
+                .output()
+                .unwrap();
+            assert_eq!(o.status.code(), Some(2), "{tool} {flag}");
+            let err = String::from_utf8_lossy(&o.stderr);
+            assert_eq!(
+                err,
+                format!("{tool}: write error: No space left on device\n")
+            );
+        }
+    }
+}
