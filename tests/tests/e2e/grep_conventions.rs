@@ -121,3 +121,37 @@ fn help_and_version_write_errors() {
         }
     }
 }
+
+/// GNU grep (grep.c, main: "If it is easy to see that matching cannot succeed (e.g., 'grep
+/// -f /dev/null'), match nothing"): with `-m 0`, no pattern at all, or `-v ''` without `-x`
+/// or `-w`, no file is opened and the status is 1 — unless `-L`.
+#[test]
+fn nothing_selectable_opens_nothing() {
+    let dir = tempdir();
+    let d = dir.path();
+    write(d, "ab", "a\nb\n");
+    write(d, "empty", "");
+    let quiet_one = |args: &[&str]| {
+        let o = grep(d).args(args).run();
+        assert_eq!(
+            (o.out(), o.err()),
+            (String::new(), String::new()),
+            "{args:?}"
+        );
+        o.assert_code(1);
+        if let Some((out, code)) = gnu(d, args) {
+            assert_eq!((out.as_str(), code), ("", 1), "GNU grep {args:?}");
+        }
+    };
+    quiet_one(&["-m0", "x", "missing"]);
+    quiet_one(&["-v", "", "missing"]);
+    quiet_one(&["-f", "empty", "missing"]);
+    quiet_one(&["-m0", "-c", "x", "ab"]);
+    quiet_one(&["-c", "-f", "empty", "ab"]);
+    quiet_one(&["-v", "-e", "", "-e", "x", "ab"]);
+    // -L still lists; -v with no pattern selects every line; -x '' can match.
+    same_as_gnu(d, &["-L", "-m0", "x", "ab"], "ab\n", 1);
+    same_as_gnu(d, &["-v", "-f", "empty", "ab"], "a\nb\n", 0);
+    let o = grep(d).args(["-vx", "", "missing"]).run();
+    o.assert_code(2);
+}

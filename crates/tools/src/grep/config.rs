@@ -100,6 +100,9 @@ pub struct Config {
     pub(super) style: Style,
     pub(super) mode: Mode,
     pub(super) list_non_matches: bool,
+    /// Nothing can be selected (`-m 0`, no pattern at all, `-v ''` without `-x`/`-w`): GNU
+    /// grep exits 1 without opening a file, unless `-L`.
+    pub(super) nothing_selectable: bool,
     pub(super) report_color: bool,
     pub(super) files: Vec<OsString>,
     pub(super) recursive: bool,
@@ -159,6 +162,16 @@ impl Config {
         // does not change JSON output, whose match objects list every match already.
         let only_matching = a.only_matching && !a.common.json;
         let engine = a.common.engine()?;
+        // GNU grep (grep.c, main): an empty pattern list matches nothing, as `-v ''` does,
+        // and when nothing can be selected no file is read.
+        let (invert, lines, words, empty) = if patterns.is_empty() {
+            (!a.invert_match, false, false, true)
+        } else {
+            let empty = patterns.len() == 1 && patterns[0].is_empty();
+            (a.invert_match, a.line_regexp, a.word_regexp, empty)
+        };
+        let nothing_selectable = !a.files_without_match
+            && (a.max_count == Some(0) || (empty && invert && !lines && !words));
         let matcher = Matcher::new(patterns, a.ignore_case, a.word_regexp, a.line_regexp)?;
         let context =
             a.context.is_some() || a.after_context.is_some() || a.before_context.is_some();
@@ -217,6 +230,7 @@ impl Config {
             style,
             mode,
             list_non_matches,
+            nothing_selectable,
             report_color: a.common.color_for(&std::io::stderr()),
             files,
             recursive: a.recursive,

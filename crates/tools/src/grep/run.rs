@@ -59,6 +59,9 @@ pub(super) fn run(args: impl IntoIterator<Item = OsString>) -> ExitCode {
 // The run of a configuration is written here, beside the loop over inputs it drives.
 impl Config {
     fn run(&self, out: &mut Output, diag: &mut Diag, matched: &mut bool) -> Result<(), ToolError> {
+        if self.nothing_selectable {
+            return Ok(());
+        }
         // (input, show its name by default)
         let mut todo: Vec<(Input, bool)> = Vec::new();
         let mut errors: Vec<(usize, ToolError)> = Vec::new();
