@@ -155,3 +155,33 @@ fn nothing_selectable_opens_nothing() {
     let o = grep(d).args(["-vx", "", "missing"]).run();
     o.assert_code(2);
 }
+
+/// A file name that is not UTF-8 is printed as its own bytes, as GNU grep and ripgrep print
+/// it (`foo\xFFbar:test`), in lines, counts and lists; `--json` keeps its own rule.
+#[cfg(unix)]
+#[test]
+fn file_names_are_printed_as_given() {
+    use std::os::unix::ffi::OsStrExt;
+    let dir = tempdir();
+    let d = dir.path();
+    let name = std::ffi::OsStr::from_bytes(b"foo\xFFbar");
+    std::fs::write(d.join(name), "test\n").unwrap();
+    let run = |args: &[&str]| {
+        let mut c = grep(d);
+        c.args(args).args([name]);
+        c.command().output().unwrap().stdout
+    };
+    assert_eq!(run(&["-H", "test"]), b"foo\xFFbar:test\n");
+    assert_eq!(run(&["-l", "test"]), b"foo\xFFbar\n");
+    assert_eq!(run(&["-cH", "test"]), b"foo\xFFbar:1\n");
+    let o = grep(d).args(["-r", "test", "."]).run();
+    assert_eq!(o.out(), "./foo\u{FFFD}bar:test\n"); // (out() is lossy; the bytes are raw)
+    if let Ok(g) = Command::new("grep")
+        .args(["-H", "test"])
+        .arg(name)
+        .current_dir(d)
+        .output()
+    {
+        assert_eq!(g.stdout, b"foo\xFFbar:test\n", "GNU grep");
+    }
+}

@@ -97,10 +97,10 @@ impl Printer {
         self.colored(Piece::Separator, &[sep]);
     }
 
-    fn prefix(&mut self, name: &str, at: At, sep: u8) {
+    fn prefix(&mut self, name: &[u8], at: At, sep: u8) {
         let s = self.style;
         if s.with_filename {
-            self.colored(Piece::FileName, name.as_bytes());
+            self.colored(Piece::FileName, name);
             if s.null {
                 self.buf.push(0);
             } else {
@@ -148,7 +148,7 @@ impl Printer {
         &mut self,
         out: &mut Output,
         m: &Matcher,
-        name: &str,
+        name: &[u8],
         line: Line<'_>,
     ) -> Result<(), ToolError> {
         let Line {
@@ -191,7 +191,7 @@ impl Printer {
     pub fn only(
         &mut self,
         out: &mut Output,
-        name: &str,
+        name: &[u8],
         at: At,
         text: &[u8],
     ) -> Result<(), ToolError> {
@@ -207,9 +207,9 @@ impl Printer {
     }
 
     /// `-c`: `[NAME:]COUNT`.
-    pub fn count(&mut self, out: &mut Output, name: &str, n: u64) -> Result<(), ToolError> {
+    pub fn count(&mut self, out: &mut Output, name: &[u8], n: u64) -> Result<(), ToolError> {
         if self.style.with_filename {
-            self.colored(Piece::FileName, name.as_bytes());
+            self.colored(Piece::FileName, name);
             if self.style.null {
                 self.buf.push(0);
             } else {
@@ -222,8 +222,8 @@ impl Printer {
     }
 
     /// `-l`/`-L`: the name, then a newline (a NUL with `--null`).
-    pub fn name(&mut self, out: &mut Output, name: &str) -> Result<(), ToolError> {
-        self.colored(Piece::FileName, name.as_bytes());
+    pub fn name(&mut self, out: &mut Output, name: &[u8]) -> Result<(), ToolError> {
+        self.colored(Piece::FileName, name);
         self.buf.push(if self.style.null { 0 } else { b'\n' });
         self.flush_to(out)
     }
@@ -248,8 +248,11 @@ pub enum Mode {
 pub struct TextSink<'a> {
     /// The printer (its state spans inputs).
     pub printer: &'a mut Printer,
-    /// Where to write (the name is the one printed).
+    /// Where to write.
     pub dest: Dest<'a>,
+    /// The name as printed: a file name's own bytes, as GNU grep and ripgrep write it
+    /// (`dest.name`, lossy, is for diagnostics).
+    pub raw_name: &'a [u8],
     /// What is written.
     pub mode: Mode,
     /// Color the kind of invalid-sequence reports.
@@ -258,12 +261,12 @@ pub struct TextSink<'a> {
 
 impl Sink for TextSink<'_> {
     fn line(&mut self, m: &Matcher, line: Line<'_>) -> Result<u64, ToolError> {
-        self.printer.line(self.dest.out, m, self.dest.name, line)?;
+        self.printer.line(self.dest.out, m, self.raw_name, line)?;
         Ok(0)
     }
 
     fn only(&mut self, at: At, text: &[u8]) -> Result<(), ToolError> {
-        self.printer.only(self.dest.out, self.dest.name, at, text)
+        self.printer.only(self.dest.out, self.raw_name, at, text)
     }
 
     fn gap(&mut self) -> Result<(), ToolError> {
@@ -281,10 +284,10 @@ impl Sink for TextSink<'_> {
         match self.mode {
             Mode::Count => self
                 .printer
-                .count(self.dest.out, self.dest.name, r.selected)?,
-            Mode::Matching if r.selected > 0 => self.printer.name(self.dest.out, self.dest.name)?,
+                .count(self.dest.out, self.raw_name, r.selected)?,
+            Mode::Matching if r.selected > 0 => self.printer.name(self.dest.out, self.raw_name)?,
             Mode::NonMatching if r.selected == 0 => {
-                self.printer.name(self.dest.out, self.dest.name)?
+                self.printer.name(self.dest.out, self.raw_name)?
             }
             _ => {}
         }

@@ -107,6 +107,10 @@ impl Config {
                 (Input::Stdin { .. }, Some(l)) => l.clone(),
                 _ => input.name(),
             };
+            let raw_name = match input {
+                Input::Path(p) => os_bytes(p.as_os_str()),
+                Input::Stdin { .. } => name.clone().into_bytes().into(),
+            };
             printer.style.with_filename = self.with_filename.unwrap_or(*show);
             let mut source = match input.open() {
                 Ok(s) => s,
@@ -116,9 +120,9 @@ impl Config {
                     // without matches: `dir:0` with -c, its name with -L.
                     if matches!(input, Input::Path(p) if p.is_dir()) && !self.settings.quiet {
                         if self.settings.count {
-                            printer.count(out, &name, 0)?;
+                            printer.count(out, &raw_name, 0)?;
                         } else if self.list_non_matches {
-                            printer.name(out, &name)?;
+                            printer.name(out, &raw_name)?;
                         }
                     }
                     continue;
@@ -149,6 +153,7 @@ impl Config {
             } else {
                 text = TextSink {
                     printer: &mut printer,
+                    raw_name: &raw_name,
                     dest: Dest {
                         out,
                         diag,
@@ -218,5 +223,19 @@ impl Config {
             let _ = std::io::stdout().flush();
             diag.error(e);
         }
+    }
+}
+
+/// The bytes of a path as the system gives them (a name that is not UTF-8 is printed as
+/// it is, as GNU grep and ripgrep print it); elsewhere than Unix, its lossy UTF-8.
+fn os_bytes(s: &std::ffi::OsStr) -> std::borrow::Cow<'_, [u8]> {
+    #[cfg(unix)]
+    {
+        use std::os::unix::ffi::OsStrExt;
+        std::borrow::Cow::Borrowed(s.as_bytes())
+    }
+    #[cfg(not(unix))]
+    {
+        std::borrow::Cow::Owned(s.to_string_lossy().into_owned().into_bytes())
     }
 }
