@@ -185,3 +185,53 @@ fn file_names_are_printed_as_given() {
         assert_eq!(g.stdout, b"foo\xFFbar:test\n", "GNU grep");
     }
 }
+
+/// GNU grep's tests/in-eq-out-infloop: `grep 0 out >> out` must not grow `out`: "grep: out:
+/// input file is also the output", status 2, the file unchanged; standard input is named
+/// "(standard input)"; -c, -l, -q and -m1 cannot grow it and run.
+#[cfg(unix)]
+#[test]
+fn input_that_is_also_the_output() {
+    let dir = tempdir();
+    let d = dir.path();
+    let run = |args: &str| {
+        std::fs::write(d.join("out"), "0\n1\n").unwrap();
+        let sh = format!(
+            "exec '{}' {args}",
+            utf8_tests::cli::bin("utf8-grep").display()
+        );
+        let o = Command::new("sh")
+            .args(["-c", &sh])
+            .current_dir(d)
+            .output()
+            .unwrap();
+        let err = String::from_utf8_lossy(&o.stderr).into_owned();
+        (
+            o.status.code(),
+            err,
+            std::fs::read(d.join("out")).unwrap().len(),
+        )
+    };
+    let refused = |path: &str| {
+        (
+            Some(2),
+            format!("utf8-grep: {path}: input file is also the output\n"),
+            4,
+        )
+    };
+    assert_eq!(run("0 out >> out"), refused("out"));
+    assert_eq!(run("0 out < out >> out"), refused("out"));
+    assert_eq!(run("0 < out >> out"), refused("(standard input)"));
+    assert_eq!(run("-s 0 out >> out"), (Some(2), String::new(), 4));
+    assert_eq!(run("-c 0 out >> out"), (Some(0), String::new(), 6));
+    assert_eq!(run("-m1 0 out >> out"), (Some(0), String::new(), 6));
+    assert_eq!(run("-l 0 out >> out"), (Some(0), String::new(), 8));
+    assert_eq!(run("-q 0 out >> out"), (Some(0), String::new(), 4));
+    // Another file beside it is still searched.
+    std::fs::write(d.join("other"), "0\n").unwrap();
+    let (code, err, len) = run("0 out other >> out");
+    assert_eq!(
+        (code, err.as_str(), len),
+        (Some(2), refused("out").1.as_str(), 12)
+    );
+}
