@@ -258,7 +258,7 @@ enum Class {
 }
 
 /// Whether `cp` is printable for glibc's `iswprint` in a UTF-8 locale.
-#[inline]
+#[inline(always)]
 fn is_printable(cp: u32) -> bool {
     if cp < 0x10000 {
         BMP_PRINTABLE[(cp >> 6) as usize] & (1 << (cp & 63)) != 0
@@ -305,7 +305,7 @@ fn is_wide_separator(cp: u32) -> bool {
 
 /// The class of the character (or ill-formed byte) at `bytes[i]` and its length; `None`
 /// when a valid prefix is cut by the end of `bytes` and `last` is false (the rest may follow).
-#[inline]
+#[inline(always)]
 fn step(bytes: &[u8], i: usize, last: bool) -> Option<(Class, usize)> {
     let b = bytes[i];
     if b < 0x80 {

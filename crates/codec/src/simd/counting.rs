@@ -141,18 +141,17 @@ pub(crate) unsafe fn word_masks<V: Vector>(ptr: *const u8, out: &mut [WordMasks]
     // at `ptr + 64 * b + i + d` with `i + V::LANES <= 64` and `d <= 2`, inside the readable
     // range the caller promises.
     unsafe {
-        let (sp, tab, cr, bang, del) = (
-            V::splat(b' '),
-            V::splat(0x08),
-            V::splat(0x0E),
-            V::splat(0x20),
-            V::splat(0x7F),
-        );
-        let (c2, e1, e2, e3) = (
-            V::splat(0xC2),
-            V::splat(0xE1),
-            V::splat(0xE2),
-            V::splat(0xE3),
+        let k = |b: u8| V::splat(b);
+        let (sp, tab, cr, bang, del) = (k(b' '), k(0x08), k(0x0E), k(0x20), k(0x7F));
+        let (c2, e1, e2, e3) = (k(0xC2), k(0xE1), k(0xE2), k(0xE3));
+        let (x80, x81, x8b, x9a, x9f, xa0, xaf) = (
+            k(0x80),
+            k(0x81),
+            k(0x8B),
+            k(0x9A),
+            k(0x9F),
+            k(0xA0),
+            k(0xAF),
         );
         for (b, m) in out.iter_mut().enumerate() {
             let mut w = WordMasks::default();
@@ -162,28 +161,23 @@ pub(crate) unsafe fn word_masks<V: Vector>(ptr: *const u8, out: &mut [WordMasks]
                 let v = V::load(p);
                 let blank = v.eq(sp).or(v.signed_gt(tab).and(cr.signed_gt(v)));
                 let print = v.signed_gt(bang).and(del.signed_gt(v));
-                w.blank |= blank.high_bit_mask() << i;
-                w.print |= print.high_bit_mask() << i;
-                let leads = v.eq(c2).or(v.eq(e1)).or(v.eq(e2)).or(v.eq(e3));
-                if leads.any() {
+                // Opaque masks: LLVM otherwise merges the compares of both halves into a
+                // vector of booleans it rebuilds byte by byte.
+                w.blank |= core::hint::black_box(blank.high_bit_mask()) << i;
+                w.print |= core::hint::black_box(print.high_bit_mask()) << i;
+                let (is_c2, is_e1, is_e2, is_e3) = (v.eq(c2), v.eq(e1), v.eq(e2), v.eq(e3));
+                if is_c2.or(is_e1).or(is_e2).or(is_e3).any() {
                     let (v1, v2) = (V::load(p.add(1)), V::load(p.add(2)));
-                    let x80 = V::splat(0x80);
-                    let sep2 = v.eq(c2).and(v1.eq(V::splat(0xA0)));
-                    // E2 80 80..8A (signed: 0x80..0x8A are below 0x8B), E2 80 AF.
-                    let e2_80 = v.eq(e2).and(v1.eq(x80));
-                    let e2_80_sep = V::splat(0x8B)
-                        .signed_gt(v2)
-                        .or(v2.eq(V::splat(0xAF)))
-                        .and(e2_80);
-                    // E2 81 9F, E2 81 A0.
-                    let e2_81_sep = v
-                        .eq(e2)
-                        .and(v1.eq(V::splat(0x81)))
-                        .and(v2.eq(V::splat(0x9F)).or(v2.eq(V::splat(0xA0))));
-                    // E1 9A 80, E3 80 80.
-                    let ogham = v.eq(e1).and(v1.eq(V::splat(0x9A))).and(v2.eq(x80));
-                    let ideo = v.eq(e3).and(v1.eq(x80)).and(v2.eq(x80));
-                    let sep3 = e2_80_sep.or(e2_81_sep).or(ogham).or(ideo);
+                    let (v1_80, v2_80) = (v1.eq(x80), v2.eq(x80));
+                    let sep2 = is_c2.and(v1.eq(xa0));
+                    // E2 80 80..8A (signed: 0x80..0x8A are below 0x8B), E2 80 AF; E2 81 9F,
+                    // E2 81 A0; E1 9A 80; E3 80 80.
+                    let e2_80 = v1_80.and(x8b.signed_gt(v2).or(v2.eq(xaf)));
+                    let e2_81 = v1.eq(x81).and(v2.eq(x9f).or(v2.eq(xa0)));
+                    let sep3 = is_e2
+                        .and(e2_80.or(e2_81))
+                        .or(is_e1.and(v1.eq(x9a)).and(v2_80))
+                        .or(is_e3.and(v1_80).and(v2_80));
                     w.sep2 |= sep2.high_bit_mask() << i;
                     w.sep3 |= sep3.high_bit_mask() << i;
                 }
