@@ -293,6 +293,46 @@ static BMP_PRINTABLE: [u64; 1024] = {
     bits
 };
 
+/// For a lead byte `0xC0 + i / 64` followed by the continuation byte `0x80 + i % 64`: whether
+/// every well-formed character that starts so is printable and not a separator (two-byte
+/// characters: that character; three-byte ones: the 64 code points sharing the prefix; never
+/// for four-byte ones, overlong or surrogate prefixes and leads that are not leads).
+static PAIR_WORD: [bool; 64 * 64] = {
+    let mut t = [false; 64 * 64];
+    let mut i = 0;
+    while i < 64 * 64 {
+        let (lead, low) = (0xC0 + (i / 64) as u32, (i % 64) as u32);
+        t[i] = if lead >= 0xC2 && lead <= 0xDF {
+            let cp = (lead & 0x1F) << 6 | low;
+            BMP_PRINTABLE[(cp >> 6) as usize] & (1 << (cp & 63)) != 0 && cp != 0xA0
+        } else if lead >= 0xE0 && lead <= 0xEF {
+            let block = (lead & 0x0F) << 6 | low;
+            let bad = (lead == 0xE0 && low < 0x20) || (lead == 0xED && low >= 0x20);
+            // The blocks of U+1680, U+2000..U+207F and U+3000 hold separators.
+            let sep = block == 0x1680 >> 6
+                || block == 0x2000 >> 6
+                || block == 0x2040 >> 6
+                || block == 0x3000 >> 6;
+            !bad && !sep && BMP_PRINTABLE[block as usize] == u64::MAX
+        } else {
+            false
+        };
+        i += 1;
+    }
+    t
+};
+
+/// Whether the character at `bytes[a]` (not ASCII; `a + 2 < bytes.len()`) surely begins a
+/// word, from [`PAIR_WORD`]; `false` means "ask [`step`]".
+#[inline(always)]
+fn surely_word(bytes: &[u8], a: usize) -> bool {
+    let (b0, b1, b2) = (bytes[a], bytes[a + 1], bytes[a + 2]);
+    b0 >= 0xC0
+        && b1 & 0xC0 == 0x80
+        && PAIR_WORD[usize::from(b0 & 0x3F) << 6 | usize::from(b1 & 0x3F)]
+        && (b0 < 0xE0 || b2 & 0xC0 == 0x80)
+}
+
 /// Whether `cp` (not ASCII) separates words: glibc's printable spaces and wc's no-break
 /// spaces.
 #[inline]
@@ -397,11 +437,13 @@ fn words_with(k: Kernel, w: &mut Words, bytes: &[u8], last: bool) -> usize {
             // Run starts: a non-separator after a separator, or at 0 unless a word is open
             // (then the byte before is inside that word).
             let starts = non & !(non << 1 | u64::from(w.open));
-            let mut others = starts & !m.print;
+            let mut others = starts & !m.print & !m.word_lead;
             let mut ok = true;
             while others != 0 {
                 let j = others.trailing_zeros() as usize;
-                if !matches!(step(bytes, at + j, false), Some((Class::Print, _))) {
+                if !surely_word(bytes, at + j)
+                    && !matches!(step(bytes, at + j, false), Some((Class::Print, _)))
+                {
                     ok = false;
                     break;
                 }

@@ -250,6 +250,8 @@ pub(crate) fn probe(k: Kernel, bytes: &[u8]) -> Option<usize> {
 /// How many bytes the scalar kernel's probe decodes before the kernel is called.
 const PROBE: usize = 16;
 
+#[cfg(test)]
+pub(crate) use counting::WORD_LEADS;
 pub(crate) use counting::{WindowCounts, WordMasks};
 pub(crate) use generic::{DENSE_SPAN, DenseMasks};
 
