@@ -327,10 +327,11 @@ static PAIR_WORD: [bool; 64 * 64] = {
 #[inline(always)]
 fn surely_word(bytes: &[u8], a: usize) -> bool {
     let (b0, b1, b2) = (bytes[a], bytes[a + 1], bytes[a + 2]);
-    b0 >= 0xC0
-        && b1 & 0xC0 == 0x80
-        && PAIR_WORD[usize::from(b0 & 0x3F) << 6 | usize::from(b1 & 0x3F)]
-        && (b0 < 0xE0 || b2 & 0xC0 == 0x80)
+    // Without branches: the scripts of a text mix unpredictably.
+    (b0 >= 0xC0)
+        & (b1 & 0xC0 == 0x80)
+        & PAIR_WORD[usize::from(b0 & 0x3F) << 6 | usize::from(b1 & 0x3F)]
+        & ((b0 < 0xE0) | (b2 & 0xC0 == 0x80))
 }
 
 /// Whether `cp` (not ASCII) separates words: glibc's printable spaces and wc's no-break
@@ -437,17 +438,27 @@ fn words_with(k: Kernel, w: &mut Words, bytes: &[u8], last: bool) -> usize {
             // Run starts: a non-separator after a separator, or at 0 unless a word is open
             // (then the byte before is inside that word).
             let starts = non & !(non << 1 | u64::from(w.open));
-            let mut others = starts & !m.print & !m.word_lead;
+            let others = starts & !m.print & !m.word_lead;
             let mut ok = true;
-            while others != 0 {
-                let j = others.trailing_zeros() as usize;
-                if !surely_word(bytes, at + j)
-                    && !matches!(step(bytes, at + j, false), Some((Class::Print, _)))
-                {
-                    ok = false;
-                    break;
+            let mut rest = others;
+            while rest != 0 {
+                ok &= surely_word(bytes, at + rest.trailing_zeros() as usize);
+                rest &= rest - 1;
+            }
+            if !ok {
+                // The exact test, for the starts the table cannot vouch for.
+                ok = true;
+                let mut rest = others;
+                while rest != 0 {
+                    let j = rest.trailing_zeros() as usize;
+                    if !surely_word(bytes, at + j)
+                        && !matches!(step(bytes, at + j, false), Some((Class::Print, _)))
+                    {
+                        ok = false;
+                        break;
+                    }
+                    rest &= rest - 1;
                 }
-                others &= others - 1;
             }
             if !ok {
                 // A run that begins with a character that is not printable: this block, to the
