@@ -293,51 +293,61 @@ static BMP_PRINTABLE: [u64; 1024] = {
     bits
 };
 
-/// For a lead byte `0xC0 + i / 64` followed by the continuation byte `0x80 + i % 64`: whether
-/// every well-formed character that starts so is printable and not a separator (two-byte
-/// characters: that character; three-byte ones: the 64 code points sharing the prefix; never
-/// for four-byte ones, overlong or surrogate prefixes and leads that are not leads).
-static PAIR_WORD: [bool; 64 * 64] = {
-    let mut t = [false; 64 * 64];
-    let mut i = 0;
-    while i < 64 * 64 {
-        let (lead, low) = (0xC0 + (i / 64) as u32, (i % 64) as u32);
-        t[i] = if lead >= 0xC2 && lead <= 0xDF {
-            let cp = (lead & 0x1F) << 6 | low;
-            BMP_PRINTABLE[(cp >> 6) as usize] & (1 << (cp & 63)) != 0 && cp != 0xA0
-        } else if lead >= 0xE0 && lead <= 0xEF {
-            let block = (lead & 0x0F) << 6 | low;
-            let bad = (lead == 0xE0 && low < 0x20) || (lead == 0xED && low >= 0x20);
-            // The blocks of U+1680, U+2000..U+207F and U+3000 hold separators.
-            let sep = block == 0x1680 >> 6
-                || block == 0x2000 >> 6
-                || block == 0x2040 >> 6
-                || block == 0x3000 >> 6;
-            !bad && !sep && BMP_PRINTABLE[block as usize] == u64::MAX
-        } else {
-            false
-        };
-        i += 1;
+/// Code points U+0000..U+1FFFF that begin a word, one bit each: printable and not a
+/// separator (from [`table::NONPRINTABLE`] and [`is_wide_separator`]).
+static WORD_BITS: [u64; 2048] = {
+    let mut bits = [u64::MAX; 2048];
+    let mut r = 0;
+    while r < table::NONPRINTABLE.len() {
+        let (lo, hi) = table::NONPRINTABLE[r];
+        let mut cp = lo;
+        while cp <= hi && cp < 0x20000 {
+            bits[(cp >> 6) as usize] &= !(1 << (cp & 63));
+            cp += 1;
+        }
+        r += 1;
     }
-    t
+    let mut cp = 0;
+    while cp < 0x3001 {
+        if is_wide_separator(cp) || matches!(cp, 0x09..=0x0D | 0x20) {
+            bits[(cp >> 6) as usize] &= !(1 << (cp & 63));
+        }
+        cp += 1;
+    }
+    bits
 };
 
 /// Whether the character at `bytes[a]` (not ASCII; `a + 2 < bytes.len()`) surely begins a
-/// word, from [`PAIR_WORD`]; `false` means "ask [`step`]".
+/// word: a well-formed character up to U+1FFFF found in [`WORD_BITS`]; `false` means "ask
+/// [`step`]".
 #[inline(always)]
 fn surely_word(bytes: &[u8], a: usize) -> bool {
     let (b0, b1, b2) = (bytes[a], bytes[a + 1], bytes[a + 2]);
+    let b3 = bytes.get(a + 3).copied().unwrap_or(0);
+    let cont = |x: u8| x & 0xC0 == 0x80;
+    let low = |x: u8| u32::from(x & 0x3F);
     // Without branches: the scripts of a text mix unpredictably.
+    let (cp, min, conts) = if b0 >= 0xF0 {
+        let cp = u32::from(b0 & 0x07) << 18 | low(b1) << 12 | low(b2) << 6 | low(b3);
+        (cp, 0x10000, cont(b1) & cont(b2) & cont(b3))
+    } else if b0 >= 0xE0 {
+        let cp = u32::from(b0 & 0x0F) << 12 | low(b1) << 6 | low(b2);
+        (cp, 0x800, cont(b1) & cont(b2))
+    } else {
+        (u32::from(b0 & 0x1F) << 6 | low(b1), 0x80, cont(b1))
+    };
+    let i = cp.min(0x1FFFF);
     (b0 >= 0xC0)
-        & (b1 & 0xC0 == 0x80)
-        & PAIR_WORD[usize::from(b0 & 0x3F) << 6 | usize::from(b1 & 0x3F)]
-        & ((b0 < 0xE0) | (b2 & 0xC0 == 0x80))
+        & conts
+        & (cp >= min)
+        & (cp < 0x20000)
+        & (WORD_BITS[(i >> 6) as usize] & (1 << (i & 63)) != 0)
 }
 
 /// Whether `cp` (not ASCII) separates words: glibc's printable spaces and wc's no-break
 /// spaces.
 #[inline]
-fn is_wide_separator(cp: u32) -> bool {
+const fn is_wide_separator(cp: u32) -> bool {
     matches!(
         cp,
         0xA0 | 0x1680 | 0x2000..=0x200A | 0x202F | 0x205F | 0x2060 | 0x3000

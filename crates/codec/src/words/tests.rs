@@ -191,13 +191,19 @@ fn printable_table() {
 }
 
 #[test]
-fn pair_table_agrees_with_step() {
-    // Every lead and continuation pair, with every third byte: where the table says "a word",
-    // the exact decoder agrees.
-    for b0 in 0xC0..=0xFFu8 {
-        for b1 in 0x80..=0xBFu8 {
-            for b2 in [0x80u8, 0x9F, 0xA0, 0xBF, b'a'] {
-                let s = [b0, b1, b2, b' '];
+fn word_bits_agree_with_step() {
+    // Every character up to U+1FFFF: the table vouches exactly for those that begin a word.
+    for c in (0x80..0x20000).filter_map(char::from_u32) {
+        let mut s = [b' '; 8];
+        c.encode_utf8(&mut s);
+        let exact = step(&s, 0, true).map(|(class, _)| class) == Some(Class::Print);
+        assert_eq!(surely_word(&s, 0), exact, "U+{:04X}", c as u32);
+    }
+    // And for damaged sequences it never does.
+    for b0 in 0x80..=0xFFu8 {
+        for b1 in [0x41u8, 0x80, 0x9F, 0xA0, 0xBF, 0xC0] {
+            for b2 in [0x20u8, 0x80, 0xBF] {
+                let s = [b0, b1, b2, 0x20];
                 if surely_word(&s, 0) {
                     assert_eq!(
                         step(&s, 0, true).map(|(c, _)| c),
