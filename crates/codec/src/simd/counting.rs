@@ -208,20 +208,19 @@ pub(crate) unsafe fn word_masks<V: Vector>(ptr: *const u8, out: &mut [WordMasks]
                 let three_byte = row.eq(four).and(c1).and(c2_);
                 w.word_lead |= core::hint::black_box(two_byte.or(three_byte).high_bit_mask()) << i;
                 let (is_c2, is_e1, is_e2, is_e3) = (v.eq(c2), v.eq(e1), v.eq(e2), v.eq(e3));
-                if is_c2.or(is_e1).or(is_e2).or(is_e3).any() {
-                    let (v1_80, v2_80) = (v1.eq(x80), v2.eq(x80));
-                    let sep2 = is_c2.and(v1.eq(xa0));
-                    // E2 80 80..8A (signed: 0x80..0x8A are below 0x8B), E2 80 AF; E2 81 9F,
-                    // E2 81 A0; E1 9A 80; E3 80 80.
-                    let e2_80 = v1_80.and(x8b.signed_gt(v2).or(v2.eq(xaf)));
-                    let e2_81 = v1.eq(x81).and(v2.eq(x9f).or(v2.eq(xa0)));
-                    let sep3 = is_e2
-                        .and(e2_80.or(e2_81))
-                        .or(is_e1.and(v1.eq(x9a)).and(v2_80))
-                        .or(is_e3.and(v1_80).and(v2_80));
-                    w.sep2 |= sep2.high_bit_mask() << i;
-                    w.sep3 |= sep3.high_bit_mask() << i;
-                }
+                // No branch on whether a lead is there: in mixed text the guess fails often.
+                let (v1_80, v2_80) = (v1.eq(x80), v2.eq(x80));
+                let sep2 = is_c2.and(v1.eq(xa0));
+                // E2 80 80..8A (signed: 0x80..0x8A are below 0x8B), E2 80 AF; E2 81 9F,
+                // E2 81 A0; E1 9A 80; E3 80 80.
+                let e2_80 = v1_80.and(x8b.signed_gt(v2).or(v2.eq(xaf)));
+                let e2_81 = v1.eq(x81).and(v2.eq(x9f).or(v2.eq(xa0)));
+                let sep3 = is_e2
+                    .and(e2_80.or(e2_81))
+                    .or(is_e1.and(v1.eq(x9a)).and(v2_80))
+                    .or(is_e3.and(v1_80).and(v2_80));
+                w.sep2 |= sep2.high_bit_mask() << i;
+                w.sep3 |= sep3.high_bit_mask() << i;
                 i += V::LANES;
             }
             *m = w;
