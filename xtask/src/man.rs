@@ -117,6 +117,16 @@ fn extra(tool: Tool) -> Extra {
                     "Transcode a legacy file to UTF-8:",
                     "utf8-repair --from windows-1252 -o out.txt legacy.txt",
                 ),
+                (
+                    "Detect each file's encoding (a byte order mark, UTF-8, or chardetng's \
+                     guess over the first MiB) and say which was chosen:",
+                    "utf8-repair --from auto --report old/*.txt > all.txt",
+                ),
+                (
+                    "Undo UTF-8 that was decoded as windows-1252 or Latin-1 (\"cafÃ©\" \
+                     becomes \"café\"), listing each fix:",
+                    "utf8-repair --fix-mojibake --report export.csv > fixed.csv",
+                ),
             ],
         },
     }

@@ -10,6 +10,8 @@
 //! * [`mmap`]: read-only windows of large regular files (all the crate's `unsafe`);
 //! * [`color`]: the named styles and writing a piece with or without them;
 //! * [`report`]: the one formatter of errors, text and JSON, as DESIGN.md shows them;
+//! * [`detect`]: which encoding a stream is in (`--from auto`, the legacy-encoding hint);
+//! * [`mojibake`]: undoing UTF-8 decoded as windows-1252 or Latin-1 (`--fix-mojibake`);
 //! * [`diag`], [`output`], [`exit`]: diagnostics, stdout with quiet closed pipes, and the
 //!   0/1/2 exit status table.
 //!
@@ -23,6 +25,7 @@
 pub mod args;
 pub mod color;
 pub mod count;
+pub mod detect;
 pub mod diag;
 pub mod engine;
 pub mod exit;
@@ -30,6 +33,7 @@ pub mod grep;
 pub mod input;
 #[allow(unsafe_code)]
 pub mod mmap;
+pub mod mojibake;
 pub mod output;
 pub mod position;
 pub mod repair;

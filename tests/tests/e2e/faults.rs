@@ -221,7 +221,11 @@ fn empty_file() {
     write(d, "empty", "");
     let o = TestCommand::new("utf8-count", d).args(["empty"]).run();
     o.assert_code(0);
-    assert!(o.out().split_whitespace().eq(["0", "0", "0", "0", "empty"]));
+    assert!(
+        o.out()
+            .split_whitespace()
+            .eq(["0", "0", "0", "0", "0", "empty"])
+    );
     let o = TestCommand::new("utf8-count", d)
         .args(["--check", "empty"])
         .run();
@@ -354,7 +358,11 @@ fn fifo_input_is_read_like_a_pipe() {
     // An empty FIFO (the writer closes at once) is an empty input.
     let o = through_fifo(d, &fifo, "utf8-count", &["fifo"], Vec::new());
     o.assert_code(0);
-    assert!(o.out().split_whitespace().eq(["0", "0", "0", "0", "fifo"]));
+    assert!(
+        o.out()
+            .split_whitespace()
+            .eq(["0", "0", "0", "0", "0", "fifo"])
+    );
     // utf8-repair refuses to rewrite a FIFO in place, and says so.
     let mut c = TestCommand::new("utf8-repair", d);
     c.args(["-i", "fifo"]);

@@ -267,7 +267,7 @@ fn bounded_memory(total: u64, cases: &[Case]) {
                     let fields: Vec<&str> = out.split_whitespace().collect();
                     let lines = blk.iter().filter(|&&b| b == b'\n').count() as u64 * reps;
                     assert_eq!(fields[0], lines.to_string(), "lines: {out}");
-                    assert_eq!(fields[2], total.to_string(), "bytes: {out}");
+                    assert_eq!(fields[3], total.to_string(), "bytes: {out}");
                 }
                 (_, Some("-c")) => {
                     let want = if one_line { 1 } else { matching_lines * reps };
@@ -312,4 +312,42 @@ fn resources_1gib_grep_count() {
 #[ignore = "1 GiB twice: run in release with `-- --ignored resources`"]
 fn resources_1gib_grep_only_matching() {
     bounded_memory(GIB, &[GREP_O]);
+}
+
+/// `utf8-repair --from auto` decides from a bounded prefix and streams the rest: 256 MiB of
+/// windows-1252 text (detected, transcoded) and of UTF-8 with errors (repaired), each in
+/// under 16 MiB (issue 20).
+#[test]
+#[ignore = "256 MiB twice: run in release with `-- --ignored resources`"]
+fn resources_256mib_repair_auto() {
+    let dir = tempdir();
+    let total = 256 * MIB;
+    let line = "Le fichier « données » a été créé à côté ; déjà vu, naïveté, œuvre.\n";
+    let (latin, _, unmappable) = encoding_rs::WINDOWS_1252.encode(line);
+    assert!(!unmappable);
+    let mut blk = latin.repeat(64 * 1024 / latin.len() + 1);
+    blk.truncate(64 * 1024 - 64 * 1024 % latin.len());
+    let decoded_len = (blk.len() / latin.len() * line.len()) as u64;
+    let utf8 = block(false);
+    let repaired_len = String::from_utf8_lossy(&utf8).len() as u64;
+    for (what, blk, want) in [
+        ("windows-1252", &blk, decoded_len),
+        ("UTF-8 with errors", &utf8, repaired_len),
+    ] {
+        let reps = total / blk.len() as u64;
+        let run = measure(
+            dir.path(),
+            "utf8-repair",
+            &["--from", "auto"],
+            blk,
+            reps * blk.len() as u64,
+        );
+        eprintln!(
+            "resources: utf8-repair --from auto, 256 MiB of {what}: peak RSS {} KiB",
+            run.peak_kib
+        );
+        assert_eq!(run.code, 0, "{what}: {}", run.stderr);
+        assert!(run.peak_kib < 16 * 1024, "{what}: {} KiB", run.peak_kib);
+        assert_eq!(run.out_len, want * reps, "{what}: output length");
+    }
 }

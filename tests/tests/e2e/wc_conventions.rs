@@ -129,7 +129,7 @@ fn directory_operand_prints_its_zeros() {
     // says ".: Is a directory" (exit 1 there, 2 here as DESIGN.md says).
     let o = count(dir.path()).args(["."]).run();
     o.assert_code(2);
-    assert_eq!(o.out(), "      0       0       0       0 .\n");
+    assert_eq!(o.out(), "      0       0       0       0       0 .\n");
     assert_eq!(o.err(), "utf8-count: .: Is a directory\n");
     // uutils test_read_error_order_with_stderr_to_stdout: `wc ioerrdir` prints
     // "{:>7} {:>7} {:>7} ioerrdir" and "wc: ioerrdir: Is a directory".
@@ -272,7 +272,7 @@ fn files0_zero_length_names() {
     // widths come from files it could stat).
     let o = files0_piped(&[], b"\0\0");
     o.assert_code(2);
-    assert_eq!(o.out(), "0 0 0 0 total\n");
+    assert_eq!(o.out(), "0 0 0 0 0 total\n");
     assert_eq!(
         o.err(),
         "utf8-count: -:1: invalid zero-length file name\n\
@@ -281,7 +281,7 @@ fn files0_zero_length_names() {
     // "zero-len": the names after a zero-length one are still counted.
     let o = files0_piped(&[], b"\0g\0");
     o.assert_code(2);
-    assert_eq!(o.out(), "0 0 0 0 g\n0 0 0 0 total\n");
+    assert_eq!(o.out(), "0 0 0 0 0 g\n0 0 0 0 0 total\n");
     assert_eq!(o.err(), "utf8-count: -:1: invalid zero-length file name\n");
     // uutils test_zero_length_files: "\0moby_dick.txt\0\0alice…\0\0lorem…\0" with and without
     // the final NUL reports entries 1, 3 and 5; one more NUL adds entry 7.
@@ -310,21 +310,24 @@ fn files0_zero_length_names() {
 #[test]
 fn files0_entries() {
     // GNU wc-files0-from.pl "1", "1a", "2", "2a", "duplicate1", "missing2".
-    assert_eq!(files0_piped(&[], b"g").assert_code(0).out(), "0 0 0 0 g\n");
+    assert_eq!(
+        files0_piped(&[], b"g").assert_code(0).out(),
+        "0 0 0 0 0 g\n"
+    );
     assert_eq!(
         files0_piped(&[], b"g\0").assert_code(0).out(),
-        "0 0 0 0 g\n"
+        "0 0 0 0 0 g\n"
     );
     for list in [&b"g\0g"[..], b"g\0g\0"] {
         let o = files0_piped(&[], list);
         assert_eq!(
             o.assert_code(0).out(),
-            "0 0 0 0 g\n0 0 0 0 g\n0 0 0 0 total\n"
+            "0 0 0 0 0 g\n0 0 0 0 0 g\n0 0 0 0 0 total\n"
         );
     }
     let o = files0_piped(&[], b"missing\0missing\0");
     o.assert_code(2);
-    assert_eq!(o.out(), "0 0 0 0 total\n");
+    assert_eq!(o.out(), "0 0 0 0 0 total\n");
     assert_eq!(
         o.err(),
         "utf8-count: missing: No such file or directory\n".repeat(2)
@@ -481,7 +484,7 @@ fn names_in_results_and_diagnostics() {
         .args(["--files0-from=files0 with nonexistent.txt"])
         .run();
     o.assert_code(2);
-    assert_eq!(o.out(), "0 0 0 0 total\n");
+    assert_eq!(o.out(), "0 0 0 0 0 total\n");
     assert_eq!(
         o.err(),
         "utf8-count: this_file_does_not_exist.txt: No such file or directory\n\

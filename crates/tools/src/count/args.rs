@@ -86,6 +86,12 @@ pub struct CountArgs {
     ])]
     pub check: bool,
 
+    /// With --check: no hint. An invalid input that reads cleanly as a legacy encoding gets
+    /// a note after its error naming it ("this looks like windows-1252 text; try
+    /// utf8-repair --from windows-1252").
+    #[arg(short = 'q', long, requires = "check")]
+    pub quiet: bool,
+
     /// Print one line per scalar value or error: offset, bytes in hex, U+XXXX or the error.
     #[arg(long, conflicts_with_all = [
         "histogram", "lines", "words", "chars", "bytes", "errors", "max_line_length",

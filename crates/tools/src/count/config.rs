@@ -53,6 +53,8 @@ pub(super) struct Config {
     pub total_if_several: bool,
     pub histogram: bool,
     pub check: bool,
+    /// `--check` names a legacy encoding the input seems to be in (no `--quiet`).
+    pub hints: bool,
     pub explain: bool,
     pub hex: bool,
     pub json: bool,
@@ -103,6 +105,7 @@ impl TryFrom<&CountArgs> for Config {
             total,
             histogram: a.histogram,
             check: a.check,
+            hints: a.check && !a.quiet && !a.common.json,
             explain: a.explain,
             hex: a.hex,
             json: a.common.json,

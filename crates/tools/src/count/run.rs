@@ -13,6 +13,7 @@ use super::json::{ScalarJson, TallyJson};
 use super::quote::{quotef, raw_name, result_name};
 use super::tally::{self, Mode, Tally};
 use crate::color::ERROR_KIND;
+use crate::detect::{self, Tee};
 use crate::diag::{Diag, ToolError};
 use crate::engine::Scanner;
 use crate::exit::Status;
@@ -299,7 +300,8 @@ impl Config {
                 return Ok(());
             };
             let name = input.name();
-            match self.first_error(self.reader(source), &name) {
+            let mut tee = Tee::new(self.reader(source), detect::SNIFF_LEN);
+            match self.first_error(&mut tee, &name) {
                 Ok(None) => {}
                 Ok(Some(line)) => {
                     diag.record(Status::False);
@@ -308,6 +310,14 @@ impl Config {
                     } else {
                         out.flush()?;
                         diag.raw_line(&line);
+                    }
+                    let (kept, complete) = tee.kept();
+                    if let Some(enc) = detect::hint(kept, complete).filter(|_| self.hints) {
+                        let try_with = "utf8-repair --from";
+                        diag.line(format_args!(
+                            "{}",
+                            detect::hint_message(&name, enc, try_with)
+                        ));
                     }
                 }
                 Err(e) => diag.error(&ToolError::input(quoted(input), &e)),

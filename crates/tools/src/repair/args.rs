@@ -83,9 +83,26 @@ pub struct RepairArgs {
     pub report: Option<ReportFormat>,
 
     /// Decode the input from ENCODING (any WHATWG label: windows-1252, iso-8859-2,
-    /// shift_jis, euc-kr, gb18030, utf-16le, ...); a byte order mark overrides it.
+    /// shift_jis, euc-kr, gb18030, utf-16le, ...); a byte order mark overrides it. `auto`
+    /// chooses from the first MiB of each input: a byte order mark, UTF-8 (valid, or
+    /// damaged in fewer places than it has non-ASCII characters), or the guess of the
+    /// chardetng detector; `--report` says which.
     #[arg(long, value_name = "ENCODING")]
     pub from: Option<String>,
+
+    /// Print no hints: without --from, an input that is not UTF-8 but reads cleanly as a
+    /// legacy encoding gets a note on standard error naming it ("this looks like
+    /// windows-1252 text; try --from windows-1252").
+    #[arg(short = 'q', long)]
+    pub quiet: bool,
+
+    /// Undo mojibake: UTF-8 text that was decoded as windows-1252 or Latin-1 and encoded
+    /// again, once or several times ("cafÃ©" becomes "café", "â€œquotesâ€\x9d" becomes
+    /// "“quotes”"), as Python's ftfy fix_encoding does, and nothing else. Conservative:
+    /// clean text in any language is left alone. After --from and the repair; --report
+    /// lists each fix.
+    #[arg(long)]
+    pub fix_mojibake: bool,
 
     /// What to do with a byte order mark at the start of UTF-8 input: keep it or strip it.
     #[arg(long, value_enum, value_name = "WHAT", default_value_t = BomArg::Keep)]

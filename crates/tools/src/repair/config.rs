@@ -9,6 +9,7 @@ use encoding_rs::Encoding;
 use utf8_codec::{Action, Practice, RepairOptions};
 
 use super::args::{ActionArg, BomArg, RepairArgs, ReportFormat};
+use super::pipeline::Source;
 use crate::diag::ToolError;
 use crate::engine::Engine;
 use crate::input::{Input, inputs};
@@ -46,8 +47,12 @@ pub(super) struct Config {
     pub substitute: Substitute,
     pub engine: Engine,
     pub strip_bom: bool,
-    /// Decode from this encoding (never UTF-8, which the codec repairs).
-    pub from: Option<&'static Encoding>,
+    /// What the input is decoded from (`--from`).
+    pub source: Source,
+    /// Whether UTF-8 input with errors is looked at for a legacy encoding (no `--quiet`).
+    pub hints: bool,
+    /// `--fix-mojibake`.
+    pub fix_mojibake: bool,
     pub mode: Mode,
     pub report: Report,
     /// `--json` (the reports of `--check`).
@@ -87,15 +92,16 @@ impl TryFrom<&RepairArgs> for Config {
             (ActionArg::Delete, None) => Substitute::Delete,
             (ActionArg::Escape, None) => Substitute::Escape,
         };
-        let from = match a.from.as_deref() {
-            None => None,
+        let source = match a.from.as_deref() {
+            None => Source::Utf8,
+            Some(label) if label.eq_ignore_ascii_case("auto") => Source::Auto,
             Some(label) => match Encoding::for_label(label.as_bytes()) {
-                Some(enc) if enc == encoding_rs::UTF_8 => None,
-                Some(enc) => Some(enc),
+                Some(enc) if enc == encoding_rs::UTF_8 => Source::Utf8,
+                Some(enc) => Source::From(enc),
                 None => {
                     return Err(ToolError::Usage(format!(
-                        "unknown encoding '{label}' (expected a WHATWG label such as \
-                         utf-8, windows-1252, iso-8859-2, shift_jis, gb18030 or utf-16le)"
+                        "unknown encoding '{label}' (expected auto or a WHATWG label such \
+                         as utf-8, windows-1252, iso-8859-2, shift_jis, gb18030 or utf-16le)"
                     )));
                 }
             },
@@ -141,7 +147,9 @@ impl TryFrom<&RepairArgs> for Config {
             substitute,
             engine,
             strip_bom: a.bom == BomArg::Strip,
-            from,
+            hints: !a.quiet && a.from.is_none(),
+            fix_mojibake: a.fix_mojibake,
+            source,
             mode,
             report: match a.report {
                 None => Report::None,
@@ -211,9 +219,13 @@ mod tests {
 
     #[test]
     fn encodings_and_modes() {
-        assert!(config(&["--from", "utf8"]).unwrap().from.is_none());
+        assert_eq!(config(&["--from", "utf8"]).unwrap().source, Source::Utf8);
         let c = config(&["--from", "latin1"]).unwrap();
-        assert_eq!(c.from, Some(encoding_rs::WINDOWS_1252));
+        assert_eq!(c.source, Source::From(encoding_rs::WINDOWS_1252));
+        assert_eq!(config(&["--from", "AUTO"]).unwrap().source, Source::Auto);
+        assert!(config(&[]).unwrap().hints);
+        assert!(!config(&["-q"]).unwrap().hints);
+        assert!(!config(&["--from", "auto"]).unwrap().hints);
         assert!(config(&["--from", "klingon"]).is_err());
         assert!(config(&["--in-place"]).is_err());
         assert!(config(&["--in-place", "-"]).is_err());

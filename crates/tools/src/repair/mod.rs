@@ -16,6 +16,7 @@ mod atomic;
 mod config;
 mod pipeline;
 mod run;
+mod unmojibake;
 
 pub use args::{ActionArg, BomArg, PracticeArg, RepairArgs, ReportFormat};
 

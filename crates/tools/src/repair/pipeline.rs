@@ -7,13 +7,15 @@
 //! substitute per byte of an error).
 
 use std::fmt::Write as _;
-use std::io::{self, Read, Write};
+use std::io::{self, Cursor, Read, Write};
 
 use encoding_rs::{DecoderResult, Encoding};
 use utf8_codec::stream::{Event, StreamError};
 use utf8_codec::{ErrorKind, RepairOptions, Repairer};
 
+use super::unmojibake::{FixReport, Unmojibake};
 use crate::color::ERROR_KIND;
+use crate::detect::{self, Guess, Tee};
 use crate::engine::Engine;
 use crate::engine::Scanner;
 use crate::input::{CHUNK_SIZE, Chunks};
@@ -32,8 +34,23 @@ pub(super) struct Pipeline<'a> {
     pub engine: Engine,
     /// Remove a UTF-8 byte order mark at the start.
     pub strip_bom: bool,
-    /// Decode from this encoding instead (never UTF-8, which the codec handles).
-    pub from: Option<&'static Encoding>,
+    /// What the input is decoded from.
+    pub source: Source,
+    /// Whether to look for a legacy encoding in UTF-8 input with errors (a hint).
+    pub hints: bool,
+    /// `--fix-mojibake`: undo UTF-8 decoded as windows-1252 or Latin-1 in the output.
+    pub fix_mojibake: bool,
+}
+
+/// What a stream is decoded from (`--from`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Source {
+    /// UTF-8, repaired by the codec.
+    Utf8,
+    /// Another encoding, transcoded by encoding_rs (a byte order mark overrides it).
+    From(&'static Encoding),
+    /// `--from auto`: chosen from the first [`detect::SNIFF_LEN`] bytes.
+    Auto,
 }
 
 /// Why a stream stopped.
@@ -50,6 +67,8 @@ pub(super) enum Failure {
 pub(super) struct Tally {
     /// Errors found (maximal subparts, or malformed sequences of the source encoding).
     pub errors: u64,
+    /// The legacy encoding UTF-8 input with errors seems to be in ([`detect::hint`]).
+    pub hint: Option<&'static Encoding>,
 }
 
 impl Pipeline<'_> {
@@ -62,9 +81,59 @@ impl Pipeline<'_> {
         out: &mut dyn Write,
         reporter: Option<&mut Reporter>,
     ) -> Result<Tally, Failure> {
-        match self.from {
-            Some(enc) => self.transcode(reader, enc, name, out, reporter),
-            None => self.repair(reader, name, out, reporter),
+        if !self.fix_mojibake {
+            return self.decode(reader, name, out, reporter);
+        }
+        let report = reporter
+            .as_deref()
+            .filter(|r| !r.first_only)
+            .map(|r| FixReport {
+                program: r.program,
+                name,
+                json: r.json,
+            });
+        let mut fixer = Unmojibake::new(out, report);
+        let tally = self.decode(reader, name, &mut fixer, reporter)?;
+        fixer.finish().map_err(Failure::Output)?;
+        Ok(tally)
+    }
+
+    /// [`Pipeline::run`] before the mojibake is fixed.
+    fn decode(
+        &self,
+        reader: impl Read,
+        name: &str,
+        out: &mut dyn Write,
+        reporter: Option<&mut Reporter>,
+    ) -> Result<Tally, Failure> {
+        match self.source {
+            Source::From(enc) => self.transcode(reader, enc, name, out, reporter),
+            Source::Utf8 if self.hints => {
+                let mut tee = Tee::new(reader, detect::SNIFF_LEN);
+                let mut tally = self.repair(&mut tee, name, out, reporter)?;
+                if tally.errors > 0 {
+                    let (kept, complete) = tee.kept();
+                    tally.hint = detect::hint(kept, complete);
+                }
+                Ok(tally)
+            }
+            Source::Utf8 => self.repair(reader, name, out, reporter),
+            Source::Auto => {
+                let mut reader = reader;
+                let (prefix, complete) =
+                    detect::read_prefix(&mut reader, detect::SNIFF_LEN).map_err(Failure::Input)?;
+                let guess = detect::guess(&prefix, complete);
+                let mut reporter = reporter;
+                if let Some(r) = reporter.as_deref_mut() {
+                    r.decoded(name, guess);
+                }
+                let reader = Cursor::new(prefix).chain(reader);
+                if guess.encoding == encoding_rs::UTF_8 {
+                    self.repair(reader, name, out, reporter)
+                } else {
+                    self.transcode(reader, guess.encoding, name, out, reporter)
+                }
+            }
         }
     }
 
@@ -409,6 +478,28 @@ impl Reporter {
         }
     }
 
+    /// Says which encoding `--from auto` chose for an input.
+    fn decoded(&mut self, name: &str, guess: Guess) {
+        if self.first_only {
+            return;
+        }
+        let line = if self.json {
+            json_line(&DecodedJson {
+                path: name,
+                encoding: guess.encoding.name(),
+                evidence: guess.evidence.as_str(),
+            })
+        } else {
+            format!(
+                "{}: {name}: decoded as {} ({})",
+                self.program,
+                guess.encoding.name(),
+                guess.evidence.as_str()
+            )
+        };
+        self.emit(line);
+    }
+
     /// Ends the report of one input: the summary line of a text `--report`; resets the counts.
     pub fn end_input(&mut self, name: &str) {
         let total = self.count();
@@ -436,4 +527,12 @@ impl Reporter {
         self.by_kind = [0; 7];
         self.malformed = 0;
     }
+}
+
+/// The `--report=json` line of the encoding `--from auto` chose.
+#[derive(serde::Serialize)]
+struct DecodedJson<'a> {
+    path: &'a str,
+    encoding: &'static str,
+    evidence: &'static str,
 }

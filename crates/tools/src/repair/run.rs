@@ -6,9 +6,12 @@ use std::fs::{self, File};
 use std::io::{self, BufWriter, Read, Write};
 use std::path::{Path, PathBuf};
 
+use encoding_rs::Encoding;
+
 use super::atomic::{AtomicFile, Keep};
 use super::config::{Config, Mode, Report};
 use super::pipeline::{Failure, Pipeline, ReportTo, Reporter};
+use crate::detect;
 use crate::diag::{Diag, ToolError};
 use crate::exit::Status;
 use crate::input::Input;
@@ -28,7 +31,9 @@ impl Config {
             options: self.options(),
             engine: self.engine,
             strip_bom: self.strip_bom,
-            from: self.from,
+            source: self.source,
+            hints: self.hints,
+            fix_mojibake: self.fix_mojibake,
         }
     }
 
@@ -57,10 +62,12 @@ impl Config {
             Mode::File(path) => self.run_to_file(path, diag),
             Mode::InPlace { backup } => {
                 for input in &self.inputs {
-                    if let Input::Path(p) = input
-                        && let Err(e) = self.in_place(p, backup.as_deref())
-                    {
-                        diag.error(&e);
+                    if let Input::Path(p) = input {
+                        match self.in_place(p, backup.as_deref()) {
+                            Ok(Some(enc)) => hint(diag, &input.name(), enc),
+                            Ok(None) => {}
+                            Err(e) => diag.error(&e),
+                        }
                     }
                 }
                 Ok(())
@@ -91,8 +98,14 @@ impl Config {
             };
             let name = input.name();
             match pipeline.run(source, &name, out, reporter.as_deref_mut()) {
-                Ok(t) if check && t.errors > 0 => diag.record(Status::False),
-                Ok(_) => {}
+                Ok(t) => {
+                    if let Some(enc) = t.hint {
+                        hint(diag, &name, enc);
+                    }
+                    if check && t.errors > 0 {
+                        diag.record(Status::False);
+                    }
+                }
                 Err(Failure::Input(e)) => diag.error(&ToolError::input(&name, &e)),
                 Err(Failure::Output(e)) => return Err(ToolError::Output(e)),
             }
@@ -146,8 +159,12 @@ impl Config {
         file.commit(None).map_err(fail)
     }
 
-    /// `--in-place` for one file.
-    fn in_place(&self, path: &Path, backup: Option<&OsStr>) -> Result<(), ToolError> {
+    /// `--in-place` for one file; the legacy encoding it seems to be in, if any.
+    fn in_place(
+        &self,
+        path: &Path,
+        backup: Option<&OsStr>,
+    ) -> Result<Option<&'static Encoding>, ToolError> {
         let name = path.to_string_lossy().into_owned();
         let fail = |e: io::Error| ToolError::input(&name, &e);
         let target = resolve(path).map_err(fail)?;
@@ -182,16 +199,16 @@ impl Config {
             if let Some(r) = reporter.as_mut() {
                 r.end_input(&name);
             }
-            return Ok(());
+            return Ok(None);
         }
         // Pass 2: write the repaired file beside the original and rename it over.
         let mut file = AtomicFile::create(&target, Some(&Keep::of(&meta)), true).map_err(fail)?;
         let source = File::open(&target).map_err(fail)?;
         let r = pipeline.run(source, &name, file.writer(), reporter.as_mut());
-        match r {
-            Ok(_) => {}
+        let found = match r {
+            Ok(t) => t.hint,
             Err(Failure::Input(e) | Failure::Output(e)) => return Err(fail(e)),
-        }
+        };
         if let Some(r) = reporter.as_mut() {
             r.end_input(&name);
         }
@@ -200,7 +217,8 @@ impl Config {
             b.push(suffix);
             PathBuf::from(b)
         });
-        file.commit(backup.as_deref()).map_err(fail)
+        file.commit(backup.as_deref()).map_err(fail)?;
+        Ok(found)
     }
 
     fn run_check(&self, diag: &mut Diag) -> Result<(), ToolError> {
@@ -212,6 +230,14 @@ impl Config {
         let mut reporter = Reporter::new(PROGRAM, self.json, self.color_err, true, to);
         self.each_input(&mut io::sink(), Some(&mut reporter), diag)
     }
+}
+
+/// The note that an input seems to be in a legacy encoding.
+fn hint(diag: &Diag, name: &str, enc: &'static Encoding) {
+    diag.line(format_args!(
+        "{}",
+        detect::hint_message(name, enc, "--from")
+    ));
 }
 
 /// The file a path names, through any symlinks (a missing final component is kept).
