@@ -38,7 +38,7 @@ fn extra(tool: Tool) -> Extra {
             ],
             examples: &[
                 (
-                    "Count lines, characters, bytes and invalid sequences of a file:",
+                    "Count lines, words, characters, bytes and invalid sequences of a file:",
                     "utf8-count notes.txt",
                 ),
                 (

@@ -258,7 +258,7 @@ enum Class {
 }
 
 /// Whether `cp` is printable for glibc's `iswprint` in a UTF-8 locale.
-#[inline]
+#[inline(always)]
 fn is_printable(cp: u32) -> bool {
     if cp < 0x10000 {
         BMP_PRINTABLE[(cp >> 6) as usize] & (1 << (cp & 63)) != 0
@@ -293,10 +293,61 @@ static BMP_PRINTABLE: [u64; 1024] = {
     bits
 };
 
+/// Code points U+0000..U+1FFFF that begin a word, one bit each: printable and not a
+/// separator (from [`table::NONPRINTABLE`] and [`is_wide_separator`]).
+static WORD_BITS: [u64; 2048] = {
+    let mut bits = [u64::MAX; 2048];
+    let mut r = 0;
+    while r < table::NONPRINTABLE.len() {
+        let (lo, hi) = table::NONPRINTABLE[r];
+        let mut cp = lo;
+        while cp <= hi && cp < 0x20000 {
+            bits[(cp >> 6) as usize] &= !(1 << (cp & 63));
+            cp += 1;
+        }
+        r += 1;
+    }
+    let mut cp = 0;
+    while cp < 0x3001 {
+        if is_wide_separator(cp) || matches!(cp, 0x09..=0x0D | 0x20) {
+            bits[(cp >> 6) as usize] &= !(1 << (cp & 63));
+        }
+        cp += 1;
+    }
+    bits
+};
+
+/// Whether the character at `bytes[a]` (not ASCII; `a + 2 < bytes.len()`) surely begins a
+/// word: a well-formed character up to U+1FFFF found in [`WORD_BITS`]; `false` means "ask
+/// [`step`]".
+#[inline(always)]
+fn surely_word(bytes: &[u8], a: usize) -> bool {
+    let (b0, b1, b2) = (bytes[a], bytes[a + 1], bytes[a + 2]);
+    let b3 = bytes.get(a + 3).copied().unwrap_or(0);
+    let cont = |x: u8| x & 0xC0 == 0x80;
+    let low = |x: u8| u32::from(x & 0x3F);
+    // Without branches: the scripts of a text mix unpredictably.
+    let (cp, min, conts) = if b0 >= 0xF0 {
+        let cp = u32::from(b0 & 0x07) << 18 | low(b1) << 12 | low(b2) << 6 | low(b3);
+        (cp, 0x10000, cont(b1) & cont(b2) & cont(b3))
+    } else if b0 >= 0xE0 {
+        let cp = u32::from(b0 & 0x0F) << 12 | low(b1) << 6 | low(b2);
+        (cp, 0x800, cont(b1) & cont(b2))
+    } else {
+        (u32::from(b0 & 0x1F) << 6 | low(b1), 0x80, cont(b1))
+    };
+    let i = cp.min(0x1FFFF);
+    (b0 >= 0xC0)
+        & conts
+        & (cp >= min)
+        & (cp < 0x20000)
+        & (WORD_BITS[(i >> 6) as usize] & (1 << (i & 63)) != 0)
+}
+
 /// Whether `cp` (not ASCII) separates words: glibc's printable spaces and wc's no-break
 /// spaces.
 #[inline]
-fn is_wide_separator(cp: u32) -> bool {
+const fn is_wide_separator(cp: u32) -> bool {
     matches!(
         cp,
         0xA0 | 0x1680 | 0x2000..=0x200A | 0x202F | 0x205F | 0x2060 | 0x3000
@@ -305,7 +356,7 @@ fn is_wide_separator(cp: u32) -> bool {
 
 /// The class of the character (or ill-formed byte) at `bytes[i]` and its length; `None`
 /// when a valid prefix is cut by the end of `bytes` and `last` is false (the rest may follow).
-#[inline]
+#[inline(always)]
 fn step(bytes: &[u8], i: usize, last: bool) -> Option<(Class, usize)> {
     let b = bytes[i];
     if b < 0x80 {
@@ -397,15 +448,27 @@ fn words_with(k: Kernel, w: &mut Words, bytes: &[u8], last: bool) -> usize {
             // Run starts: a non-separator after a separator, or at 0 unless a word is open
             // (then the byte before is inside that word).
             let starts = non & !(non << 1 | u64::from(w.open));
-            let mut others = starts & !m.print;
+            let others = starts & !m.print & !m.word_lead;
             let mut ok = true;
-            while others != 0 {
-                let j = others.trailing_zeros() as usize;
-                if !matches!(step(bytes, at + j, false), Some((Class::Print, _))) {
-                    ok = false;
-                    break;
+            let mut rest = others;
+            while rest != 0 {
+                ok &= surely_word(bytes, at + rest.trailing_zeros() as usize);
+                rest &= rest - 1;
+            }
+            if !ok {
+                // The exact test, for the starts the table cannot vouch for.
+                ok = true;
+                let mut rest = others;
+                while rest != 0 {
+                    let j = rest.trailing_zeros() as usize;
+                    if !surely_word(bytes, at + j)
+                        && !matches!(step(bytes, at + j, false), Some((Class::Print, _)))
+                    {
+                        ok = false;
+                        break;
+                    }
+                    rest &= rest - 1;
                 }
-                others &= others - 1;
             }
             if !ok {
                 // A run that begins with a character that is not printable: this block, to the

@@ -132,8 +132,10 @@ pub fn row<'a>(rows: &'a [Timed], label: &str) -> Option<&'a Timed> {
 
 /// Each comparison's target. Its peer is also the baseline of the table's ratios.
 #[rustfmt::skip]
-const TARGETS: [(&str, Target); 5] = [
+const TARGETS: [(&str, Target); 7] = [
     ("count", Target { ours: "utf8-count", peer: "wc -l", goal: Goal::AtMost(2.0), text: "utf8-count at most 2× the time of `wc -l`" }),
+    ("words", Target { ours: "utf8-count -w", peer: "wc -w", goal: Goal::Faster(10.0), text: "`utf8-count -w` at least 10× faster than `wc -w`" }),
+    ("words-cost", Target { ours: "utf8-count --threads 1", peer: "utf8-count --threads 1 -l -m -c -e", goal: Goal::AtMost(2.0), text: "the default columns (words included) at most 2× `-l -m -c -e`, one thread" }),
     ("threads", Target { ours: "utf8-count --threads 2", peer: "utf8-count --threads 1", goal: Goal::Faster(1.7), text: "`--threads 2` at least 1.7× faster than `--threads 1`" }),
     ("grep-ascii", Target { ours: "utf8-grep -c", peer: "rg -F -c", goal: Goal::AtMost(1.0), text: "utf8-grep -c no slower than `rg -F -c`" }),
     ("grep-cjk", Target { ours: "utf8-grep -c", peer: "rg -F -c", goal: Goal::AtMost(1.0), text: "utf8-grep -c no slower than `rg -F -c`" }),
@@ -208,6 +210,34 @@ pub fn run_comparison(
                 );
             }
             ("utf8-count vs wc".to_owned(), f)
+        }
+        "words" => {
+            let f = &c.mixed.path;
+            plan.cmds
+                .push(Cmd::new("utf8-count -w", &count, "utf8-count", &[&"-w", f]));
+            plan.cmds.push(Cmd::new(
+                "utf8-count -w --threads 1",
+                &count,
+                "utf8-count",
+                &[&"-w", &"--threads", &"1", f],
+            ));
+            // The runner sets LC_ALL=C.UTF-8: wc counts words of a UTF-8 locale.
+            plan.peer("wc", |wc| vec![Cmd::new("wc -w", wc, "wc", &[&"-w", f])]);
+            ("utf8-count -w vs wc -w".to_owned(), f)
+        }
+        "words-cost" => {
+            let f = &c.mixed.path;
+            plan.cmds.push(threads("1", f));
+            plan.cmds.push(Cmd::new(
+                "utf8-count --threads 1 -l -m -c -e",
+                &count,
+                "utf8-count",
+                &[&"--threads", &"1", &"-l", &"-m", &"-c", &"-e", f],
+            ));
+            (
+                "utf8-count: the default columns vs -l -m -c -e".to_owned(),
+                f,
+            )
         }
         "threads" => {
             let f = &c.big.path;
@@ -316,8 +346,22 @@ fn file_name(p: &Path) -> String {
 fn verify(name: &str, rows: &[Timed], c: &Corpora) -> Result<()> {
     let text = |t: &Timed| String::from_utf8_lossy(&t.stdout).trim().to_owned();
     match name {
-        "count" | "threads" => {
-            let st = if name == "count" {
+        "words" => {
+            let first = rows.first().map(|t| first_number(&t.stdout));
+            for t in rows {
+                check(first_number(&t.stdout) == first.flatten(), || {
+                    format!(
+                        "{} printed {:?}, {} printed {:?}",
+                        rows[0].cmd.display(),
+                        text(&rows[0]),
+                        t.cmd.display(),
+                        text(t)
+                    )
+                })?;
+            }
+        }
+        "count" | "threads" | "words-cost" => {
+            let st = if name != "threads" {
                 c.mixed.stats
             } else {
                 c.big.stats
@@ -327,10 +371,14 @@ fn verify(name: &str, rows: &[Timed], c: &Corpora) -> Result<()> {
                 .filter(|t| t.cmd.label.starts_with("utf8-count"))
             {
                 let out = text(t);
-                let nums: Vec<u64> = out
+                let mut nums: Vec<u64> = out
                     .split_whitespace()
                     .filter_map(|w| w.parse().ok())
                     .collect();
+                if !t.cmd.label.ends_with("-e") && nums.len() > 1 {
+                    // The default columns: lines, words, chars, bytes, errors.
+                    nums.remove(1);
+                }
                 check(
                     nums.get(..4) == Some(&[st.lines, st.chars, st.bytes, 0][..]),
                     || {

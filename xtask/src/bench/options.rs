@@ -5,7 +5,15 @@ use clap::Parser;
 use crate::workspace::positive;
 
 /// Every comparison, in the order they run.
-pub const COMPARISONS: [&str; 5] = ["count", "threads", "grep-ascii", "grep-cjk", "repair"];
+pub const COMPARISONS: [&str; 7] = [
+    "count",
+    "words",
+    "words-cost",
+    "threads",
+    "grep-ascii",
+    "grep-cjk",
+    "repair",
+];
 
 /// The usage line, as clap shows it in errors and help.
 pub const USAGE_LINE: &str =
@@ -22,8 +30,8 @@ pub struct Args {
     /// Timed runs per command, after one warmup.
     #[arg(long, value_name = "N", default_value_t = 5, value_parser = positive::<usize>)]
     runs: usize,
-    /// Only these comparisons (count, threads, grep-ascii, grep-cjk, repair; `grep` is both
-    /// grep ones); leaves BENCHMARKS.md alone.
+    /// Only these comparisons (count, words, words-cost, threads, grep-ascii, grep-cjk,
+    /// repair; `grep` is both grep ones); leaves BENCHMARKS.md alone.
     #[arg(long, value_name = "NAME,...", value_parser = comparisons)]
     only: Option<Only>,
     /// Leave BENCHMARKS.md alone.

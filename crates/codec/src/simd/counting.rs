@@ -121,12 +121,42 @@ pub(crate) struct WordMasks {
     pub(crate) blank: u64,
     /// Printable ASCII (`!` to `~`).
     pub(crate) print: u64,
+    /// Lead bytes that surely begin a printable character that is not a separator: the
+    /// leads of [`WORD_LEADS`] followed by the continuation bytes they need.
+    pub(crate) word_lead: u64,
     /// Lead bytes of the two-byte separator U+00A0 (`C2 A0`).
     pub(crate) sep2: u64,
     /// Lead bytes of the three-byte separators: U+1680, U+2000..U+200A, U+202F, U+205F,
     /// U+2060, U+3000.
     pub(crate) sep3: u64,
 }
+
+/// Lead bytes every well-formed character of which is printable and not a separator
+/// (glibc 2.36): two-byte leads C3..CC, CF, D0..D3, D8..DB (Latin, Greek, Cyrillic,
+/// Armenian, Arabic) and three-byte leads E4..E9 (CJK ideographs), EB, EC (Hangul). As
+/// nibble tables: row C is bit 0, row D bit 1, row E bit 2 (words.rs tests them).
+pub(crate) const WORD_LEADS: ([u8; 16], [u8; 16]) = {
+    let mut hi = [0u8; 16];
+    hi[0xC] = 1;
+    hi[0xD] = 2;
+    hi[0xE] = 4;
+    let rows: [&[u8]; 3] = [
+        &[3, 4, 5, 6, 7, 8, 9, 0xA, 0xB, 0xC, 0xF],
+        &[0, 1, 2, 3, 8, 9, 0xA, 0xB],
+        &[4, 5, 6, 7, 8, 9, 0xB, 0xC],
+    ];
+    let mut lo = [0u8; 16];
+    let mut r = 0;
+    while r < 3 {
+        let mut i = 0;
+        while i < rows[r].len() {
+            lo[rows[r][i] as usize] |= 1 << r;
+            i += 1;
+        }
+        r += 1;
+    }
+    (hi, lo)
+};
 
 /// The [`WordMasks`] of the 64-byte blocks at `ptr`, `ptr + 64`, … into `out`, one per
 /// element.
@@ -141,19 +171,20 @@ pub(crate) unsafe fn word_masks<V: Vector>(ptr: *const u8, out: &mut [WordMasks]
     // at `ptr + 64 * b + i + d` with `i + V::LANES <= 64` and `d <= 2`, inside the readable
     // range the caller promises.
     unsafe {
-        let (sp, tab, cr, bang, del) = (
-            V::splat(b' '),
-            V::splat(0x08),
-            V::splat(0x0E),
-            V::splat(0x20),
-            V::splat(0x7F),
+        let k = |b: u8| V::splat(b);
+        let (sp, tab, cr, bang, del) = (k(b' '), k(0x08), k(0x0E), k(0x20), k(0x7F));
+        let (c2, e1, e2, e3) = (k(0xC2), k(0xE1), k(0xE2), k(0xE3));
+        let (x80, x81, x8b, x9a, x9f, xa0, xaf) = (
+            k(0x80),
+            k(0x81),
+            k(0x8B),
+            k(0x9A),
+            k(0x9F),
+            k(0xA0),
+            k(0xAF),
         );
-        let (c2, e1, e2, e3) = (
-            V::splat(0xC2),
-            V::splat(0xE1),
-            V::splat(0xE2),
-            V::splat(0xE3),
-        );
+        let (hi_t, lo_t) = (V::table(&WORD_LEADS.0), V::table(&WORD_LEADS.1));
+        let (xc0, zero, four) = (k(0xC0), k(0), k(4));
         for (b, m) in out.iter_mut().enumerate() {
             let mut w = WordMasks::default();
             let mut i = 0;
@@ -162,31 +193,34 @@ pub(crate) unsafe fn word_masks<V: Vector>(ptr: *const u8, out: &mut [WordMasks]
                 let v = V::load(p);
                 let blank = v.eq(sp).or(v.signed_gt(tab).and(cr.signed_gt(v)));
                 let print = v.signed_gt(bang).and(del.signed_gt(v));
-                w.blank |= blank.high_bit_mask() << i;
-                w.print |= print.high_bit_mask() << i;
-                let leads = v.eq(c2).or(v.eq(e1)).or(v.eq(e2)).or(v.eq(e3));
-                if leads.any() {
-                    let (v1, v2) = (V::load(p.add(1)), V::load(p.add(2)));
-                    let x80 = V::splat(0x80);
-                    let sep2 = v.eq(c2).and(v1.eq(V::splat(0xA0)));
-                    // E2 80 80..8A (signed: 0x80..0x8A are below 0x8B), E2 80 AF.
-                    let e2_80 = v.eq(e2).and(v1.eq(x80));
-                    let e2_80_sep = V::splat(0x8B)
-                        .signed_gt(v2)
-                        .or(v2.eq(V::splat(0xAF)))
-                        .and(e2_80);
-                    // E2 81 9F, E2 81 A0.
-                    let e2_81_sep = v
-                        .eq(e2)
-                        .and(v1.eq(V::splat(0x81)))
-                        .and(v2.eq(V::splat(0x9F)).or(v2.eq(V::splat(0xA0))));
-                    // E1 9A 80, E3 80 80.
-                    let ogham = v.eq(e1).and(v1.eq(V::splat(0x9A))).and(v2.eq(x80));
-                    let ideo = v.eq(e3).and(v1.eq(x80)).and(v2.eq(x80));
-                    let sep3 = e2_80_sep.or(e2_81_sep).or(ogham).or(ideo);
-                    w.sep2 |= sep2.high_bit_mask() << i;
-                    w.sep3 |= sep3.high_bit_mask() << i;
-                }
+                // Opaque masks: LLVM otherwise merges the compares of both halves into a
+                // vector of booleans it rebuilds byte by byte.
+                w.blank |= core::hint::black_box(blank.high_bit_mask()) << i;
+                w.print |= core::hint::black_box(print.high_bit_mask()) << i;
+                let (v1, v2) = (V::load(p.add(1)), V::load(p.add(2)));
+                // Continuation bytes (0x80..0xBF) are the signed values below 0xC0.
+                let (c1, c2_) = (xc0.signed_gt(v1), xc0.signed_gt(v2));
+                let row = v
+                    .high_nibbles()
+                    .lookup(hi_t)
+                    .and(v.low_nibbles().lookup(lo_t));
+                let two_byte = row.signed_gt(zero).and(four.signed_gt(row)).and(c1);
+                let three_byte = row.eq(four).and(c1).and(c2_);
+                w.word_lead |= core::hint::black_box(two_byte.or(three_byte).high_bit_mask()) << i;
+                let (is_c2, is_e1, is_e2, is_e3) = (v.eq(c2), v.eq(e1), v.eq(e2), v.eq(e3));
+                // No branch on whether a lead is there: in mixed text the guess fails often.
+                let (v1_80, v2_80) = (v1.eq(x80), v2.eq(x80));
+                let sep2 = is_c2.and(v1.eq(xa0));
+                // E2 80 80..8A (signed: 0x80..0x8A are below 0x8B), E2 80 AF; E2 81 9F,
+                // E2 81 A0; E1 9A 80; E3 80 80.
+                let e2_80 = v1_80.and(x8b.signed_gt(v2).or(v2.eq(xaf)));
+                let e2_81 = v1.eq(x81).and(v2.eq(x9f).or(v2.eq(xa0)));
+                let sep3 = is_e2
+                    .and(e2_80.or(e2_81))
+                    .or(is_e1.and(v1.eq(x9a)).and(v2_80))
+                    .or(is_e3.and(v1_80).and(v2_80));
+                w.sep2 |= sep2.high_bit_mask() << i;
+                w.sep3 |= sep3.high_bit_mask() << i;
                 i += V::LANES;
             }
             *m = w;

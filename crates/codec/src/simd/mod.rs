@@ -13,6 +13,8 @@ mod counting;
 mod generic;
 #[cfg(target_arch = "x86_64")]
 mod x86_64;
+#[cfg(target_arch = "x86_64")]
+mod x86_64_words;
 
 /// A validation kernel: the portable scalar decoder or a SIMD implementation.
 ///
@@ -250,6 +252,8 @@ pub(crate) fn probe(k: Kernel, bytes: &[u8]) -> Option<usize> {
 /// How many bytes the scalar kernel's probe decodes before the kernel is called.
 const PROBE: usize = 16;
 
+#[cfg(test)]
+pub(crate) use counting::WORD_LEADS;
 pub(crate) use counting::{WindowCounts, WordMasks};
 pub(crate) use generic::{DENSE_SPAN, DenseMasks};
 
@@ -358,11 +362,11 @@ pub(crate) fn word_masks_with(k: Kernel, bytes: &[u8], o: usize, out: &mut [Word
         match k {
             // SAFETY: `k` is available (the caller's contract); the assert above keeps every
             // read inside `bytes`.
-            Kernel::Avx512 => unsafe { x86_64::word_masks_avx512(ptr, out) },
+            Kernel::Avx512 => unsafe { x86_64_words::word_masks_avx512(ptr, out) },
             // SAFETY: as above.
-            Kernel::Avx2 => unsafe { x86_64::word_masks_avx2(ptr, out) },
+            Kernel::Avx2 => unsafe { x86_64_words::word_masks_avx2(ptr, out) },
             // SAFETY: as above.
-            Kernel::Sse42 => unsafe { x86_64::word_masks_sse42(ptr, out) },
+            Kernel::Sse42 => unsafe { x86_64_words::word_masks_sse42(ptr, out) },
             _ => return false,
         }
         true

@@ -189,3 +189,52 @@ fn printable_table() {
         assert!(!is_printable(cp), "U+{cp:04X}");
     }
 }
+
+#[test]
+fn word_bits_agree_with_step() {
+    // Every character up to U+1FFFF: the table vouches exactly for those that begin a word.
+    for c in (0x80..0x20000).filter_map(char::from_u32) {
+        let mut s = [b' '; 8];
+        c.encode_utf8(&mut s);
+        let exact = step(&s, 0, true).map(|(class, _)| class) == Some(Class::Print);
+        assert_eq!(surely_word(&s, 0), exact, "U+{:04X}", c as u32);
+    }
+    // And for damaged sequences it never does.
+    for b0 in 0x80..=0xFFu8 {
+        for b1 in [0x41u8, 0x80, 0x9F, 0xA0, 0xBF, 0xC0] {
+            for b2 in [0x20u8, 0x80, 0xBF] {
+                let s = [b0, b1, b2, 0x20];
+                if surely_word(&s, 0) {
+                    assert_eq!(
+                        step(&s, 0, true).map(|(c, _)| c),
+                        Some(Class::Print),
+                        "{s:02X?}"
+                    );
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn word_leads_are_always_words() {
+    // Every character that starts with a lead of the kernels' WORD_LEADS is printable and
+    // not a separator.
+    let (hi, lo) = crate::simd::WORD_LEADS;
+    for lead in 0xC0..=0xEFu32 {
+        if hi[(lead >> 4) as usize] & lo[(lead & 15) as usize] == 0 {
+            continue;
+        }
+        let (first, last) = if lead < 0xE0 {
+            ((lead & 0x1F) << 6, (lead & 0x1F) << 6 | 0x3F)
+        } else {
+            ((lead & 0x0F) << 12, (lead & 0x0F) << 12 | 0xFFF)
+        };
+        for cp in first..=last {
+            assert!(
+                is_printable(cp) && !is_wide_separator(cp),
+                "U+{cp:04X} (lead {lead:02X})"
+            );
+        }
+    }
+}

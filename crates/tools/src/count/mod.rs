@@ -1,6 +1,7 @@
 //! `utf8-count`: like `wc`, correct on any bytes.
 //!
-//! Columns, always in this order: lines, chars (well-formed scalar values), bytes, errors
+//! Columns, always in this order: lines, words (as GNU `wc -w` in a UTF-8 locale: see
+//! `utf8_codec::count_words`), chars (well-formed scalar values), bytes, errors
 //! (maximal subparts), the longest line's display width with `-L` and its length in code
 //! points with `--max-line-chars`. `chars + errors` is the length of
 //! the repaired text in characters.
