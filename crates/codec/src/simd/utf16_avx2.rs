@@ -1,0 +1,203 @@
+//! Valid UTF-8 to UTF-16 with AVX2 (Lemire & Keiser, "Transcoding billions of Unicode
+//! characters per second with SIMD instructions", 2021; simdutf's
+//! `haswell/avx2_convert_utf8_to_utf16.cpp` and `convert_masked_utf8_to_utf16`).
+//!
+//! 64 bytes at a time: an all-ASCII block is widened with four `vpmovzxbw`; any other block
+//! is converted in steps of up to 16 bytes that start at a code point boundary, chosen by the
+//! mask of bytes that end a code point: 16 ASCII bytes, 8 two-byte sequences, 4 three-byte
+//! sequences, or a shuffle from [`utf16_tables`](super::utf16_tables) for any mix. A step
+//! never starts past byte 51 of the block; the next block starts where the last step ended.
+//!
+//! The input must be valid UTF-8 for the units to be right (the caller has validated it);
+//! memory safety does not depend on it: every step writes at most 16 units at the output
+//! position, advances it by at most the bytes it consumes, and consumes nothing on a mask no
+//! valid input gives, which ends the call.
+
+use core::arch::x86_64::*;
+
+use super::utf16_tables::{INDEX, NONE, SHUFFLES};
+
+/// Input bytes and output units that must be left for a block: a step starts at most 51
+/// bytes into it and reads 16 bytes (67), writes at most 16 units at most 51 units in (67).
+const ROOM: usize = 80;
+
+/// Transcodes a prefix of `src` into `dst` and returns (bytes read, units written): whole
+/// blocks while [`ROOM`] bytes and units are left, ending at a code point boundary when
+/// `src` is valid UTF-8. The caller converts the rest.
+///
+/// # Safety
+///
+/// The CPU must support AVX2.
+#[target_feature(enable = "avx2")]
+pub(crate) unsafe fn transcode_valid_avx2(src: &[u8], dst: &mut [u16]) -> (usize, usize) {
+    let (mut i, mut o) = (0, 0);
+    while src.len() - i >= ROOM && dst.len() - o >= ROOM {
+        // SAFETY: `i + 80 <= src.len()`, so 64 bytes are readable at `i`.
+        let (a, b) = unsafe {
+            let p = src.as_ptr().add(i);
+            (
+                _mm256_loadu_si256(p.cast()),
+                _mm256_loadu_si256(p.add(32).cast()),
+            )
+        };
+        if _mm256_movemask_epi8(_mm256_or_si256(a, b)) == 0 {
+            // SAFETY: `o + 80 <= dst.len()`: 64 units are writable at `o`.
+            unsafe {
+                let q = dst.as_mut_ptr().add(o).cast::<__m256i>();
+                _mm256_storeu_si256(q, _mm256_cvtepu8_epi16(_mm256_castsi256_si128(a)));
+                _mm256_storeu_si256(
+                    q.add(1),
+                    _mm256_cvtepu8_epi16(_mm256_extracti128_si256(a, 1)),
+                );
+                _mm256_storeu_si256(q.add(2), _mm256_cvtepu8_epi16(_mm256_castsi256_si128(b)));
+                _mm256_storeu_si256(
+                    q.add(3),
+                    _mm256_cvtepu8_epi16(_mm256_extracti128_si256(b, 1)),
+                );
+            }
+            i += 64;
+            o += 64;
+            continue;
+        }
+        // Continuation bytes are 0x80..=0xBF, below -64 as signed bytes.
+        let below = _mm256_set1_epi8(-64);
+        let cont_a = _mm256_movemask_epi8(_mm256_cmpgt_epi8(below, a)) as u32;
+        let cont_b = _mm256_movemask_epi8(_mm256_cmpgt_epi8(below, b)) as u32;
+        let cont = u64::from(cont_a) | (u64::from(cont_b) << 32);
+        // Bit k: byte k ends a code point (byte k + 1 starts one); bit 63 unknown, so 0.
+        let mut ends = !cont >> 1;
+        let stop = i + 52;
+        while i < stop {
+            // SAFETY: `i < stop <= start + 52` with `start + 80 <= src.len()`, so 16 bytes are
+            // readable at `i`; every step so far wrote no more units than it read bytes, so
+            // `o <= ostart + 51` and 16 units are writable at `o` (`ostart + 80 <= dst.len()`).
+            let (used, wrote) = unsafe { step(src.as_ptr().add(i), ends, dst.as_mut_ptr().add(o)) };
+            if used == 0 {
+                return (i, o);
+            }
+            i += used;
+            o += wrote;
+            ends >>= used;
+        }
+    }
+    (i, o)
+}
+
+/// One step at `p` (a code point boundary) with `ends` the end-of-code-point mask from `p`:
+/// returns (bytes consumed, units written), consumed 0 only on a mask valid UTF-8 never
+/// gives; units written never exceed bytes consumed.
+///
+/// # Safety
+///
+/// The CPU must support AVX2; 16 bytes must be readable at `p` and 16 units writable at `q`.
+#[target_feature(enable = "avx2")]
+#[inline]
+unsafe fn step(p: *const u8, ends: u64, q: *mut u16) -> (usize, usize) {
+    // SAFETY: 16 readable bytes at `p` (the contract).
+    let input = unsafe { _mm_loadu_si128(p.cast()) };
+    match ends & 0xFFFF {
+        0xFFFF => {
+            // SAFETY: 16 units are writable at `q` (the contract); AVX2 is present.
+            unsafe { _mm256_storeu_si256(q.cast(), _mm256_cvtepu8_epi16(input)) };
+            return (16, 16);
+        }
+        0xAAAA => {
+            let sh = _mm_setr_epi8(1, 0, 3, 2, 5, 4, 7, 6, 9, 8, 11, 10, 13, 12, 15, 14);
+            // SAFETY: 8 of the 16 writable units at `q` (the contract).
+            unsafe { _mm_storeu_si128(q.cast(), two_bytes(_mm_shuffle_epi8(input, sh))) };
+            return (16, 8);
+        }
+        _ => {}
+    }
+    let mask = (ends & 0xFFF) as usize;
+    if mask == 0x924 {
+        let sh = _mm_setr_epi8(2, 1, 0, -1, 5, 4, 3, -1, 8, 7, 6, -1, 11, 10, 9, -1);
+        // SAFETY: 8 of the 16 writable units at `q` (the contract).
+        unsafe { _mm_storeu_si128(q.cast(), three_bytes(_mm_shuffle_epi8(input, sh))) };
+        return (12, 4);
+    }
+    let [idx, used] = INDEX[mask];
+    if idx == NONE {
+        return (0, 0);
+    }
+    // SAFETY: `idx < 209`, the length of SHUFFLES, whose rows are 16 bytes.
+    let sh = unsafe { _mm_loadu_si128(SHUFFLES[usize::from(idx)].as_ptr().cast()) };
+    let perm = _mm_shuffle_epi8(input, sh);
+    let used = usize::from(used);
+    if idx < 64 {
+        // SAFETY: 8 of the 16 writable units at `q` (the contract).
+        unsafe { _mm_storeu_si128(q.cast(), two_bytes(perm)) };
+        (used, 6)
+    } else if idx < 145 {
+        // SAFETY: 8 of the 16 writable units at `q` (the contract).
+        unsafe { _mm_storeu_si128(q.cast(), three_bytes(perm)) };
+        (used, 4)
+    } else {
+        // SAFETY: at most 6 units written at `q` (16 writable); see `four_bytes`.
+        (used, unsafe { four_bytes(perm, q) })
+    }
+}
+
+/// Sixteen-bit lanes holding a lead byte (high) and a continuation (low), or ASCII (low, high
+/// zero): the code points.
+#[target_feature(enable = "avx2")]
+#[inline]
+fn two_bytes(perm: __m128i) -> __m128i {
+    let ascii = _mm_and_si128(perm, _mm_set1_epi16(0x7F));
+    let high = _mm_and_si128(perm, _mm_set1_epi16(0x1F00));
+    _mm_or_si128(ascii, _mm_srli_epi16::<2>(high))
+}
+
+/// Thirty-two-bit lanes of sequences of 1 to 3 bytes (last byte lowest): the code points,
+/// packed to 16 bits in the low four lanes.
+#[target_feature(enable = "avx2")]
+#[inline]
+fn three_bytes(perm: __m128i) -> __m128i {
+    let ascii = _mm_and_si128(perm, _mm_set1_epi32(0x7F));
+    let middle = _mm_srli_epi32::<2>(_mm_and_si128(perm, _mm_set1_epi32(0x3F00)));
+    let high = _mm_srli_epi32::<4>(_mm_and_si128(perm, _mm_set1_epi32(0x0F_0000)));
+    let cp = _mm_or_si128(_mm_or_si128(ascii, middle), high);
+    _mm_packus_epi32(cp, cp)
+}
+
+/// Writes the UTF-16 of three 32-bit lanes of sequences of 1 to 4 bytes (last byte lowest)
+/// at `q` and returns how many units: one per lane, two for a lane whose top byte is a lead
+/// byte of four (only a four-byte lane has a top byte).
+///
+/// # Safety
+///
+/// The CPU must support AVX2; six units must be writable at `q`.
+#[target_feature(enable = "avx2")]
+#[inline]
+unsafe fn four_bytes(perm: __m128i, q: *mut u16) -> usize {
+    let ascii = _mm_and_si128(perm, _mm_set1_epi32(0x7F));
+    let middle = _mm_srli_epi32::<2>(_mm_and_si128(perm, _mm_set1_epi32(0x3F00)));
+    // Bits 16-21: a continuation's six bits, or a three-byte lead's four with 0b10 above
+    // them (from 1110), which the xor of bit 22 moved down to bit 21 clears.
+    let third = _mm_and_si128(perm, _mm_set1_epi32(0x3F_0000));
+    let fix = _mm_srli_epi32::<1>(_mm_and_si128(perm, _mm_set1_epi32(0x40_0000)));
+    let third = _mm_srli_epi32::<4>(_mm_xor_si128(third, fix));
+    // The four-byte lead whole: 0xF0 << 18 = 0x3C0_0000 marks the lanes needing a pair.
+    let top = _mm_srli_epi32::<6>(_mm_and_si128(perm, _mm_set1_epi32(0xFF00_0000u32 as i32)));
+    let cp = _mm_or_si128(_mm_or_si128(ascii, middle), _mm_or_si128(third, top));
+    let mut lanes = [0u32; 4];
+    // SAFETY: `lanes` has 16 writable bytes.
+    unsafe { _mm_storeu_si128(lanes.as_mut_ptr().cast(), cp) };
+    let mut n = 0;
+    for &c in &lanes[..3] {
+        let units: [u16; 2] = if c > 0x3C0_0000 {
+            let c = c.wrapping_sub(0x1_0000);
+            [
+                0xD800 | ((c >> 10) & 0x3FF) as u16,
+                0xDC00 | (c & 0x3FF) as u16,
+            ]
+        } else {
+            [c as u16, 0]
+        };
+        let k = 1 + usize::from(c > 0x3C0_0000);
+        // SAFETY: `n + k <= 6` units, writable at `q` (the contract).
+        unsafe { core::ptr::copy_nonoverlapping(units.as_ptr(), q.add(n), k) };
+        n += k;
+    }
+    n
+}
