@@ -5,7 +5,7 @@
 //! 64 bytes at a time: an all-ASCII block is widened with four `vpmovzxbw`; any other block
 //! is converted in steps of up to 16 bytes that start at a code point boundary, chosen by the
 //! mask of bytes that end a code point: 16 ASCII bytes, 8 two-byte sequences, 4 three-byte
-//! sequences, or a shuffle from [`utf16_tables`](super::utf16_tables) for any mix. A step
+//! or 4 four-byte sequences, or a shuffle from [`utf16_tables`](super::utf16_tables) for any mix. A step
 //! never starts past byte 51 of the block; the next block starts where the last step ended.
 //!
 //! The input must be valid UTF-8 for the units to be right (the caller has validated it);
@@ -15,7 +15,7 @@
 
 use core::arch::x86_64::*;
 
-use super::utf16_tables::{INDEX, NONE, SHUFFLES};
+use super::utf16_tables::{COMPRESS, INDEX, NONE, SHUFFLES};
 
 /// Input bytes and output units that must be left for a block: a step starts at most 51
 /// bytes into it and reads 16 bytes (67), writes at most 16 units at most 51 units in (67).
@@ -107,6 +107,13 @@ unsafe fn step(p: *const u8, ends: u64, q: *mut u16) -> (usize, usize) {
             unsafe { _mm_storeu_si128(q.cast(), two_bytes(_mm_shuffle_epi8(input, sh))) };
             return (16, 8);
         }
+        0x8888 => {
+            let sh = _mm_setr_epi8(3, 2, 1, 0, 7, 6, 5, 4, 11, 10, 9, 8, 15, 14, 13, 12);
+            let (units, n) = four_bytes(_mm_shuffle_epi8(input, sh));
+            // SAFETY: 8 of the 16 writable units at `q` (the contract).
+            unsafe { _mm_storeu_si128(q.cast(), units) };
+            return (16, 4 + n);
+        }
         _ => {}
     }
     let mask = (ends & 0xFFF) as usize;
@@ -128,13 +135,14 @@ unsafe fn step(p: *const u8, ends: u64, q: *mut u16) -> (usize, usize) {
         // SAFETY: 8 of the 16 writable units at `q` (the contract).
         unsafe { _mm_storeu_si128(q.cast(), two_bytes(perm)) };
         (used, 6)
-    } else if idx < 145 {
-        // SAFETY: 8 of the 16 writable units at `q` (the contract).
-        unsafe { _mm_storeu_si128(q.cast(), three_bytes(perm)) };
-        (used, 4)
     } else {
-        // SAFETY: at most 6 units written at `q` (16 writable); see `four_bytes`.
-        (used, unsafe { four_bytes(perm, q) })
+        // Four lanes of up to 3 bytes, or three of up to 4 (the fourth lane zero): one
+        // branch for both, which alternate unpredictably in mixed text.
+        let lanes = 4 - usize::from(idx >= 145);
+        let (units, n) = four_bytes(perm);
+        // SAFETY: 8 of the 16 writable units at `q` (the contract).
+        unsafe { _mm_storeu_si128(q.cast(), units) };
+        (used, lanes + n)
     }
 }
 
@@ -160,16 +168,12 @@ fn three_bytes(perm: __m128i) -> __m128i {
     _mm_packus_epi32(cp, cp)
 }
 
-/// Writes the UTF-16 of three 32-bit lanes of sequences of 1 to 4 bytes (last byte lowest)
-/// at `q` and returns how many units: one per lane, two for a lane whose top byte is a lead
-/// byte of four (only a four-byte lane has a top byte).
-///
-/// # Safety
-///
-/// The CPU must support AVX2; six units must be writable at `q`.
+/// The UTF-16 of four 32-bit lanes of sequences of 1 to 4 bytes (last byte lowest; a zero
+/// lane gives one zero unit), packed from the first unit, and how many lanes took two units
+/// (those whose top byte is a lead byte of four: only a four-byte lane has a top byte).
 #[target_feature(enable = "avx2")]
 #[inline]
-unsafe fn four_bytes(perm: __m128i, q: *mut u16) -> usize {
+fn four_bytes(perm: __m128i) -> (__m128i, usize) {
     let ascii = _mm_and_si128(perm, _mm_set1_epi32(0x7F));
     let middle = _mm_srli_epi32::<2>(_mm_and_si128(perm, _mm_set1_epi32(0x3F00)));
     // Bits 16-21: a continuation's six bits, or a three-byte lead's four with 0b10 above
@@ -180,24 +184,17 @@ unsafe fn four_bytes(perm: __m128i, q: *mut u16) -> usize {
     // The four-byte lead whole: 0xF0 << 18 = 0x3C0_0000 marks the lanes needing a pair.
     let top = _mm_srli_epi32::<6>(_mm_and_si128(perm, _mm_set1_epi32(0xFF00_0000u32 as i32)));
     let cp = _mm_or_si128(_mm_or_si128(ascii, middle), _mm_or_si128(third, top));
-    let mut lanes = [0u32; 4];
-    // SAFETY: `lanes` has 16 writable bytes.
-    unsafe { _mm_storeu_si128(lanes.as_mut_ptr().cast(), cp) };
-    let mut n = 0;
-    for &c in &lanes[..3] {
-        let units: [u16; 2] = if c > 0x3C0_0000 {
-            let c = c.wrapping_sub(0x1_0000);
-            [
-                0xD800 | ((c >> 10) & 0x3FF) as u16,
-                0xDC00 | (c & 0x3FF) as u16,
-            ]
-        } else {
-            [c as u16, 0]
-        };
-        let k = 1 + usize::from(c > 0x3C0_0000);
-        // SAFETY: `n + k <= 6` units, writable at `q` (the contract).
-        unsafe { core::ptr::copy_nonoverlapping(units.as_ptr(), q.add(n), k) };
-        n += k;
-    }
-    n
+    let pair = _mm_cmpgt_epi32(cp, _mm_set1_epi32(0x3C0_0000));
+    let m = _mm_sub_epi32(cp, _mm_set1_epi32(0x1_0000));
+    let high = _mm_and_si128(_mm_srli_epi32::<10>(m), _mm_set1_epi32(0x3FF));
+    let low = _mm_slli_epi32::<16>(_mm_and_si128(m, _mm_set1_epi32(0x3FF)));
+    let pairs = _mm_or_si128(
+        _mm_or_si128(high, low),
+        _mm_set1_epi32(0xDC00_D800u32 as i32),
+    );
+    let units = _mm_blendv_epi8(cp, pairs, pair);
+    let mask = _mm_movemask_ps(_mm_castsi128_ps(pair)) as usize & 0xF;
+    // SAFETY: `mask < 16`, the length of COMPRESS, whose rows are 16 bytes.
+    let sh = unsafe { _mm_loadu_si128(COMPRESS[mask].as_ptr().cast()) };
+    (_mm_shuffle_epi8(units, sh), mask.count_ones() as usize)
 }

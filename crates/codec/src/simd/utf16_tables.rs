@@ -28,6 +28,32 @@ pub(crate) static INDEX: [[u8; 2]; 4096] = build_index();
 /// The 209 shuffles of [`INDEX`] (for `_mm_shuffle_epi8`: 0x80 gives a zero byte).
 pub(crate) static SHUFFLES: [[u8; 16]; 209] = build_shuffles();
 
+/// By 4-bit mask of the 32-bit lanes holding a surrogate pair (high surrogate in the low
+/// half, low surrogate in the high half; other lanes a code point below U+10000 in the low
+/// half): the shuffle packing the lanes' units together, in order.
+pub(crate) static COMPRESS: [[u8; 16]; 16] = build_compress();
+
+const fn build_compress() -> [[u8; 16]; 16] {
+    let mut t = [[0x80; 16]; 16];
+    let mut mask = 0;
+    while mask < 16 {
+        let (mut lane, mut n) = (0, 0);
+        while lane < 4 {
+            let units = 1 + ((mask >> lane) & 1);
+            let mut u = 0;
+            while u < units {
+                t[mask][2 * n] = (4 * lane + 2 * u) as u8;
+                t[mask][2 * n + 1] = (4 * lane + 2 * u + 1) as u8;
+                n += 1;
+                u += 1;
+            }
+            lane += 1;
+        }
+        mask += 1;
+    }
+    t
+}
+
 /// The sizes of the code points whose last byte is a set bit of `mask` (12 bits), in order,
 /// and how many there are.
 const fn sizes(mask: usize) -> ([usize; 12], usize) {
@@ -145,6 +171,16 @@ mod tests {
             SHUFFLES[idx as usize][..8],
             [2, 1, 0, 0x80, 4, 3, 0x80, 0x80]
         );
+    }
+
+    #[test]
+    fn compress_keeps_every_unit_in_order() {
+        assert_eq!(COMPRESS[0][..8], [0, 1, 4, 5, 8, 9, 12, 13]);
+        assert_eq!(
+            COMPRESS[0b0101][..12],
+            [0, 1, 2, 3, 4, 5, 8, 9, 10, 11, 12, 13]
+        );
+        assert_eq!(COMPRESS[0b1111], core::array::from_fn(|i| i as u8));
     }
 
     #[test]
