@@ -207,6 +207,13 @@ pub fn utf8_to_utf16_lossy(bytes: &[u8], out: &mut alloc::vec::Vec<u16>) -> usiz
             true => &rest[..unit_cut(rest, WINDOW)],
             false => rest,
         };
+        if piece.is_ascii() {
+            // Widened straight into the spare capacity (a vectorised `extend`): no zero fill
+            // and no validation pass.
+            out.extend(piece.iter().map(|&b| u16::from(b)));
+            rest = &rest[piece.len()..];
+            continue;
+        }
         let start = out.len();
         out.resize(start + piece.len(), 0);
         let p = convert(piece, &mut out[start..]);
