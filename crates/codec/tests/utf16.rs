@@ -195,7 +195,7 @@ proptest! {
 /// Fragments of every UTF-8 length and script mix, for inputs long enough (over 80 bytes)
 /// to reach the vector transcoder's 64-byte blocks and each of its steps: ASCII runs, two-,
 /// three- and four-byte runs, and mixes of them.
-const FRAGMENTS: [&str; 9] = [
+const FRAGMENTS: [&str; 10] = [
     "plain ASCII words, ",
     "Grüße aus Köln ",
     "Привет, мир ",
@@ -205,6 +205,7 @@ const FRAGMENTS: [&str; 9] = [
     "é",
     "日本",
     "x😀yé你",
+    "统一码转换为十六位单元",
 ];
 
 /// Long text from [`FRAGMENTS`] with a few bytes overwritten, cut or inserted.

@@ -4,8 +4,8 @@
 //!
 //! 64 bytes at a time: an all-ASCII block is widened with four `vpmovzxbw`; any other block
 //! is converted in steps of up to 16 bytes that start at a code point boundary, chosen by the
-//! mask of bytes that end a code point: 16 ASCII bytes, 8 two-byte sequences, 4 three-byte
-//! or 4 four-byte sequences, or a shuffle from [`utf16_tables`](super::utf16_tables) for any mix. A step
+//! mask of bytes that end a code point: 16 ASCII bytes, 8 two-byte sequences, 8 or 4
+//! three-byte sequences, 4 four-byte sequences, or a shuffle from [`utf16_tables`](super::utf16_tables) for any mix. A step
 //! never starts past byte 51 of the block; the next block starts where the last step ended.
 //!
 //! The input must be valid UTF-8 for the units to be right (the caller has validated it);
@@ -18,7 +18,8 @@ use core::arch::x86_64::*;
 use super::utf16_tables::{COMPRESS, INDEX, NONE, SHUFFLES};
 
 /// Input bytes and output units that must be left for a block: a step starts at most 51
-/// bytes into it and reads 16 bytes (67), writes at most 16 units at most 51 units in (67).
+/// bytes into it and reads up to 28 bytes (79), writes at most 16 units at most 51 units in
+/// (67).
 const ROOM: usize = 80;
 
 /// Transcodes a prefix of `src` into `dst` and returns (bytes read, units written): whole
@@ -68,7 +69,7 @@ pub(crate) unsafe fn transcode_valid_avx2(src: &[u8], dst: &mut [u16]) -> (usize
         let mut ends = !cont >> 1;
         let stop = i + 52;
         while i < stop {
-            // SAFETY: `i < stop <= start + 52` with `start + 80 <= src.len()`, so 16 bytes are
+            // SAFETY: `i < stop <= start + 52` with `start + 80 <= src.len()`, so 28 bytes are
             // readable at `i`; every step so far wrote no more units than it read bytes, so
             // `o <= ostart + 51` and 16 units are writable at `o` (`ostart + 80 <= dst.len()`).
             let (used, wrote) = unsafe { step(src.as_ptr().add(i), ends, dst.as_mut_ptr().add(o)) };
@@ -89,7 +90,7 @@ pub(crate) unsafe fn transcode_valid_avx2(src: &[u8], dst: &mut [u16]) -> (usize
 ///
 /// # Safety
 ///
-/// The CPU must support AVX2; 16 bytes must be readable at `p` and 16 units writable at `q`.
+/// The CPU must support AVX2; 28 bytes must be readable at `p` and 16 units writable at `q`.
 #[target_feature(enable = "avx2")]
 #[inline]
 unsafe fn step(p: *const u8, ends: u64, q: *mut u16) -> (usize, usize) {
@@ -115,6 +116,24 @@ unsafe fn step(p: *const u8, ends: u64, q: *mut u16) -> (usize, usize) {
             return (16, 4 + n);
         }
         _ => {}
+    }
+    if ends & 0xFF_FFFF == 0x92_4924 {
+        // Eight three-byte sequences (CJK): bytes 0-11 and 12-23 in the two halves.
+        // SAFETY: 28 bytes are readable at `p` (the contract).
+        let hi = unsafe { _mm_loadu_si128(p.add(12).cast()) };
+        let sh = _mm256_setr_epi8(
+            2, 1, 0, -1, 5, 4, 3, -1, 8, 7, 6, -1, 11, 10, 9, -1, //
+            2, 1, 0, -1, 5, 4, 3, -1, 8, 7, 6, -1, 11, 10, 9, -1,
+        );
+        let perm = _mm256_shuffle_epi8(_mm256_set_m128i(hi, input), sh);
+        let ascii = _mm256_and_si256(perm, _mm256_set1_epi32(0x7F));
+        let middle = _mm256_srli_epi32::<2>(_mm256_and_si256(perm, _mm256_set1_epi32(0x3F00)));
+        let high = _mm256_srli_epi32::<4>(_mm256_and_si256(perm, _mm256_set1_epi32(0x0F_0000)));
+        let cp = _mm256_or_si256(_mm256_or_si256(ascii, middle), high);
+        let packed = _mm256_permute4x64_epi64::<0b1000>(_mm256_packus_epi32(cp, cp));
+        // SAFETY: 8 of the 16 writable units at `q` (the contract).
+        unsafe { _mm_storeu_si128(q.cast(), _mm256_castsi256_si128(packed)) };
+        return (24, 8);
     }
     let mask = (ends & 0xFFF) as usize;
     if mask == 0x924 {
