@@ -9,6 +9,7 @@
 
 use crate::count::count;
 use crate::scalar::unit_cut;
+use crate::simd::transcode_valid_prefix;
 use crate::validate::errors;
 
 /// What [`utf8_to_utf16_lossy_into`] did: bytes read, UTF-16 units written, and how many
@@ -32,7 +33,11 @@ const HI16: u128 = 0x8080_8080_8080_8080_8080_8080_8080_8080;
 /// Ill-formed input gives wrong units but cannot panic or overrun: every index is checked.
 #[inline]
 fn transcode_valid(src: &[u8], dst: &mut [u16]) -> (usize, usize) {
-    let (mut i, mut o) = (0, 0);
+    let (mut i, mut o) = if src.len() >= 80 {
+        transcode_valid_prefix(src, dst)
+    } else {
+        (0, 0)
+    };
     loop {
         // ASCII: widen 16 bytes blindly, keep the units before the first non-ASCII byte.
         while let (Some(chunk), Some(out)) = (
@@ -202,6 +207,13 @@ pub fn utf8_to_utf16_lossy(bytes: &[u8], out: &mut alloc::vec::Vec<u16>) -> usiz
             true => &rest[..unit_cut(rest, WINDOW)],
             false => rest,
         };
+        if piece.is_ascii() {
+            // Widened straight into the spare capacity (a vectorised `extend`): no zero fill
+            // and no validation pass.
+            out.extend(piece.iter().map(|&b| u16::from(b)));
+            rest = &rest[piece.len()..];
+            continue;
+        }
         let start = out.len();
         out.resize(start + piece.len(), 0);
         let p = convert(piece, &mut out[start..]);

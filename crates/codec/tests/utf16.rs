@@ -191,3 +191,75 @@ proptest! {
         check_resumed(&bytes, cap);
     }
 }
+
+/// Fragments of every UTF-8 length and script mix, for inputs long enough (over 80 bytes)
+/// to reach the vector transcoder's 64-byte blocks and each of its steps: ASCII runs, two-,
+/// three- and four-byte runs, and mixes of them.
+const FRAGMENTS: [&str; 10] = [
+    "plain ASCII words, ",
+    "Grüße aus Köln ",
+    "Привет, мир ",
+    "你好世界，",
+    "😀🎉🚀",
+    "ab€cd",
+    "é",
+    "日本",
+    "x😀yé你",
+    "统一码转换为十六位单元",
+];
+
+/// Long text from [`FRAGMENTS`] with a few bytes overwritten, cut or inserted.
+fn long_mixed() -> impl Strategy<Value = Vec<u8>> {
+    (
+        prop::collection::vec(0..FRAGMENTS.len(), 4..60),
+        prop::collection::vec((any::<prop::sample::Index>(), any::<u8>()), 0..4),
+    )
+        .prop_map(|(picks, edits)| {
+            let mut v: Vec<u8> = picks.iter().flat_map(|&k| FRAGMENTS[k].bytes()).collect();
+            for (i, b) in edits {
+                let i = i.index(v.len());
+                match b % 4 {
+                    0 => v[i] = b,
+                    1 => v[i] = b | 0x80,
+                    2 => v.insert(i, b | 0x80),
+                    _ => drop(v.remove(i)),
+                }
+            }
+            v
+        })
+}
+
+#[test]
+fn an_error_at_every_offset_of_long_text() {
+    // One ill-formed piece at every offset of 300 bytes of mixed text: every position in the
+    // vector transcoder's blocks and steps, and the tail the scalar twin converts.
+    let text: Vec<u8> = FRAGMENTS.concat().repeat(3).into_bytes();
+    assert!(text.len() > 300);
+    for bad in [
+        &b"\xFF"[..],
+        b"\xE4\xBD",
+        b"\xF0\x9F\x98",
+        b"\xED\xA0\x80",
+        b"\xC0\xAF",
+    ] {
+        for at in 0..300 {
+            let mut v = text.clone();
+            v.splice(at..at, bad.iter().copied());
+            check(&v, at % 16 == 0);
+        }
+    }
+    for at in 0..300 {
+        check(&text[at..], false);
+        check(&text[..at], false);
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(256))]
+
+    #[test]
+    fn long_mixed_text_like_std_and_encoding_rs(bytes in long_mixed(), cap in 1usize..200) {
+        check(&bytes, true);
+        check_resumed(&bytes, cap);
+    }
+}

@@ -12,6 +12,10 @@ use crate::scalar;
 mod counting;
 mod generic;
 #[cfg(target_arch = "x86_64")]
+mod utf16_avx2;
+#[cfg(target_arch = "x86_64")]
+mod utf16_tables;
+#[cfg(target_arch = "x86_64")]
 mod x86_64;
 #[cfg(target_arch = "x86_64")]
 mod x86_64_words;
@@ -376,4 +380,19 @@ pub(crate) fn word_masks_with(k: Kernel, bytes: &[u8], o: usize, out: &mut [Word
         let _ = k;
         false
     }
+}
+
+/// Transcodes a prefix of `src`, valid UTF-8, into `dst` with a vector transcoder when the
+/// active kernel has one (AVX2, used by the AVX2 and AVX-512 kernels), and returns (bytes
+/// read, units written), a code point boundary; `(0, 0)` otherwise. The caller converts the
+/// rest (every tail under 80 bytes or units) with the scalar twin.
+#[inline]
+pub(crate) fn transcode_valid_prefix(src: &[u8], dst: &mut [u16]) -> (usize, usize) {
+    #[cfg(target_arch = "x86_64")]
+    if matches!(Kernel::active(), Kernel::Avx2 | Kernel::Avx512) && Kernel::Avx2.is_available() {
+        // SAFETY: AVX2 is available (checked just above).
+        return unsafe { utf16_avx2::transcode_valid_avx2(src, dst) };
+    }
+    let _ = (src, dst);
+    (0, 0)
 }
