@@ -235,3 +235,55 @@ fn input_that_is_also_the_output() {
         (Some(2), refused("out").1.as_str(), 12)
     );
 }
+
+/// GNU grep's manual (-m NUM): "If the input is standard input from a regular file, and NUM
+/// selected lines are output, grep ensures that the standard input is positioned to just
+/// after the last selected line before exiting, regardless of the presence of trailing
+/// context lines. This enables a calling process to resume a search."
+#[cfg(unix)]
+#[test]
+fn max_count_leaves_stdin_after_the_last_selected_line() {
+    let dir = tempdir();
+    let d = dir.path();
+    write(d, "in", "a\nx1\nb\nx2\nc\n");
+    let bin = utf8_tests::cli::bin("utf8-grep");
+    let run = |script: &str| {
+        let sh = script.replace("G", &format!("'{}'", bin.display()));
+        let o = Command::new("sh")
+            .args(["-c", &sh])
+            .current_dir(d)
+            .output()
+            .unwrap();
+        String::from_utf8_lossy(&o.stdout).into_owned()
+    };
+    assert_eq!(
+        run("{ G -m1 x; echo rest; cat; } < in"),
+        "x1\nrest\nb\nx2\nc\n"
+    );
+    assert_eq!(
+        run("{ G -m1 -A1 x; echo rest; cat; } < in"),
+        "x1\nb\nrest\nb\nx2\nc\n"
+    );
+    assert_eq!(
+        run("{ G -c -m1 x; echo rest; cat; } < in"),
+        "1\nrest\nb\nx2\nc\n"
+    );
+    assert_eq!(
+        run("{ G -m1 x; G -m1 x; echo rest; cat; } < in"),
+        "x1\nx2\nrest\nc\n"
+    );
+    if Command::new("grep").arg("--version").output().is_ok() {
+        let gnu = |s: &str| {
+            let o = Command::new("sh")
+                .args(["-c", s])
+                .current_dir(d)
+                .output()
+                .unwrap();
+            String::from_utf8_lossy(&o.stdout).into_owned()
+        };
+        assert_eq!(
+            gnu("{ grep -m1 -A1 x; echo rest; cat; } < in"),
+            "x1\nb\nrest\nb\nx2\nc\n"
+        );
+    }
+}

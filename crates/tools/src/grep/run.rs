@@ -184,6 +184,12 @@ impl Config {
                 };
                 &mut text
             };
+            // GNU grep: with -m, a seekable standard input is left just after the last
+            // selected line, for the next reader (`{ grep -m1 x; cat; } < file`).
+            let stdin_start = match input {
+                Input::Stdin { .. } if self.settings.max_count.is_some() => stdin_position(None),
+                _ => None,
+            };
             let search = FileSearch::new(&self.settings, &self.matcher, sink, &diag_name);
             let r: FileResult = match search.run(feed) {
                 Ok(r) => r,
@@ -193,6 +199,9 @@ impl Config {
                 }
                 Err(e) => return Err(e),
             };
+            if let (Some(start), Some(at)) = (stdin_start, r.resume_at) {
+                stdin_position(Some(start + at));
+            }
             files += 1;
             bytes += r.bytes;
             lines += r.selected;
@@ -214,6 +223,7 @@ impl Config {
                 matches,
                 bytes,
                 binary_matched: false,
+                resume_at: None,
             };
             summary(out, files, files_matched, &total)?;
         }
@@ -299,5 +309,21 @@ fn stdout_file_id() -> Option<FileId> {
 
 #[cfg(not(unix))]
 fn input_file_id(_: &Input) -> Option<FileId> {
+    None
+}
+
+/// The offset of standard input (`None`: not seekable), after moving it to `to` if given.
+#[cfg(unix)]
+fn stdin_position(to: Option<u64>) -> Option<u64> {
+    use std::io::{Seek, SeekFrom};
+    use std::os::fd::AsFd;
+    let fd = std::io::stdin().as_fd().try_clone_to_owned().ok()?;
+    let mut f = std::fs::File::from(fd);
+    let to = to.map_or(SeekFrom::Current(0), SeekFrom::Start);
+    f.seek(to).ok()
+}
+
+#[cfg(not(unix))]
+fn stdin_position(_: Option<u64>) -> Option<u64> {
     None
 }

@@ -350,6 +350,7 @@ impl<'a> FileSearch<'a> {
             if self.s.count {
                 if self.max_reached() {
                     self.stop = true;
+                    self.res.resume_at = Some(self.base + le as u64 + u64::from(terminated));
                 }
                 return Ok(());
             }
@@ -364,6 +365,7 @@ impl<'a> FileSearch<'a> {
             self.emit((ls, le), terminated, true, m)?;
             self.after_left = self.s.after;
             if self.max_reached() {
+                self.res.resume_at = Some(self.base + le as u64 + u64::from(terminated));
                 self.draining = true;
                 if self.s.after == 0 {
                     self.stop = true;
