@@ -287,3 +287,19 @@ fn max_count_leaves_stdin_after_the_last_selected_line() {
         );
     }
 }
+
+/// `-o` with `-v` and context, as GNU grep prints it (src/grep.c, print_line_middle: a
+/// shown line's matches are printed when it matches — the selected lines, or with -v the
+/// context lines, after `-`; the trailing context of -m prints none).
+#[test]
+fn only_matching_with_invert_and_context() {
+    let dir = tempdir();
+    let d = dir.path();
+    write(d, "o2", "l1 ab\nl2\nl3 ab ab\nl4\nl5\nl6\nl7 ab\n");
+    same_as_gnu(d, &["-o", "-v", "-C1", "ab", "o2"], "ab\nab\nab\nab\n", 0);
+    same_as_gnu(d, &["-o", "-v", "-n", "-C1", "l4", "o2"], "4-l4\n", 0);
+    same_as_gnu(d, &["-v", "-o", "-m1", "-A2", "l3", "o2"], "l3\n", 0);
+    same_as_gnu(d, &["-o", "-m1", "-A2", "ab", "o2"], "ab\n", 0);
+    same_as_gnu(d, &["-o", "-v", "ab", "o2"], "", 0);
+    same_as_gnu(d, &["-o", "-n", "-C1", "l4", "o2"], "4:l4\n", 0);
+}

@@ -180,7 +180,7 @@ impl Sink for JsonSink<'_> {
         Ok(found)
     }
 
-    fn only(&mut self, _at: At, _text: &[u8]) -> Result<(), ToolError> {
+    fn only(&mut self, _at: At, _text: &[u8], _selected: bool) -> Result<(), ToolError> {
         Ok(())
     }
 

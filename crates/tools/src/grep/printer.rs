@@ -187,15 +187,16 @@ impl Printer {
         self.flush_to(out)
     }
 
-    /// One match of `-o`.
+    /// One match of `-o`, in a selected line (`:` after the prefix) or a context line (`-`).
     pub fn only(
         &mut self,
         out: &mut Output,
         name: &[u8],
         at: At,
         text: &[u8],
+        selected: bool,
     ) -> Result<(), ToolError> {
-        self.prefix(name, at, b':');
+        self.prefix(name, at, if selected { b':' } else { b'-' });
         if self.style.repair {
             let repaired = repair(text);
             self.colored(Piece::Match, repaired.as_bytes());
@@ -265,8 +266,9 @@ impl Sink for TextSink<'_> {
         Ok(0)
     }
 
-    fn only(&mut self, at: At, text: &[u8]) -> Result<(), ToolError> {
-        self.printer.only(self.dest.out, self.raw_name, at, text)
+    fn only(&mut self, at: At, text: &[u8], selected: bool) -> Result<(), ToolError> {
+        self.printer
+            .only(self.dest.out, self.raw_name, at, text, selected)
     }
 
     fn gap(&mut self) -> Result<(), ToolError> {

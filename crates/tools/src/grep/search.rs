@@ -30,7 +30,7 @@ pub const LONG_LINE: usize = 4 << 20;
 /// Whether a line too long to hold is streamed: its text is not printed (`-o` prints
 /// matches only), and a match is much shorter than [`LONG_LINE`].
 fn streamable(s: &Settings, m: &Matcher) -> bool {
-    let locate = !s.printing() || (s.only && !s.json && !s.context);
+    let locate = !s.printing() || (s.only && !s.json && !s.context && !s.invert);
     locate && m.max_match_len() * 2 + 64 < LONG_LINE
 }
 
@@ -482,7 +482,7 @@ impl<'a> FileSearch<'a> {
                             column: Some(units_before + 1),
                         };
                         self.res.matches += 1;
-                        self.sink.only(at, &self.data.bytes()[s..e])?;
+                        self.sink.only(at, &self.data.bytes()[s..e], true)?;
                     }
                 }
                 if !complete {
@@ -543,7 +543,9 @@ fn show(
         if line.selected {
             res.matches += k;
         }
-    } else if line.selected {
+    } else if line.selected != st.invert {
+        // GNU grep's -o (print_line_middle) prints the matches of the lines it shows that
+        // match: the selected lines, or with -v the context lines (after `-`).
         let (mut upos, mut ucount) = (0, 0);
         for (s, e) in matches(m, line.bytes, 0) {
             if st.column {
@@ -555,8 +557,8 @@ fn show(
                 offset: line.at.offset + s as u64,
                 column: Some(ucount + 1),
             };
-            sink.only(at, &line.bytes[s..e])?;
-            res.matches += 1;
+            sink.only(at, &line.bytes[s..e], line.selected)?;
+            res.matches += u64::from(line.selected);
         }
     }
     Ok(())

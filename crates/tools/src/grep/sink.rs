@@ -74,7 +74,7 @@ pub trait Sink {
     /// # Errors
     ///
     /// Writing failed.
-    fn only(&mut self, at: At, text: &[u8]) -> Result<(), ToolError>;
+    fn only(&mut self, at: At, text: &[u8], selected: bool) -> Result<(), ToolError>;
 
     /// Lines were skipped between two groups of context (`--` in text).
     ///
