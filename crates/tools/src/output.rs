@@ -87,7 +87,25 @@ pub fn parse<P: clap::Parser>(
     program: &str,
     args: impl IntoIterator<Item = std::ffi::OsString>,
 ) -> Result<P, ExitCode> {
-    P::try_parse_from(args).map_err(|e| {
+    parse_with_matches(program, args).map(|(p, _)| p)
+}
+
+/// [`parse`], also giving clap's matches (for the order of the options given).
+///
+/// # Errors
+///
+/// The exit code to return when the program should not go on.
+pub fn parse_with_matches<P: clap::Parser>(
+    program: &str,
+    args: impl IntoIterator<Item = std::ffi::OsString>,
+) -> Result<(P, clap::ArgMatches), ExitCode> {
+    let mut cmd = <P as clap::CommandFactory>::command();
+    let parsed = cmd.try_get_matches_from_mut(args).and_then(|m| {
+        let p =
+            <P as clap::FromArgMatches>::from_arg_matches(&m).map_err(|e| e.format(&mut cmd))?;
+        Ok((p, m))
+    });
+    parsed.map_err(|e| {
         if e.use_stderr() {
             let _ = e.print();
             return Status::Trouble.into();

@@ -303,3 +303,89 @@ fn only_matching_with_invert_and_context() {
     same_as_gnu(d, &["-o", "-v", "ab", "o2"], "", 0);
     same_as_gnu(d, &["-o", "-n", "-C1", "l4", "o2"], "4:l4\n", 0);
 }
+
+/// `--include`, `--exclude`, `--exclude-dir` as GNU grep 3.8 applies them (gnulib's
+/// excluded_file_name; GNU grep's tests/include-exclude): the last matching pattern wins, a
+/// name none matches is searched unless the first is --include; FILE operands are matched
+/// by their name or any part after a '/', and --exclude-dir applies to directory operands.
+#[test]
+fn include_exclude_order_and_operands() {
+    let dir = tempdir();
+    let d = dir.path();
+    for f in [
+        "d/a.txt",
+        "d/b.txt",
+        "d/a.md",
+        "d/c.md",
+        "d/x/in.txt",
+        "d/y/in.txt",
+        "x/f.txt",
+        "a.txt",
+    ] {
+        let p = d.join(f);
+        std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+        std::fs::write(p, "hit\n").unwrap();
+    }
+    let check = |args: &[&str], want: &[&str]| {
+        let o = grep(d).args(args).run();
+        let mut got: Vec<String> = o
+            .out()
+            .lines()
+            .map(|l| l.trim_end_matches(":hit").to_string())
+            .collect();
+        got.sort_unstable();
+        assert_eq!(got, want, "{args:?}");
+        if let Some((out, _)) = gnu(d, args) {
+            let mut g: Vec<&str> = out.lines().map(|l| l.trim_end_matches(":hit")).collect();
+            g.sort_unstable();
+            assert_eq!(g, want, "GNU grep {args:?}");
+        }
+    };
+    check(
+        &["-r", "--exclude=*.txt", "--include=a*", "hit", "d"],
+        &["d/a.md", "d/a.txt", "d/c.md"],
+    );
+    check(
+        &["-r", "--include=a*", "--exclude=*.txt", "hit", "d"],
+        &["d/a.md"],
+    );
+    check(
+        &["-r", "--exclude=*", "--include=*.md", "hit", "d"],
+        &["d/a.md", "d/c.md"],
+    );
+    check(&["-H", "--exclude=*.txt", "hit", "a.txt"], &[]);
+    check(&["-H", "--exclude=a.txt", "hit", "d/a.txt"], &[]);
+    check(&["-H", "--exclude=d", "hit", "d/a.txt"], &["d/a.txt"]);
+    check(&["-r", "--exclude-dir=x", "hit", "x"], &[]);
+    check(&["-r", "--exclude-dir=x", "hit", "x/"], &["x/f.txt"]);
+    check(
+        &["-r", "--exclude-dir=x/", "hit", "d"],
+        &["d/a.md", "d/a.txt", "d/b.txt", "d/c.md", "d/y/in.txt"],
+    );
+    check(
+        &["-r", "--exclude-dir=d/x", "hit", "d"],
+        &[
+            "d/a.md",
+            "d/a.txt",
+            "d/b.txt",
+            "d/c.md",
+            "d/x/in.txt",
+            "d/y/in.txt",
+        ],
+    );
+    check(
+        &["-r", "--exclude-dir=x*", "hit", "."],
+        &[
+            "./a.txt",
+            "./d/a.md",
+            "./d/a.txt",
+            "./d/b.txt",
+            "./d/c.md",
+            "./d/y/in.txt",
+        ],
+    );
+    check(
+        &["-r", "--include=*.md", "hit", "d", "x", "a.txt"],
+        &["d/a.md", "d/c.md"],
+    );
+}

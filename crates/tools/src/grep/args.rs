@@ -166,15 +166,24 @@ pub struct GrepArgs {
     #[arg(short = 'r', long = "recursive")]
     pub recursive: bool,
 
-    /// Search only files whose base name matches GLOB.
+    /// Search only files whose base name matches GLOB (a FILE operand: whose name or a part
+    /// of it after a '/' does). With several --include and --exclude, the last that matches
+    /// a file decides; a file none matches is searched unless the first is --include.
     #[arg(long, value_name = "GLOB", action = ArgAction::Append, allow_hyphen_values = true)]
     pub include: Vec<String>,
 
-    /// Skip files whose base name matches GLOB.
+    /// Skip files whose base name matches GLOB (a FILE operand: whose name or a part of it
+    /// after a '/' does).
     #[arg(long, value_name = "GLOB", action = ArgAction::Append, allow_hyphen_values = true)]
     pub exclude: Vec<String>,
 
-    /// Skip directories whose base name matches GLOB.
+    /// --include (true) and --exclude (false) patterns in command-line order (filled from
+    /// clap's indices after parsing).
+    #[arg(skip)]
+    pub file_filters: Vec<(bool, String)>,
+
+    /// Skip directories whose base name matches GLOB (a FILE operand under -r: whose name or
+    /// a part of it after a '/' does); a trailing '/' in GLOB is ignored.
     #[arg(long = "exclude-dir", value_name = "GLOB", action = ArgAction::Append, allow_hyphen_values = true)]
     pub exclude_dir: Vec<String>,
 
@@ -292,4 +301,16 @@ pub fn expand_context_digits(args: Vec<OsString>) -> Vec<OsString> {
         }
     }
     out
+}
+
+/// The `--include` (true) and `--exclude` (false) patterns of `m`, in the order given.
+pub(super) fn file_filters_in_order(m: &clap::ArgMatches) -> Vec<(bool, String)> {
+    let mut all: Vec<(usize, bool, String)> = Vec::new();
+    for (id, include) in [("include", true), ("exclude", false)] {
+        if let (Some(at), Some(values)) = (m.indices_of(id), m.get_many::<String>(id)) {
+            all.extend(at.zip(values).map(|(i, v)| (i, include, v.clone())));
+        }
+    }
+    all.sort_by_key(|&(i, ..)| i);
+    all.into_iter().map(|(_, inc, v)| (inc, v)).collect()
 }

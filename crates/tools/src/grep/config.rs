@@ -234,7 +234,7 @@ impl Config {
             report_color: a.common.color_for(&std::io::stderr()),
             files,
             recursive: a.recursive,
-            filters: Filters::new(&a.include, &a.exclude, &a.exclude_dir),
+            filters: Filters::new(&a.file_filters, &a.exclude_dir),
             with_filename,
             label: a.label,
             no_messages: a.no_messages,

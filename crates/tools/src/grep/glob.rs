@@ -38,15 +38,15 @@ pub fn glob_match(pat: &str, name: &str) -> bool {
 #[derive(Debug, Clone)]
 pub struct Globs {
     set: GlobSet,
-    /// Patterns given, those that match nothing included.
-    given: usize,
+    /// The index among the patterns given of each glob of `set`.
+    index: Vec<usize>,
 }
 
 impl Default for Globs {
     fn default() -> Globs {
         Globs {
             set: GlobSet::empty(),
-            given: 0,
+            index: Vec::new(),
         }
     }
 }
@@ -57,9 +57,11 @@ impl Globs {
     pub fn new<'p>(patterns: impl IntoIterator<Item = &'p str>) -> Globs {
         let mut b = GlobSetBuilder::new();
         let mut given = 0;
+        let mut index = Vec::new();
         for p in patterns {
             given += 1;
             let Some(text) = to_globset(p) else { continue };
+            index.push(given - 1);
             let glob = GlobBuilder::new(&text)
                 .literal_separator(false)
                 .backslash_escape(true)
@@ -70,12 +72,16 @@ impl Globs {
             b.add(glob);
         }
         let set = b.build().unwrap_or_else(|e| panic!("globset: {e}"));
-        Globs { set, given }
+        Globs { set, index }
     }
 
-    /// Whether no pattern was given.
-    pub fn is_empty(&self) -> bool {
-        self.given == 0
+    /// The index (in the order given) of the last pattern that matches `name`.
+    pub fn last_match(&self, name: &OsStr) -> Option<usize> {
+        let found = match name.to_str() {
+            Some(s) => self.set.matches(s),
+            None => self.set.matches(&*name.to_string_lossy()),
+        };
+        found.into_iter().map(|i| self.index[i]).max()
     }
 
     /// Whether any pattern matches `name`.
@@ -385,6 +391,6 @@ mod tests {
         }
         // A pattern that matches nothing is still given (`--include='a\'` selects no file).
         let never = super::Globs::new(["a\\"]);
-        assert!(!never.is_empty() && !never.is_match("a\\".as_ref()));
+        assert!(!never.is_match("a\\".as_ref()));
     }
 }

@@ -17,14 +17,17 @@ use super::walk::{Found, walk};
 use crate::diag::{Diag, ToolError};
 use crate::exit::Status;
 use crate::input::Input;
-use crate::output::{Output, conclude, parse};
+use crate::output::{Output, conclude, parse_with_matches};
 
 const PROGRAM: &str = "utf8-grep";
 
 pub(super) fn run(args: impl IntoIterator<Item = OsString>) -> ExitCode {
     let args = super::args::expand_context_digits(args.into_iter().collect());
-    let args: GrepArgs = match parse(PROGRAM, args) {
-        Ok(a) => a,
+    let args: GrepArgs = match parse_with_matches::<GrepArgs>(PROGRAM, args) {
+        Ok((mut a, m)) => {
+            a.file_filters = super::args::file_filters_in_order(&m);
+            a
+        }
         Err(code) => return code,
     };
     let mut diag = Diag::new(PROGRAM);
@@ -81,12 +84,14 @@ impl Config {
             }
             let path = PathBuf::from(f);
             if self.recursive && path.is_dir() {
-                let found = walk(&path, false, &self.filters);
-                self.push_found(found, &mut todo, &mut errors);
+                // --exclude-dir applies to a directory named on the command line too.
+                if self.filters.dir_operand_ok(f) {
+                    let found = walk(&path, false, &self.filters);
+                    self.push_found(found, &mut todo, &mut errors);
+                }
                 continue;
             }
-            let base = path.file_name().unwrap_or_default();
-            if self.filters.any_file_filter() && !self.filters.file_ok(base) {
+            if !self.filters.operand_ok(f) {
                 continue;
             }
             todo.push((Input::Path(path), several));
