@@ -103,6 +103,9 @@ impl Config {
             widths: self.columns.longest,
             // --histogram and --json show every count.
             words: self.columns.words || self.histogram || self.json,
+            counts: !(self.columns.words && self.columns.count() == 1)
+                || self.histogram
+                || self.json,
         };
         let mut total = Tally::default();
         let n = self.each_input(inputs, out, diag, |input, _, out, diag| {

@@ -150,6 +150,8 @@ pub(crate) struct Mode {
     pub widths: bool,
     /// Whether words are needed.
     pub words: bool,
+    /// Whether anything but words is needed (`-w` alone reads for words only).
+    pub counts: bool,
 }
 
 /// Counts everything `reader` yields. `next_byte` is the byte that follows in the whole
@@ -177,6 +179,9 @@ pub(crate) fn count_reader<R: Read>(
             // The chunk is still in the cache.
             words.update(chunk);
         }
+        if !mode.counts {
+            continue;
+        }
         if fast {
             counter.update(chunk);
         } else {
@@ -188,7 +193,9 @@ pub(crate) fn count_reader<R: Read>(
         }
     }
     let mut last = None;
-    if fast {
+    if !mode.counts {
+        // Words only: nothing else was counted.
+    } else if fast {
         tally.counts = counter.finish_with(|e| last = Some(*e));
     } else {
         scanner.finish(|ev| {
