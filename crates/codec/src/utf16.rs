@@ -198,30 +198,35 @@ fn convert(bytes: &[u8], dst: &mut [u16]) -> Utf16Progress {
 pub fn utf8_to_utf16_lossy(bytes: &[u8], out: &mut alloc::vec::Vec<u16>) -> usize {
     // A window of input at a time, cut before a unit start, into zero-filled room for as many
     // units as it has bytes (always enough), overwritten while it is in L1: one zero-filled
-    // buffer for the whole input took as long as the transcoding on ASCII.
+    // buffer for the whole input took as long as the transcoding on ASCII. The room a window
+    // did not use is kept for the next (`w` is where output ends), so that only as many
+    // units are zeroed as are written, plus one window: a third of the input on CJK.
     const WINDOW: usize = 4096;
     out.reserve(bytes.len());
-    let (mut rest, mut replaced) = (bytes, 0);
+    let (mut rest, mut replaced, mut w) = (bytes, 0, out.len());
     while !rest.is_empty() {
         let piece = match rest.len() > WINDOW {
             true => &rest[..unit_cut(rest, WINDOW)],
             false => rest,
         };
+        rest = &rest[piece.len()..];
         if piece.is_ascii() {
             // Widened straight into the spare capacity (a vectorised `extend`): no zero fill
             // and no validation pass.
+            out.truncate(w);
             out.extend(piece.iter().map(|&b| u16::from(b)));
-            rest = &rest[piece.len()..];
+            w = out.len();
             continue;
         }
-        let start = out.len();
-        out.resize(start + piece.len(), 0);
-        let p = convert(piece, &mut out[start..]);
+        if out.len() < w + piece.len() {
+            out.resize(w + piece.len(), 0);
+        }
+        let p = convert(piece, &mut out[w..w + piece.len()]);
         debug_assert_eq!(p.read, piece.len(), "as many units as bytes always suffice");
-        out.truncate(start + p.written);
+        w += p.written;
         replaced += p.replacements;
-        rest = &rest[piece.len()..];
     }
+    out.truncate(w);
     replaced
 }
 
