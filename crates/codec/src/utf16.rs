@@ -2,10 +2,13 @@
 //!
 //! The input is split by the error iterator ([`errors`], kernel speed between errors) into
 //! valid runs and maximal subparts; a valid run is transcoded without checks by
-//! [`transcode_valid`], which widens 16 ASCII bytes at a time (a portable loop the compiler
-//! turns into SSE2 / NEON unpacks on every target) and decodes the rest one sequence at a time.
-//! Everything here is safe code: a valid run that were not valid would give wrong units, never
-//! undefined behaviour, and the tests hold the output to std and encoding_rs.
+//! [`transcode_valid`]: its bulk by the vector transcoder of `simd/` where the CPU has one
+//! (AVX2: ASCII blocks widened, other sequences converted with shuffles), the rest (tails under
+//! 80 bytes, other CPUs) by a portable loop that widens 16 ASCII bytes at a time (the compiler
+//! turns it into SSE2 / NEON unpacks) and decodes the rest one sequence at a time. Everything
+//! here is safe code: a valid run that were not valid would give wrong units, never undefined
+//! behaviour (the vector transcoder's bounds do not depend on the data either), and the tests
+//! hold the output to std and encoding_rs.
 
 use crate::count::count;
 use crate::scalar::unit_cut;
@@ -182,7 +185,7 @@ fn convert(bytes: &[u8], dst: &mut [u16]) -> Utf16Progress {
 ///
 /// The units are exactly those of `String::from_utf8_lossy(bytes).encode_utf16()` (and of
 /// encoding_rs's UTF-8 decoder into UTF-16), without the intermediate `String`. Valid runs
-/// are found at the validation kernel's speed and ASCII is widened 16 bytes at a time.
+/// are found at the validation kernel's speed and converted with AVX2 where the CPU has it.
 ///
 /// Needs the `alloc` feature; [`utf8_to_utf16_lossy_into`] is the allocation-free form.
 ///
