@@ -2,10 +2,13 @@
 //!
 //! The input is split by the error iterator ([`errors`], kernel speed between errors) into
 //! valid runs and maximal subparts; a valid run is transcoded without checks by
-//! [`transcode_valid`], which widens 16 ASCII bytes at a time (a portable loop the compiler
-//! turns into SSE2 / NEON unpacks on every target) and decodes the rest one sequence at a time.
-//! Everything here is safe code: a valid run that were not valid would give wrong units, never
-//! undefined behaviour, and the tests hold the output to std and encoding_rs.
+//! [`transcode_valid`]: its bulk by the vector transcoder of `simd/` where the CPU has one
+//! (AVX2: ASCII blocks widened, other sequences converted with shuffles), the rest (tails under
+//! 80 bytes, other CPUs) by a portable loop that widens 16 ASCII bytes at a time (the compiler
+//! turns it into SSE2 / NEON unpacks) and decodes the rest one sequence at a time. Everything
+//! here is safe code: a valid run that were not valid would give wrong units, never undefined
+//! behaviour (the vector transcoder's bounds do not depend on the data either), and the tests
+//! hold the output to std and encoding_rs.
 
 use crate::count::count;
 use crate::scalar::unit_cut;
@@ -182,7 +185,7 @@ fn convert(bytes: &[u8], dst: &mut [u16]) -> Utf16Progress {
 ///
 /// The units are exactly those of `String::from_utf8_lossy(bytes).encode_utf16()` (and of
 /// encoding_rs's UTF-8 decoder into UTF-16), without the intermediate `String`. Valid runs
-/// are found at the validation kernel's speed and ASCII is widened 16 bytes at a time.
+/// are found at the validation kernel's speed and converted with AVX2 where the CPU has it.
 ///
 /// Needs the `alloc` feature; [`utf8_to_utf16_lossy_into`] is the allocation-free form.
 ///
@@ -198,30 +201,35 @@ fn convert(bytes: &[u8], dst: &mut [u16]) -> Utf16Progress {
 pub fn utf8_to_utf16_lossy(bytes: &[u8], out: &mut alloc::vec::Vec<u16>) -> usize {
     // A window of input at a time, cut before a unit start, into zero-filled room for as many
     // units as it has bytes (always enough), overwritten while it is in L1: one zero-filled
-    // buffer for the whole input took as long as the transcoding on ASCII.
+    // buffer for the whole input took as long as the transcoding on ASCII. The room a window
+    // did not use is kept for the next (`w` is where output ends), so that only as many
+    // units are zeroed as are written, plus one window: a third of the input on CJK.
     const WINDOW: usize = 4096;
     out.reserve(bytes.len());
-    let (mut rest, mut replaced) = (bytes, 0);
+    let (mut rest, mut replaced, mut w) = (bytes, 0, out.len());
     while !rest.is_empty() {
         let piece = match rest.len() > WINDOW {
             true => &rest[..unit_cut(rest, WINDOW)],
             false => rest,
         };
+        rest = &rest[piece.len()..];
         if piece.is_ascii() {
             // Widened straight into the spare capacity (a vectorised `extend`): no zero fill
             // and no validation pass.
+            out.truncate(w);
             out.extend(piece.iter().map(|&b| u16::from(b)));
-            rest = &rest[piece.len()..];
+            w = out.len();
             continue;
         }
-        let start = out.len();
-        out.resize(start + piece.len(), 0);
-        let p = convert(piece, &mut out[start..]);
+        if out.len() < w + piece.len() {
+            out.resize(w + piece.len(), 0);
+        }
+        let p = convert(piece, &mut out[w..w + piece.len()]);
         debug_assert_eq!(p.read, piece.len(), "as many units as bytes always suffice");
-        out.truncate(start + p.written);
+        w += p.written;
         replaced += p.replacements;
-        rest = &rest[piece.len()..];
     }
+    out.truncate(w);
     replaced
 }
 
