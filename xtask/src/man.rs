@@ -123,8 +123,8 @@ fn extra(tool: Tool) -> Extra {
                     "utf8-repair --from auto --report old/*.txt > all.txt",
                 ),
                 (
-                    "Undo UTF-8 that was decoded as windows-1252 or Latin-1 (\"cafÃ©\" \
-                     becomes \"café\"), listing each fix:",
+                    "Undo UTF-8 that was decoded as windows-1252 or Latin-1 (mojibake), \
+                     listing each fix:",
                     "utf8-repair --fix-mojibake --report export.csv > fixed.csv",
                 ),
             ],

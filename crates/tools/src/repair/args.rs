@@ -105,8 +105,8 @@ pub struct RepairArgs {
     pub quiet: bool,
 
     /// Undo mojibake: UTF-8 text that was decoded as windows-1252 or Latin-1 and encoded
-    /// again, once or several times ("cafÃ©" becomes "café", "â€œquotesâ€\x9d" becomes
-    /// "“quotes”"), as Python's ftfy fix_encoding does, and nothing else. Conservative:
+    /// again, once or several times (an e-acute shown as A-tilde and a copyright sign
+    /// becomes an e-acute again), as Python's ftfy fix_encoding does, and nothing else. Conservative:
     /// clean text in any language is left alone. After --from and the repair; --report
     /// lists each fix.
     #[arg(long)]
