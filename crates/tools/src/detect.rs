@@ -31,7 +31,7 @@ pub enum Evidence {
 }
 
 impl Evidence {
-    /// The word for it in reports: `bom`, `utf-8`, `detected`.
+    /// The words for it in reports: `byte order mark`, `valid UTF-8`, `detected`.
     pub fn as_str(self) -> &'static str {
         match self {
             Evidence::Bom => "byte order mark",
