@@ -4,6 +4,7 @@
 use std::fmt;
 use std::io::{self, Write};
 
+use crate::capture::Capture;
 use crate::exit::Status;
 
 /// The text of an I/O error as a diagnostic shows it: the OS message without Rust's
@@ -105,6 +106,8 @@ impl From<io::Error> for ToolError {
 pub struct Diag {
     program: &'static str,
     status: Status,
+    /// Lines kept instead of written ([`Diag::capturing`]).
+    capture: Option<Capture>,
 }
 
 impl Diag {
@@ -118,6 +121,16 @@ impl Diag {
         Diag {
             program,
             status: Status::Success,
+            capture: None,
+        }
+    }
+
+    /// Diagnostics for `program` kept in `capture` (shared with the thread's
+    /// [`crate::output::Output::capturing`]) instead of written.
+    pub fn capturing(program: &'static str, capture: Capture) -> Diag {
+        Diag {
+            capture: Some(capture),
+            ..Diag::new(program)
         }
     }
 
@@ -147,12 +160,22 @@ impl Diag {
 
     /// Prints `PROGRAM: MESSAGE` on stderr without recording a status.
     pub fn line(&self, message: fmt::Arguments<'_>) {
+        if self.capture.is_some() {
+            self.raw_line(&format!("{}: {}", self.program, message));
+            return;
+        }
         let mut stderr = io::stderr().lock();
         let _ = writeln!(stderr, "{}: {}", self.program, message);
     }
 
     /// Writes one already formatted line (an error report) on stderr.
     pub fn raw_line(&self, line: &str) {
+        if let Some(c) = &self.capture {
+            let mut c = c.borrow_mut();
+            let at = c.out.len();
+            c.err.push((at, line.to_string()));
+            return;
+        }
         let mut stderr = io::stderr().lock();
         let _ = writeln!(stderr, "{line}");
     }

@@ -8,6 +8,7 @@
 //! * [`engine`]: the validators behind `--engine`, as one event stream;
 //! * [`position`]: line and column of errors in a stream;
 //! * [`mmap`]: read-only windows of large regular files (all the crate's `unsafe`);
+//! * [`capture`]: output and diagnostics held in memory, replayed in input order;
 //! * [`color`]: the named styles and writing a piece with or without them;
 //! * [`report`]: the one formatter of errors, text and JSON, as DESIGN.md shows them;
 //! * [`detect`]: which encoding a stream is in (`--from auto`, the legacy-encoding hint);
@@ -23,6 +24,7 @@
 #![deny(unsafe_code)]
 
 pub mod args;
+pub mod capture;
 pub mod color;
 pub mod count;
 pub mod detect;

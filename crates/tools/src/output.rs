@@ -4,13 +4,33 @@
 use std::io::{self, BufWriter, StdoutLock, Write};
 use std::process::ExitCode;
 
+use crate::capture::{Capture, Spill};
 use crate::diag::{Diag, ToolError};
 use crate::exit::Status;
 
-/// Buffered standard output. Write errors propagate as [`ToolError::Output`] through `?`.
-#[derive(Debug)]
+/// Buffered standard output, or memory standing in for it ([`Output::capturing`]). Write
+/// errors propagate as [`ToolError::Output`] through `?`.
 pub struct Output {
-    inner: BufWriter<StdoutLock<'static>>,
+    inner: Inner,
+}
+
+enum Inner {
+    Stdout(BufWriter<StdoutLock<'static>>),
+    /// Captured, handed to `spill` each time more than `limit` bytes are held.
+    Memory {
+        capture: Capture,
+        limit: usize,
+        spill: Spill,
+    },
+}
+
+impl std::fmt::Debug for Output {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match &self.inner {
+            Inner::Stdout(_) => f.write_str("Output(stdout)"),
+            Inner::Memory { limit, .. } => write!(f, "Output(memory, limit {limit})"),
+        }
+    }
 }
 
 impl Default for Output {
@@ -23,7 +43,19 @@ impl Output {
     /// Locks stdout and buffers it.
     pub fn new() -> Output {
         Output {
-            inner: BufWriter::with_capacity(64 * 1024, io::stdout().lock()),
+            inner: Inner::Stdout(BufWriter::with_capacity(64 * 1024, io::stdout().lock())),
+        }
+    }
+
+    /// An output kept in `capture` (shared with the thread's [`Diag::capturing`]); when it
+    /// holds more than `limit` bytes, what it holds is taken and given to `spill`.
+    pub fn capturing(capture: Capture, limit: usize, spill: Spill) -> Output {
+        Output {
+            inner: Inner::Memory {
+                capture,
+                limit,
+                spill,
+            },
         }
     }
 
@@ -33,9 +65,18 @@ impl Output {
     ///
     /// [`ToolError::Output`] when writing fails.
     pub fn line(&mut self, s: &str) -> Result<(), ToolError> {
-        self.inner.write_all(s.as_bytes())?;
-        self.inner.write_all(b"\n")?;
+        self.write_all(s.as_bytes())?;
+        self.write_all(b"\n")?;
         Ok(())
+    }
+
+    /// Notes that a group of lines that begins the output of an input takes a `--` first
+    /// if another input printed anything before it. Only a capturing output keeps the
+    /// note (for [`crate::capture::Captured::leading_gap`]); standard output ignores it.
+    pub fn leading_gap(&mut self) {
+        if let Inner::Memory { capture, .. } = &self.inner {
+            capture.borrow_mut().leading_gap = true;
+        }
     }
 
     /// Flushes the buffer.
@@ -44,17 +85,42 @@ impl Output {
     ///
     /// [`ToolError::Output`] when writing fails (e.g. `/dev/full`, a closed pipe).
     pub fn flush(&mut self) -> Result<(), ToolError> {
-        self.inner.flush().map_err(ToolError::Output)
+        Write::flush(self).map_err(ToolError::Output)
     }
 }
 
 impl Write for Output {
     fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
-        self.inner.write(buf)
+        self.write_all(buf)?;
+        Ok(buf.len())
+    }
+
+    fn write_all(&mut self, buf: &[u8]) -> io::Result<()> {
+        match &mut self.inner {
+            Inner::Stdout(w) => w.write_all(buf),
+            Inner::Memory {
+                capture,
+                limit,
+                spill,
+            } => {
+                let full = {
+                    let mut c = capture.borrow_mut();
+                    c.out.extend_from_slice(buf);
+                    c.out.len() > *limit
+                };
+                if full {
+                    spill(std::mem::take(&mut *capture.borrow_mut()))?;
+                }
+                Ok(())
+            }
+        }
     }
 
     fn flush(&mut self) -> io::Result<()> {
-        self.inner.flush()
+        match &mut self.inner {
+            Inner::Stdout(w) => w.flush(),
+            Inner::Memory { .. } => Ok(()),
+        }
     }
 }
 

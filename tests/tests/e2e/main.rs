@@ -9,6 +9,7 @@ mod count_words;
 mod faults;
 mod grep;
 mod grep_conventions;
+mod grep_parallel;
 mod hostile;
 mod legacy;
 mod repair;

@@ -11,9 +11,13 @@ pub fn tempdir() -> tempfile::TempDir {
     tempfile::tempdir().expect("temp dir")
 }
 
-/// Writes `bytes` to `dir/name`.
+/// Writes `bytes` to `dir/name`, making the directories of `name` first.
 pub fn write(dir: &Path, name: &str, bytes: impl AsRef<[u8]>) {
-    std::fs::write(dir.join(name), bytes).expect("write fixture");
+    let path = dir.join(name);
+    if let Some(parent) = path.parent() {
+        std::fs::create_dir_all(parent).expect("make fixture directories");
+    }
+    std::fs::write(path, bytes).expect("write fixture");
 }
 
 /// `utf8-count` run in `dir`.

@@ -187,6 +187,11 @@ pub struct GrepArgs {
     #[arg(long = "exclude-dir", value_name = "GLOB", action = ArgAction::Append, allow_hyphen_values = true)]
     pub exclude_dir: Vec<String>,
 
+    /// Search the files of -r on N threads (default: the number of cores); the output is
+    /// the same for every N, in the order of the walk.
+    #[arg(short = 'j', long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..=1024))]
+    pub threads: Option<u16>,
+
     /// Search binary files (holding NUL bytes) as text.
     #[arg(short = 'a', long = "text")]
     pub text: bool,
@@ -219,7 +224,7 @@ pub enum InvalidMode {
 }
 
 /// Short options of utf8-grep that take a value: the rest of their word, or the next word.
-const SHORT_WITH_VALUE: &[char] = &['e', 'f', 'm', 'A', 'B', 'C'];
+const SHORT_WITH_VALUE: &[char] = &['e', 'f', 'm', 'A', 'B', 'C', 'j'];
 
 /// GNU grep's `-NUM` (`--context=NUM`): digits among the short options of a word are a
 /// context length (`-5`, `-12`, `-n2` is `-n -2`), as getopt sees them in grep's option
@@ -267,6 +272,7 @@ pub fn expand_context_digits(args: Vec<OsString>) -> Vec<OsString> {
                     "exclude-dir",
                     "invalid",
                     "engine",
+                    "threads",
                 ]
                 .iter()
                 .any(|long| long.starts_with(name));

@@ -24,7 +24,7 @@ pub enum Feed<'r> {
 }
 
 /// The bytes of the input from `base` on (see the module docs).
-#[derive(Debug, Default)]
+#[derive(Debug)]
 pub struct Buffer {
     heap: Vec<u8>,
     win: Option<Window>,
@@ -34,6 +34,32 @@ pub struct Buffer {
     start: usize,
     /// Bytes of data.
     pub len: usize,
+}
+
+std::thread_local! {
+    /// The heap of the last buffer dropped on this thread: the next input reuses it rather
+    /// than zeroing a new one (with `-r` over many small files, zeroing a fresh 96 KiB per
+    /// file took a tenth of the run).
+    static SPARE: std::cell::Cell<Vec<u8>> = const { std::cell::Cell::new(Vec::new()) };
+}
+
+impl Default for Buffer {
+    fn default() -> Buffer {
+        Buffer {
+            heap: SPARE.take(),
+            win: None,
+            win_off: 0,
+            start: 0,
+            len: 0,
+        }
+    }
+}
+
+impl Drop for Buffer {
+    fn drop(&mut self) {
+        // Bytes past `len` are never read: the next input may see the last one's.
+        SPARE.set(std::mem::take(&mut self.heap));
+    }
 }
 
 impl Buffer {

@@ -110,6 +110,8 @@ pub struct Config {
     pub(super) with_filename: Option<bool>,
     pub(super) label: Option<String>,
     pub(super) no_messages: bool,
+    /// `-j`/`--threads`: how many files of `-r` are searched at once.
+    pub(super) threads: usize,
     /// `--engine`: what finds invalid sequences (`--invalid=report`, `--json`).
     pub(super) engine: Engine,
 }
@@ -238,6 +240,10 @@ impl Config {
             with_filename,
             label: a.label,
             no_messages: a.no_messages,
+            threads: a.threads.map_or_else(
+                || std::thread::available_parallelism().map_or(1, |n| n.get()),
+                usize::from,
+            ),
         })
     }
 }

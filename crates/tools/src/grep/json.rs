@@ -189,7 +189,7 @@ impl Sink for JsonSink<'_> {
     }
 
     fn invalid(&mut self, report: &ErrorReport<'_>) {
-        report_invalid(self.dest.diag, report, true, false);
+        report_invalid(&mut self.dest, report, true, false);
     }
 
     fn finish(&mut self, r: &FileResult) -> Result<(), ToolError> {

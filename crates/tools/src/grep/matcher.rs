@@ -5,11 +5,11 @@
 
 use aho_corasick::{AhoCorasick, AhoCorasickKind, MatchKind, StartKind};
 use memchr::memmem;
-use std::cell::RefCell;
 
 use regex_automata::hybrid::dfa::{Cache, DFA};
 use regex_automata::meta::Regex;
 use regex_automata::nfa::thompson;
+use regex_automata::util::pool::Pool;
 use regex_automata::util::syntax;
 use regex_automata::{Anchored, Input};
 use regex_syntax::escape;
@@ -52,15 +52,18 @@ enum Engine {
 #[derive(Debug)]
 struct Fold {
     re: Regex,
-    longest: Option<(DFA, RefCell<Cache>)>,
+    longest: Option<(DFA, CachePool)>,
 }
+
+/// The lazy DFA's caches, one per thread that searches (`-r` searches files on several).
+type CachePool = Pool<Cache, Box<dyn Fn() -> Cache + Send + Sync>>;
 
 impl Fold {
     /// The end of the longest match of `hay` anchored at `s`.
     fn longest_end(&self, hay: &[u8], s: usize) -> Option<usize> {
         let input = Input::new(hay).range(s..).anchored(Anchored::Yes);
         if let Some((dfa, cache)) = &self.longest
-            && let Ok(h) = dfa.try_search_fwd(&mut cache.borrow_mut(), &input)
+            && let Ok(h) = dfa.try_search_fwd(&mut cache.get(), &input)
         {
             return h.map(|h| h.offset());
         }
@@ -73,7 +76,7 @@ impl Fold {
             return Some((m.start(), m.end()));
         };
         let input = Input::new(hay).range(m.start()..).anchored(Anchored::Yes);
-        let end = match dfa.try_search_fwd(&mut cache.borrow_mut(), &input) {
+        let end = match dfa.try_search_fwd(&mut cache.get(), &input) {
             Ok(Some(h)) => h.offset().max(m.end()),
             // The lazy DFA gave up (cache thrashing): the leftmost-first match.
             _ => m.end(),
@@ -105,7 +108,7 @@ fn fold_regex(pats: &[String], whole_line: bool) -> Result<Regex, ToolError> {
         .map_err(|e| ToolError::Usage(format!("cannot compile the patterns: {e}")))
 }
 
-fn fold_longest(pats: &[String]) -> Result<(DFA, RefCell<Cache>), ToolError> {
+fn fold_longest(pats: &[String]) -> Result<(DFA, CachePool), ToolError> {
     let alts: Vec<String> = pats.iter().map(|p| escape(p)).collect();
     let dfa = DFA::builder()
         .configure(DFA::config().match_kind(regex_automata::MatchKind::All))
@@ -113,8 +116,9 @@ fn fold_longest(pats: &[String]) -> Result<(DFA, RefCell<Cache>), ToolError> {
         .thompson(thompson::Config::new().utf8(false))
         .build_many(&alts)
         .map_err(|e| ToolError::Usage(format!("cannot compile the patterns: {e}")))?;
-    let cache = RefCell::new(dfa.create_cache());
-    Ok((dfa, cache))
+    let for_cache = dfa.clone();
+    let pool: CachePool = Pool::new(Box::new(move || for_cache.create_cache()));
+    Ok((dfa, pool))
 }
 
 impl Matcher {

@@ -11,6 +11,7 @@ mod config;
 mod glob;
 mod json;
 mod matcher;
+mod parallel;
 mod printer;
 mod run;
 mod search;

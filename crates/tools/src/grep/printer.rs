@@ -40,6 +40,7 @@ pub struct Printer {
     pub style: Style,
     /// Whether anything was printed (for `--` between context groups).
     pub printed_any: bool,
+
     buf: Vec<u8>,
     pens: Pens,
 }
@@ -274,12 +275,15 @@ impl Sink for TextSink<'_> {
     fn gap(&mut self) -> Result<(), ToolError> {
         if self.printer.printed_any {
             self.printer.group_separator(self.dest.out)?;
+        } else {
+            // Another printer may have printed something: say where the `--` would go.
+            self.dest.out.leading_gap();
         }
         Ok(())
     }
 
     fn invalid(&mut self, report: &ErrorReport<'_>) {
-        report_invalid(self.dest.diag, report, false, self.report_color);
+        report_invalid(&mut self.dest, report, false, self.report_color);
     }
 
     fn finish(&mut self, r: &FileResult) -> Result<(), ToolError> {

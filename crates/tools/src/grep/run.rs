@@ -2,7 +2,6 @@
 //! the sink of the output mode, and the exit status.
 
 use std::ffi::OsString;
-use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -97,7 +96,6 @@ impl Config {
             todo.push((Input::Path(path), several));
         }
         let mut printer = Printer::new(self.style);
-        let (mut files, mut files_matched, mut lines, mut matches, mut bytes) = (0, 0, 0, 0, 0);
         // GNU grep refuses to read a regular file that is also its standard output (it would
         // grow while it is read), unless the output cannot grow with it: -q, -l, -L, -c,
         // -m 1 or less, an empty file (the exceptions issue 22 lists; grep 3.8 still
@@ -108,131 +106,146 @@ impl Config {
         } else {
             stdout_file_id()
         };
+        if self.threads > 1 && todo.len() > 1 && !todo.iter().any(|(i, _)| i.is_stdin()) {
+            return super::parallel::run(self, &todo, errors, output, out, diag, matched);
+        }
+        let mut totals = Totals::default();
         let mut err_iter = errors.into_iter().peekable();
         for (i, (input, show)) in todo.iter().enumerate() {
             while let Some((_, e)) = err_iter.next_if(|(j, _)| *j <= i) {
-                self.input_error(diag, &e);
+                self.input_error(out, diag, &e);
             }
-            let name = match (input, &self.label) {
-                (Input::Stdin { .. }, Some(l)) => l.clone(),
-                (Input::Stdin { .. }, None) => "(standard input)".to_string(),
-                (Input::Path(_), _) => input.name(),
-            };
-            let diag_name = match (input, &self.label) {
-                (Input::Stdin { .. }, Some(l)) => l.clone(),
-                _ => input.name(),
-            };
-            let raw_name = match input {
-                Input::Path(p) => os_bytes(p.as_os_str()),
-                Input::Stdin { .. } => name.clone().into_bytes().into(),
-            };
-            if let Some(out_id) = output
-                && input_file_id(input) == Some(out_id)
-            {
-                let e = ToolError::Input {
-                    path: name.clone(),
-                    message: "input file is also the output".to_string(),
-                };
-                self.input_error(diag, &e);
-                continue;
-            }
-            printer.style.with_filename = self.with_filename.unwrap_or(*show);
-            let mut source = match input.open() {
-                Ok(s) => s,
-                Err(e) => {
-                    self.input_error(diag, &e);
-                    // GNU grep opens a directory, fails to read it and reports it as a file
-                    // without matches: `dir:0` with -c, its name with -L.
-                    if matches!(input, Input::Path(p) if p.is_dir()) && !self.settings.quiet {
-                        if self.settings.count {
-                            printer.count(out, &raw_name, 0)?;
-                        } else if self.list_non_matches {
-                            printer.name(out, &raw_name)?;
-                        }
+            let found = self.search_input(input, *show, output, out, diag, &mut printer)?;
+            if let Some(r) = found {
+                totals.add(&r);
+                if r.selected > 0 {
+                    *matched = true;
+                    if self.settings.quiet {
+                        return Ok(());
                     }
-                    continue;
                 }
-            };
-            // Large regular files are mapped in windows (no copy through read(2)); the
-            // rest is read.
-            let feed = match source.regular_file() {
-                Some((file, len)) if len >= MAP_MIN => {
-                    crate::mmap::on_shrink_say(PROGRAM, &diag_name);
-                    Feed::Map(file)
-                }
-                _ => Feed::Read(&mut source),
-            };
-            let (mut text, mut json);
-            let sink: &mut dyn Sink = if self.settings.json {
-                json = JsonSink {
-                    dest: Dest {
-                        out,
-                        diag,
-                        name: &diag_name,
-                    },
-                    invert: self.settings.invert,
-                    engine: self.engine,
-                    begun: false,
-                };
-                &mut json
-            } else {
-                text = TextSink {
-                    printer: &mut printer,
-                    raw_name: &raw_name,
-                    dest: Dest {
-                        out,
-                        diag,
-                        name: &name,
-                    },
-                    mode: self.mode,
-                    report_color: self.report_color,
-                };
-                &mut text
-            };
-            // GNU grep: with -m, a seekable standard input is left just after the last
-            // selected line, for the next reader (`{ grep -m1 x; cat; } < file`).
-            let stdin_start = match input {
-                Input::Stdin { .. } if self.settings.max_count.is_some() => stdin_position(None),
-                _ => None,
-            };
-            let search = FileSearch::new(&self.settings, &self.matcher, sink, &diag_name);
-            let r: FileResult = match search.run(feed) {
-                Ok(r) => r,
-                Err(e @ ToolError::Input { .. }) => {
-                    self.input_error(diag, &e);
-                    continue;
-                }
-                Err(e) => return Err(e),
-            };
-            if let (Some(start), Some(at)) = (stdin_start, r.resume_at) {
-                stdin_position(Some(start + at));
-            }
-            files += 1;
-            bytes += r.bytes;
-            lines += r.selected;
-            matches += r.matches;
-            if r.selected > 0 {
-                *matched = true;
-                files_matched += 1;
-            }
-            if self.settings.quiet && r.selected > 0 {
-                return Ok(());
             }
         }
         for (_, e) in err_iter {
-            self.input_error(diag, &e);
+            self.input_error(out, diag, &e);
         }
+        self.finish(out, &totals)
+    }
+
+    /// The end of a run: `--json`'s summary.
+    pub(super) fn finish(&self, out: &mut Output, totals: &Totals) -> Result<(), ToolError> {
         if self.settings.json {
-            let total = FileResult {
-                selected: lines,
-                matches,
-                bytes,
-                binary_matched: false,
-                resume_at: None,
-            };
-            summary(out, files, files_matched, &total)?;
+            summary(out, totals.files, totals.files_matched, &totals.sum)?;
         }
         out.flush()
+    }
+
+    /// Searches one input, writing to `out` and `diag`: its result, or `None` when it
+    /// could not be searched (reported).
+    pub(super) fn search_input(
+        &self,
+        input: &Input,
+        show: bool,
+        output: Option<FileId>,
+        out: &mut Output,
+        diag: &mut Diag,
+        printer: &mut Printer,
+    ) -> Result<Option<FileResult>, ToolError> {
+        let name = match (input, &self.label) {
+            (Input::Stdin { .. }, Some(l)) => l.clone(),
+            (Input::Stdin { .. }, None) => "(standard input)".to_string(),
+            (Input::Path(_), _) => input.name(),
+        };
+        let diag_name = match (input, &self.label) {
+            (Input::Stdin { .. }, Some(l)) => l.clone(),
+            _ => input.name(),
+        };
+        let raw_name = match input {
+            Input::Path(p) => os_bytes(p.as_os_str()),
+            Input::Stdin { .. } => name.clone().into_bytes().into(),
+        };
+        if let Some(out_id) = output
+            && input_file_id(input) == Some(out_id)
+        {
+            let e = ToolError::Input {
+                path: name.clone(),
+                message: "input file is also the output".to_string(),
+            };
+            self.input_error(out, diag, &e);
+            return Ok(None);
+        }
+        printer.style.with_filename = self.with_filename.unwrap_or(show);
+        let mut source = match input.open() {
+            Ok(s) => s,
+            Err(e) => {
+                self.input_error(out, diag, &e);
+                // GNU grep opens a directory, fails to read it and reports it as a file
+                // without matches: `dir:0` with -c, its name with -L.
+                if matches!(input, Input::Path(p) if p.is_dir()) && !self.settings.quiet {
+                    if self.settings.count {
+                        printer.count(out, &raw_name, 0)?;
+                    } else if self.list_non_matches {
+                        printer.name(out, &raw_name)?;
+                    }
+                }
+                return Ok(None);
+            }
+        };
+        // Large regular files are mapped in windows (no copy through read(2)); the
+        // rest is read.
+        let feed = match source.regular_file() {
+            Some((file, len)) if len >= MAP_MIN => {
+                crate::mmap::on_shrink_say(PROGRAM, &diag_name);
+                Feed::Map(file)
+            }
+            _ => Feed::Read(&mut source),
+        };
+        let (mut text, mut json);
+        let sink: &mut dyn Sink = if self.settings.json {
+            json = JsonSink {
+                dest: Dest {
+                    out,
+                    diag,
+                    name: &diag_name,
+                },
+                invert: self.settings.invert,
+                engine: self.engine,
+                begun: false,
+            };
+            &mut json
+        } else {
+            text = TextSink {
+                printer,
+                raw_name: &raw_name,
+                dest: Dest {
+                    out,
+                    diag,
+                    name: &name,
+                },
+                mode: self.mode,
+                report_color: self.report_color,
+            };
+            &mut text
+        };
+        // GNU grep: with -m, a seekable standard input is left just after the last
+        // selected line, for the next reader (`{ grep -m1 x; cat; } < file`).
+        let stdin_start = match input {
+            Input::Stdin { .. } if self.settings.max_count.is_some() => stdin_position(None),
+            _ => None,
+        };
+        let search = FileSearch::new(&self.settings, &self.matcher, sink, &diag_name);
+        let r: FileResult = match search.run(feed) {
+            Ok(r) => r,
+            Err(e @ ToolError::Input { .. }) => {
+                self.input_error(out, diag, &e);
+                return Ok(None);
+            }
+            Err(e) => return Err(e),
+        };
+        if let (Some(start), Some(at)) = (stdin_start, r.resume_at) {
+            stdin_position(Some(start + at));
+        }
+        Ok(Some(r))
     }
 
     fn push_found(
@@ -251,11 +264,13 @@ impl Config {
         }
     }
 
-    fn input_error(&self, diag: &mut Diag, e: &ToolError) {
+    /// Reports an input's trouble (after what was written to `out` so far, as GNU grep
+    /// flushes its output before a diagnostic), or only records it under `-s`.
+    pub(super) fn input_error(&self, out: &mut Output, diag: &mut Diag, e: &ToolError) {
         if self.no_messages {
             diag.record(Status::Trouble);
         } else {
-            let _ = std::io::stdout().flush();
+            let _ = out.flush();
             diag.error(e);
         }
     }
@@ -276,7 +291,25 @@ fn os_bytes(s: &std::ffi::OsStr) -> std::borrow::Cow<'_, [u8]> {
 }
 
 /// Device and inode of a non-empty regular file.
-type FileId = (u64, u64);
+pub(super) type FileId = (u64, u64);
+
+/// What the inputs searched found, summed (`--json`'s summary).
+#[derive(Debug, Default)]
+pub(super) struct Totals {
+    pub(super) files: u64,
+    pub(super) files_matched: u64,
+    pub(super) sum: FileResult,
+}
+
+impl Totals {
+    pub(super) fn add(&mut self, r: &FileResult) {
+        self.files += 1;
+        self.files_matched += u64::from(r.selected > 0);
+        self.sum.selected += r.selected;
+        self.sum.matches += r.matches;
+        self.sum.bytes += r.bytes;
+    }
+}
 
 #[cfg(unix)]
 fn file_id(m: &std::fs::Metadata) -> Option<FileId> {

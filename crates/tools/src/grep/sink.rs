@@ -94,12 +94,16 @@ pub trait Sink {
     fn finish(&mut self, result: &FileResult) -> Result<(), ToolError>;
 }
 
-/// Writes an invalid-sequence report on stderr, as JSON or text (kind in color).
-pub fn report_invalid(diag: &Diag, report: &ErrorReport<'_>, json: bool, color: bool) {
+/// Writes an invalid-sequence report on stderr, as JSON or text (kind in color), after
+/// what was written to standard output so far (a terminal shows the report beside the
+/// line it concerns).
+pub fn report_invalid(dest: &mut Dest<'_>, report: &ErrorReport<'_>, json: bool, color: bool) {
+    // A failed flush is met again, and reported, at the next write.
+    let _ = dest.out.flush();
     if json {
-        diag.raw_line(&report.json());
+        dest.diag.raw_line(&report.json());
     } else {
-        diag.raw_line(&report.text(diag.program(), color));
+        dest.diag.raw_line(&report.text(dest.diag.program(), color));
     }
 }
 

@@ -1,0 +1,147 @@
+//! `utf8-grep -r --threads N` (issue 18): the bytes written, on stdout and stderr and the two
+//! interleaved, and the exit status are those of `--threads 1` for every N, whatever the
+//! output mode, with context groups spanning files, an input whose output is larger than
+//! what a worker holds back, binary files, invalid-sequence reports and `-q`.
+
+use std::path::Path;
+use std::process::Command;
+
+use crate::util::{Outcome, TestCommand, tempdir, write};
+
+/// A tree of 240 small files over 3 levels, a file with 30,000 matching lines (about
+/// 600 KiB of output: more than a worker holds back before it must wait for its turn), a
+/// binary file and a file with invalid UTF-8.
+fn tree(d: &Path) {
+    for i in 0..240 {
+        let dir = format!("d{}/e{}", i % 7, i % 5);
+        let mut text = String::new();
+        for l in 0..(i % 13) {
+            let word = if (i + l) % 3 == 0 { "needle" } else { "hay" };
+            text.push_str(&format!("line {l} of file {i}: {word}\n"));
+        }
+        write(d, &format!("{dir}/f{i:03}.txt"), text);
+    }
+    let big: String = (0..30_000)
+        .map(|n| format!("needle number {n}\n"))
+        .collect();
+    write(d, "d3/big.txt", big);
+    write(d, "d1/bin.dat", b"needle\0binary\nneedle\n");
+    write(d, "d2/bad.txt", b"caf\xE9 needle\nok\n\xF0\x9F needle\n");
+    write(d, "d4/empty.txt", "");
+}
+
+fn run(d: &Path, threads: usize, args: &[&str]) -> Outcome {
+    let mut c = TestCommand::new("utf8-grep", d);
+    c.args(["--threads", &threads.to_string()]).args(args).run()
+}
+
+/// stdout and stderr written to one pipe, as a terminal shows them.
+fn merged(d: &Path, threads: usize, args: &[&str]) -> Vec<u8> {
+    let out = Command::new("sh")
+        .arg("-c")
+        .arg("\"$0\" \"$@\" 2>&1")
+        .arg(utf8_tests::cli::bin("utf8-grep"))
+        .args(["--threads", &threads.to_string()])
+        .args(args)
+        .current_dir(d)
+        .output()
+        .expect("sh runs");
+    out.stdout
+}
+
+#[test]
+fn every_thread_count_writes_the_same_bytes() {
+    let t = tempdir();
+    let d = t.path();
+    tree(d);
+    let cases: &[&[&str]] = &[
+        &["-r", "needle"],
+        &["-r", "-n", "-C", "2", "needle"],
+        &[
+            "-r",
+            "-A",
+            "1",
+            "--color=always",
+            "needle",
+            "d1",
+            "d2",
+            "d3",
+        ],
+        &["-r", "-c", "needle"],
+        &["-r", "-l", "needle"],
+        &["-r", "-L", "needle"],
+        &["-r", "-o", "-b", "needle"],
+        &["-r", "--json", "needle"],
+        &["-r", "--invalid=report", "needle"],
+        &["-r", "-v", "-n", "hay"],
+        &["-r", "-q", "needle"],
+        &["-r", "-q", "absent"],
+        &["-r", "-m", "1", "-B", "1", "needle", "missing-dir", "."],
+    ];
+    for args in cases {
+        let one = run(d, 1, args);
+        assert!(
+            !one.stdout.is_empty() || args.contains(&"-q"),
+            "{args:?} printed nothing"
+        );
+        let one_merged = merged(d, 1, args);
+        for threads in [2, 3, 8] {
+            let many = run(d, threads, args);
+            assert_eq!(many.code, one.code, "{args:?} --threads {threads}: status");
+            assert!(
+                many.stdout == one.stdout,
+                "{args:?} --threads {threads}: stdout differs"
+            );
+            assert_eq!(
+                many.err(),
+                one.err(),
+                "{args:?} --threads {threads}: stderr"
+            );
+            assert!(
+                merged(d, threads, args) == one_merged,
+                "{args:?} --threads {threads}: stdout and stderr interleave differently"
+            );
+        }
+    }
+}
+
+/// The output of one thread is the walk's: directories entered in name order, depth first;
+/// a group separator between context groups of different files.
+#[test]
+fn one_thread_order_and_separators() {
+    let t = tempdir();
+    let d = t.path();
+    write(d, "b/x.txt", "needle\n");
+    write(d, "a/z.txt", "hay\nneedle\n");
+    write(d, "a/y/w.txt", "needle\nhay\n");
+    for threads in [1, 2] {
+        let o = run(d, threads, &["-r", "-A", "1", "needle"]);
+        assert_eq!(
+            o.out(),
+            "a/y/w.txt:needle\na/y/w.txt-hay\n--\na/z.txt:needle\n--\nb/x.txt:needle\n",
+            "--threads {threads}"
+        );
+    }
+}
+
+#[test]
+fn thread_count_is_checked() {
+    let t = tempdir();
+    for bad in ["0", "100000", "x"] {
+        let o = run_raw(t.path(), &["--threads", bad, "-r", "x"]);
+        assert_eq!(o.code, 2, "--threads {bad}");
+        assert!(
+            o.err().contains("--threads"),
+            "--threads {bad}: {}",
+            o.err()
+        );
+    }
+    // -jN, as ripgrep spells it, with the digits attached.
+    write(t.path(), "a.txt", "x\n");
+    let o = run_raw(t.path(), &["-rj2", "-c", "x"]);
+    assert_eq!((o.code, o.out()), (0, "a.txt:1\n".to_string()));
+}
+
+fn run_raw(d: &Path, args: &[&str]) -> Outcome {
+    TestCommand::new("utf8-grep", d).args(args).run()
+}
