@@ -1,15 +1,16 @@
 //! `-r` on several threads, printing exactly what one thread prints, in the same order.
 //!
-//! Workers take the inputs in walk order and search each into memory
-//! ([`crate::capture`]): its standard output and its diagnostics, in the order written.
-//! This thread shows them in input order, as the single-threaded loop would have written
-//! them. Memory stays bounded: an input whose output grows past [`SPILL`] waits for its
+//! A walking thread lists the inputs ([`Config::entries`]) while workers take them in
+//! order, a few at a time, and search each into memory ([`crate::capture`]): its standard
+//! output and its diagnostics, in the order written. This thread shows them in input order
+//! with the walk's trouble where it was met, as the single-threaded loop would have
+//! written them. Memory stays bounded: an input whose output grows past [`SPILL`] waits for its
 //! turn and is then shown as it is searched (its worker hands over each [`SPILL`] bytes),
 //! and a worker does not start another input while finished ones hold more than [`HELD`]
 //! bytes, unless that input is the next to be shown.
 
 use std::cell::RefCell;
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, VecDeque};
 use std::io::{self, Write};
 use std::rc::Rc;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
@@ -18,7 +19,7 @@ use std::sync::{Arc, Condvar, Mutex, MutexGuard};
 
 use super::config::Config;
 use super::printer::Printer;
-use super::run::{FileId, Totals};
+use super::run::{Entry, FileId, Totals};
 use super::sink::FileResult;
 use crate::capture::{Captured, Spill};
 use crate::diag::{Diag, ToolError};
@@ -32,10 +33,20 @@ const SPILL: usize = 256 * 1024;
 /// Output that finished inputs may hold, in all, before workers wait.
 const HELD: usize = 32 * 1024 * 1024;
 
-/// What a worker sends: part of the output of the input being shown, or an input's end.
+/// Inputs a worker claims at once (fewer when there are few): one message, and one wake-up
+/// of the showing thread, per block rather than per input.
+const BLOCK: usize = 16;
+
+/// What the walker and the workers send.
 enum Msg {
+    /// Inputs searched, in input order.
+    Batch(Vec<(usize, Box<Done>)>),
+    /// Part of the output of the input being shown.
     Part(usize, Captured),
-    Done(usize, Box<Done>),
+    /// The walk met trouble before the input of this index.
+    Trouble(usize, ToolError),
+    /// The walk ended: this many inputs.
+    Walked(usize),
 }
 
 /// An input searched.
@@ -46,92 +57,177 @@ struct Done {
     status: Status,
 }
 
-/// What the workers and this thread share.
+/// What the workers and the showing thread share.
 struct Shared {
-    /// The next input to hand out.
-    claim: AtomicUsize,
+    /// Inputs found and not yet taken by a worker.
+    queue: Mutex<Queue>,
+    /// An input was found, or the walk ended.
+    fed: Condvar,
     /// Under `-q`: the first input known to have a selected line (none after it is needed).
     quiet_hit: AtomicUsize,
     /// The run ended (an output error, or `-q` satisfied): workers stop.
     abort: AtomicBool,
-    turn: Mutex<Turn>,
+    /// The input being shown: all before it are (changed under `waiting`'s lock).
+    next: AtomicUsize,
+    /// Bytes held by inputs searched and not yet shown (lowered under `waiting`'s lock).
+    held: AtomicUsize,
+    /// Workers waiting on `changed`.
+    waiting: Mutex<usize>,
     changed: Condvar,
 }
 
-struct Turn {
-    /// The input being shown: all before it are.
-    next: usize,
-    /// Bytes held by finished inputs not yet shown.
-    held: usize,
+/// The inputs found by the walker, each with its index.
+struct Queue {
+    found: VecDeque<(usize, Input, bool)>,
+    walked: bool,
 }
 
 impl Shared {
-    fn lock(&self) -> MutexGuard<'_, Turn> {
-        self.turn.lock().unwrap_or_else(|e| e.into_inner())
+    /// Up to [`BLOCK`] inputs, in order, waiting for the walker if none is there; none
+    /// when the walk is over.
+    fn take(&self) -> Vec<(usize, Input, bool)> {
+        let mut q = self.queue.lock().unwrap_or_else(|e| e.into_inner());
+        while q.found.is_empty() && !q.walked && !self.ended() {
+            q = self.fed.wait(q).unwrap_or_else(|e| e.into_inner());
+        }
+        let n = q.found.len().min(BLOCK);
+        q.found.drain(..n).collect()
     }
 
-    /// Waits until input `i` is being shown or `ready` holds; false when the run ended.
-    fn wait_for(&self, i: usize, ready: impl Fn(&Turn) -> bool) -> bool {
-        let mut t = self.lock();
-        while t.next != i && !ready(&t) && !self.abort.load(Ordering::Relaxed) {
-            t = self.changed.wait(t).unwrap_or_else(|e| e.into_inner());
+    /// Hands a found input to the workers.
+    fn feed(&self, item: Option<(usize, Input, bool)>) {
+        let mut q = self.queue.lock().unwrap_or_else(|e| e.into_inner());
+        match item {
+            Some(item) => q.found.push_back(item),
+            None => q.walked = true,
         }
-        !self.abort.load(Ordering::Relaxed)
+        drop(q);
+        self.fed.notify_all();
+    }
+
+    fn lock(&self) -> MutexGuard<'_, usize> {
+        self.waiting.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    fn ended(&self) -> bool {
+        self.abort.load(Ordering::Relaxed)
+    }
+
+    /// Whether input `i` is being shown, or finished inputs hold little enough that
+    /// another may be searched (when `room`).
+    fn ready(&self, i: usize, room: bool) -> bool {
+        self.next.load(Ordering::Acquire) == i
+            || (room && self.held.load(Ordering::Acquire) <= HELD)
+            || self.ended()
+    }
+
+    /// Waits until [`Shared::ready`]; false when the run ended.
+    fn wait_for(&self, i: usize, room: bool) -> bool {
+        if !self.ready(i, room) {
+            let mut waiting = self.lock();
+            *waiting += 1;
+            while !self.ready(i, room) {
+                waiting = self
+                    .changed
+                    .wait(waiting)
+                    .unwrap_or_else(|e| e.into_inner());
+            }
+            *waiting -= 1;
+        }
+        !self.ended()
+    }
+
+    /// Input `next` is the one to show now; `shown` bytes held are no longer.
+    fn advance(&self, next: usize, shown: usize) {
+        let waiting = self.lock();
+        self.next.store(next, Ordering::Release);
+        self.held.fetch_sub(shown, Ordering::AcqRel);
+        if *waiting > 0 {
+            self.changed.notify_all();
+        }
+    }
+
+    /// Ends the run: the walker and every worker stop at their next step.
+    fn end(&self) {
+        let waiting = self.lock();
+        self.abort.store(true, Ordering::Relaxed);
+        self.changed.notify_all();
+        drop(waiting);
+        let queue = self.queue.lock().unwrap_or_else(|e| e.into_inner());
+        self.fed.notify_all();
+        drop(queue);
     }
 }
 
-/// Searches `todo` on `cfg.threads` threads and shows the results in order, with the walk's
-/// `errors` (each before the input of its index), as [`Config::run`]'s loop does.
+/// Searches the inputs of `cfg` on `cfg.threads` threads and shows the results in order,
+/// with the walk's trouble where it was met, as [`Config::run`]'s loop does.
 pub(super) fn run(
     cfg: &Config,
-    todo: &[(Input, bool)],
-    errors: Vec<(usize, ToolError)>,
     output: Option<FileId>,
     out: &mut Output,
     diag: &mut Diag,
     matched: &mut bool,
 ) -> Result<(), ToolError> {
     let shared = Arc::new(Shared {
-        claim: AtomicUsize::new(0),
+        queue: Mutex::new(Queue {
+            found: VecDeque::new(),
+            walked: false,
+        }),
+        fed: Condvar::new(),
         quiet_hit: AtomicUsize::new(usize::MAX),
         abort: AtomicBool::new(false),
-        turn: Mutex::new(Turn { next: 0, held: 0 }),
+        next: AtomicUsize::new(0),
+        held: AtomicUsize::new(0),
+        waiting: Mutex::new(0),
         changed: Condvar::new(),
     });
     let (tx, rx) = channel::<Msg>();
-    let threads = cfg.threads.min(todo.len());
     let program = diag.program();
     std::thread::scope(|s| {
-        for _ in 0..threads {
+        {
             let (shared, tx) = (Arc::clone(&shared), tx.clone());
-            s.spawn(move || work(cfg, todo, output, program, &shared, &tx));
+            s.spawn(move || walk(cfg, &shared, &tx));
+        }
+        for _ in 0..cfg.threads {
+            let worker = Worker {
+                cfg,
+                output,
+                program,
+                shared: Arc::clone(&shared),
+                tx: tx.clone(),
+            };
+            s.spawn(move || worker.run());
         }
         drop(tx);
         let mut printer = Printer::new(cfg.style);
         let mut totals = Totals::default();
-        let mut err_iter = errors.into_iter().peekable();
+        let mut trouble: VecDeque<(usize, ToolError)> = VecDeque::new();
+        let mut walked = None;
         let mut early: BTreeMap<usize, Box<Done>> = BTreeMap::new();
+        let mut i = 0;
         let shown = (|| {
-            for i in 0..todo.len() {
-                while let Some((_, e)) = err_iter.next_if(|(j, _)| *j <= i) {
-                    cfg.input_error(out, diag, &e);
-                }
-                let done = loop {
-                    if let Some(d) = early.remove(&i) {
-                        break d;
+            loop {
+                while trouble.front().is_some_and(|(j, _)| *j <= i) {
+                    if let Some((_, e)) = trouble.pop_front() {
+                        cfg.input_error(out, diag, &e);
                     }
+                }
+                if walked == Some(i) {
+                    break;
+                }
+                let Some(done) = early.remove(&i) else {
                     match rx.recv() {
+                        Ok(Msg::Batch(b)) => early.extend(b),
                         Ok(Msg::Part(j, c)) => {
                             debug_assert_eq!(j, i, "only the input being shown hands over parts");
                             replay(c, &mut printer, out, diag)?;
                         }
-                        Ok(Msg::Done(j, d)) if j == i => break d,
-                        Ok(Msg::Done(j, d)) => {
-                            early.insert(j, d);
-                        }
-                        // Every worker ended without input `i`: they stopped early.
+                        Ok(Msg::Trouble(j, e)) => trouble.push_back((j, e)),
+                        Ok(Msg::Walked(n)) => walked = Some(n),
+                        // Everyone ended without input `i`: they stopped early.
                         Err(_) => return Ok(()),
                     }
+                    continue;
                 };
                 let held = done.captured.len();
                 replay(done.captured, &mut printer, out, diag)?;
@@ -145,73 +241,127 @@ pub(super) fn run(
                         }
                     }
                 }
-                let mut t = shared.lock();
-                t.next = i + 1;
-                t.held -= held;
-                drop(t);
-                shared.changed.notify_all();
-            }
-            for (_, e) in err_iter {
-                cfg.input_error(out, diag, &e);
+                i += 1;
+                shared.advance(i, held);
             }
             cfg.finish(out, &totals)
         })();
-        shared.abort.store(true, Ordering::Relaxed);
-        drop(shared.lock());
-        shared.changed.notify_all();
+        shared.end();
         shown
     })
 }
 
-/// A worker: searches the inputs it claims, in order, and sends what each wrote.
-fn work(
-    cfg: &Config,
-    todo: &[(Input, bool)],
+/// The walking thread: hands each input found to the workers, and trouble to the showing
+/// thread.
+fn walk(cfg: &Config, shared: &Shared, tx: &Sender<Msg>) {
+    let mut n = 0;
+    for entry in cfg.entries() {
+        if shared.ended() {
+            break;
+        }
+        match entry {
+            Entry::Input(input, show) => {
+                shared.feed(Some((n, input, show)));
+                n += 1;
+            }
+            Entry::Error(e) => {
+                if tx.send(Msg::Trouble(n, e)).is_err() {
+                    break;
+                }
+            }
+        }
+    }
+    let _ = tx.send(Msg::Walked(n));
+    shared.feed(None);
+}
+
+/// The inputs a worker searched and has not sent yet.
+type Batch = Rc<RefCell<Vec<(usize, Box<Done>)>>>;
+
+/// A searching thread: takes blocks of inputs in order and sends what each wrote.
+struct Worker<'c> {
+    cfg: &'c Config,
     output: Option<FileId>,
     program: &'static str,
-    shared: &Arc<Shared>,
-    tx: &Sender<Msg>,
-) {
-    let mut printer = Printer::new(cfg.style);
-    loop {
-        let i = shared.claim.fetch_add(1, Ordering::Relaxed);
-        if i >= todo.len() || i > shared.quiet_hit.load(Ordering::Relaxed) {
-            return;
+    shared: Arc<Shared>,
+    tx: Sender<Msg>,
+}
+
+/// Sends the inputs of `batch`, if any; false when nobody listens any more.
+fn send(batch: &Batch, tx: &Sender<Msg>) -> bool {
+    let b = std::mem::take(&mut *batch.borrow_mut());
+    b.is_empty() || tx.send(Msg::Batch(b)).is_ok()
+}
+
+impl Worker<'_> {
+    fn run(self) {
+        let mut printer = Printer::new(self.cfg.style);
+        let batch: Batch = Rc::default();
+        loop {
+            let block = self.shared.take();
+            if block.is_empty() {
+                return;
+            }
+            for (i, input, show) in block {
+                if i > self.shared.quiet_hit.load(Ordering::Relaxed) || self.shared.ended() {
+                    send(&batch, &self.tx);
+                    return;
+                }
+                // Before waiting, hand over what the showing thread may be waiting for.
+                let go = self.shared.ready(i, true)
+                    || (send(&batch, &self.tx) && self.shared.wait_for(i, true));
+                if !go {
+                    return;
+                }
+                let done = self.search(i, &input, show, &mut printer, &batch);
+                self.shared
+                    .held
+                    .fetch_add(done.captured.len(), Ordering::AcqRel);
+                batch.borrow_mut().push((i, Box::new(done)));
+            }
+            if !send(&batch, &self.tx) {
+                return;
+            }
         }
-        if !shared.wait_for(i, |t| t.held <= HELD) {
-            return;
-        }
+    }
+
+    /// Searches input `i` into memory; more than [`SPILL`] bytes of output are handed over
+    /// at its turn.
+    fn search(
+        &self,
+        i: usize,
+        input: &Input,
+        show: bool,
+        printer: &mut Printer,
+        batch: &Batch,
+    ) -> Done {
         let capture = Rc::new(RefCell::new(Captured::default()));
         let spill: Spill = {
-            let (shared, tx) = (Arc::clone(shared), tx.clone());
+            let (shared, tx, batch) = (Arc::clone(&self.shared), self.tx.clone(), Rc::clone(batch));
             Box::new(move |c| {
-                if !shared.wait_for(i, |_| false) || tx.send(Msg::Part(i, c)).is_err() {
+                if !(send(&batch, &tx) && shared.wait_for(i, false))
+                    || tx.send(Msg::Part(i, c)).is_err()
+                {
                     return Err(io::Error::from(io::ErrorKind::BrokenPipe));
                 }
                 Ok(())
             })
         };
         let mut out = Output::capturing(Rc::clone(&capture), SPILL, spill);
-        let mut diag = Diag::capturing(program, Rc::clone(&capture));
+        let mut diag = Diag::capturing(self.program, Rc::clone(&capture));
         printer.printed_any = false;
-        let (input, show) = &todo[i];
-        let result = cfg.search_input(input, *show, output, &mut out, &mut diag, &mut printer);
-        if shared.abort.load(Ordering::Relaxed) {
-            return;
-        }
-        if cfg.settings.quiet && matches!(result, Ok(Some(r)) if r.selected > 0) {
-            shared.quiet_hit.fetch_min(i, Ordering::Relaxed);
+        let result = self
+            .cfg
+            .search_input(input, show, self.output, &mut out, &mut diag, printer);
+        if self.cfg.settings.quiet && matches!(result, Ok(Some(r)) if r.selected > 0) {
+            self.shared.quiet_hit.fetch_min(i, Ordering::Relaxed);
         }
         drop(out);
         let captured = std::mem::take(&mut *capture.borrow_mut());
-        shared.lock().held += captured.len();
-        let done = Done {
+        Done {
             captured,
             result,
             status: diag.status(),
-        };
-        if tx.send(Msg::Done(i, Box::new(done))).is_err() {
-            return;
         }
     }
 }

@@ -64,37 +64,6 @@ impl Config {
         if self.nothing_selectable {
             return Ok(());
         }
-        // (input, show its name by default)
-        let mut todo: Vec<(Input, bool)> = Vec::new();
-        let mut errors: Vec<(usize, ToolError)> = Vec::new();
-        let several = self.files.len() > 1;
-        if self.files.is_empty() {
-            if self.recursive {
-                let found = walk(std::path::Path::new("."), true, &self.filters);
-                self.push_found(found, &mut todo, &mut errors);
-            } else {
-                todo.push((Input::Stdin { named: false }, false));
-            }
-        }
-        for f in &self.files {
-            if f == "-" {
-                todo.push((Input::Stdin { named: true }, several));
-                continue;
-            }
-            let path = PathBuf::from(f);
-            if self.recursive && path.is_dir() {
-                // --exclude-dir applies to a directory named on the command line too.
-                if self.filters.dir_operand_ok(f) {
-                    let found = walk(&path, false, &self.filters);
-                    self.push_found(found, &mut todo, &mut errors);
-                }
-                continue;
-            }
-            if !self.filters.operand_ok(f) {
-                continue;
-            }
-            todo.push((Input::Path(path), several));
-        }
         let mut printer = Printer::new(self.style);
         // GNU grep refuses to read a regular file that is also its standard output (it would
         // grow while it is read), unless the output cannot grow with it: -q, -l, -L, -c,
@@ -106,16 +75,20 @@ impl Config {
         } else {
             stdout_file_id()
         };
-        if self.threads > 1 && todo.len() > 1 && !todo.iter().any(|(i, _)| i.is_stdin()) {
-            return super::parallel::run(self, &todo, errors, output, out, diag, matched);
+        let several_inputs = self.recursive || self.files.len() > 1;
+        if self.threads > 1 && several_inputs && !self.files.iter().any(|f| f == "-") {
+            return super::parallel::run(self, output, out, diag, matched);
         }
         let mut totals = Totals::default();
-        let mut err_iter = errors.into_iter().peekable();
-        for (i, (input, show)) in todo.iter().enumerate() {
-            while let Some((_, e)) = err_iter.next_if(|(j, _)| *j <= i) {
-                self.input_error(out, diag, &e);
-            }
-            let found = self.search_input(input, *show, output, out, diag, &mut printer)?;
+        for entry in self.entries() {
+            let (input, show) = match entry {
+                Entry::Input(input, show) => (input, show),
+                Entry::Error(e) => {
+                    self.input_error(out, diag, &e);
+                    continue;
+                }
+            };
+            let found = self.search_input(&input, show, output, out, diag, &mut printer)?;
             if let Some(r) = found {
                 totals.add(&r);
                 if r.selected > 0 {
@@ -125,9 +98,6 @@ impl Config {
                     }
                 }
             }
-        }
-        for (_, e) in err_iter {
-            self.input_error(out, diag, &e);
         }
         self.finish(out, &totals)
     }
@@ -248,20 +218,42 @@ impl Config {
         Ok(Some(r))
     }
 
-    fn push_found(
-        &self,
-        found: impl Iterator<Item = Found>,
-        todo: &mut Vec<(Input, bool)>,
-        errors: &mut Vec<(usize, ToolError)>,
-    ) {
-        for f in found {
-            match f {
-                Found::File(p) => todo.push((Input::Path(p), true)),
-                Found::Error(p, e) => {
-                    errors.push((todo.len(), ToolError::input(p.to_string_lossy(), &e)));
-                }
+    /// The inputs to search, in order: FILE operands (standard input when none, without
+    /// `-r`), directories walked under `-r`, and the trouble met walking them where it was
+    /// met. The `bool` tells whether the input's name is shown by default.
+    pub(super) fn entries(&self) -> impl Iterator<Item = Entry> + Send + '_ {
+        let several = self.files.len() > 1;
+        let implicit: Entries<'_> = match (self.files.is_empty(), self.recursive) {
+            (true, true) => {
+                Box::new(walk(PathBuf::from("."), true, &self.filters).map(Entry::from))
             }
-        }
+            (true, false) => Box::new(std::iter::once(Entry::Input(
+                Input::Stdin { named: false },
+                false,
+            ))),
+            (false, _) => Box::new(std::iter::empty()),
+        };
+        let operands = self.files.iter().flat_map(move |f| -> Entries<'_> {
+            if f == "-" {
+                return Box::new(std::iter::once(Entry::Input(
+                    Input::Stdin { named: true },
+                    several,
+                )));
+            }
+            let path = PathBuf::from(f);
+            if self.recursive && path.is_dir() {
+                // --exclude-dir applies to a directory named on the command line too.
+                if !self.filters.dir_operand_ok(f) {
+                    return Box::new(std::iter::empty());
+                }
+                return Box::new(walk(path, false, &self.filters).map(Entry::from));
+            }
+            if !self.filters.operand_ok(f) {
+                return Box::new(std::iter::empty());
+            }
+            Box::new(std::iter::once(Entry::Input(Input::Path(path), several)))
+        });
+        implicit.chain(operands)
     }
 
     /// Reports an input's trouble (after what was written to `out` so far, as GNU grep
@@ -292,6 +284,24 @@ fn os_bytes(s: &std::ffi::OsStr) -> std::borrow::Cow<'_, [u8]> {
 
 /// Device and inode of a non-empty regular file.
 pub(super) type FileId = (u64, u64);
+
+/// An input to search (and whether its name is shown by default), or trouble met while
+/// looking for inputs.
+pub(super) enum Entry {
+    Input(Input, bool),
+    Error(ToolError),
+}
+
+impl From<Found> for Entry {
+    fn from(f: Found) -> Entry {
+        match f {
+            Found::File(p) => Entry::Input(Input::Path(p), true),
+            Found::Error(p, e) => Entry::Error(ToolError::input(p.to_string_lossy(), &e)),
+        }
+    }
+}
+
+type Entries<'c> = Box<dyn Iterator<Item = Entry> + Send + 'c>;
 
 /// What the inputs searched found, summed (`--json`'s summary).
 #[derive(Debug, Default)]

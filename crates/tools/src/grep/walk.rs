@@ -105,14 +105,15 @@ pub enum Found {
 /// The files under `dir` (sorted by name, depth first), with the errors met where they
 /// were met; `implicit` when `dir` is the `.` of `-r` without FILE (names are then given
 /// without `./`, as grep).
-pub fn walk(dir: &Path, implicit: bool, filters: &Filters) -> impl Iterator<Item = Found> {
+pub fn walk(dir: PathBuf, implicit: bool, filters: &Filters) -> impl Iterator<Item = Found> {
+    let walker = WalkDir::new(&dir);
     let shown = move |p: &Path| -> PathBuf {
-        match p.strip_prefix(dir) {
+        match p.strip_prefix(&dir) {
             Ok(rel) if implicit && !rel.as_os_str().is_empty() => rel.to_path_buf(),
             _ => p.to_path_buf(),
         }
     };
-    WalkDir::new(dir)
+    walker
         .min_depth(1)
         .follow_links(false)
         .follow_root_links(true)
