@@ -19,11 +19,17 @@
 //!    while no window exists gets the default action. The file size is checked again before
 //!    each window is mapped, so only a shrink *during* the search of one window ends the
 //!    process; the caller maps only regular files, and reads small files, pipes and stdin.
+//!
+//! Several threads may each map windows (`utf8-grep -r` and `utf8-count` on several
+//! threads): a SIGBUS from a page fault is delivered to the thread that touched the page,
+//! so the message and the count of mapped windows are kept per thread (in thread-locals
+//! without destructors, initialized at compile time: reading them in the handler takes no
+//! lock and allocates nothing).
 
 use std::fs::File;
 use std::io::{self, Write};
 use std::os::fd::AsFd;
-use std::sync::atomic::{AtomicBool, AtomicU8, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicU8, AtomicUsize, Ordering};
 use std::sync::{Once, OnceLock};
 
 use memmap2::{Advice, Mmap, MmapOptions};
@@ -31,40 +37,46 @@ use memmap2::{Advice, Mmap, MmapOptions};
 /// The longest SIGBUS message kept (bytes); a longer one is cut.
 const MSG_MAX: usize = 4096;
 
-/// The message written on SIGBUS, stored byte by byte so that the handler reads it with
-/// atomic loads only (no lock, no allocation).
-static MSG: [AtomicU8; MSG_MAX] = [const { AtomicU8::new(0) }; MSG_MAX];
-static MSG_LEN: AtomicUsize = AtomicUsize::new(0);
-/// Whether a window is mapped (a SIGBUS then comes from it: nothing else in the process
-/// maps a file).
-static ACTIVE: AtomicBool = AtomicBool::new(false);
+std::thread_local! {
+    /// The message this thread's SIGBUS prints, stored byte by byte so that the handler
+    /// reads it with atomic loads only (no lock, no allocation).
+    static MSG: [AtomicU8; MSG_MAX] = const { [const { AtomicU8::new(0) }; MSG_MAX] };
+    static MSG_LEN: AtomicUsize = const { AtomicUsize::new(0) };
+    /// How many windows this thread has mapped (a SIGBUS on it then comes from one of
+    /// them: nothing else in the process maps a file).
+    static ACTIVE: AtomicUsize = const { AtomicUsize::new(0) };
+}
 /// A duplicate of stderr, opened before any window exists (the handler only writes to it).
 static STDERR: OnceLock<File> = OnceLock::new();
 static INSTALL: Once = Once::new();
 
-/// Sets what the SIGBUS handler prints, e.g. `utf8-grep: big.txt: file shrank while being
-/// searched`; call it before mapping windows of a file.
+/// Sets what the SIGBUS handler prints for a window this thread maps, e.g. `utf8-grep:
+/// big.txt: file shrank while being searched`; call it before mapping windows of a file.
 pub fn on_shrink_say(program: &str, path: &str) {
     let msg = format!("{program}: {path}: file shrank while being searched\n");
     let bytes = msg.as_bytes();
     let n = bytes.len().min(MSG_MAX);
-    for (slot, &b) in MSG.iter().zip(&bytes[..n]) {
-        slot.store(b, Ordering::Relaxed);
-    }
-    MSG_LEN.store(n, Ordering::Release);
+    MSG.with(|msg| {
+        for (slot, &b) in msg.iter().zip(&bytes[..n]) {
+            slot.store(b, Ordering::Relaxed);
+        }
+    });
+    MSG_LEN.with(|len| len.store(n, Ordering::Release));
 }
 
 fn sigbus() {
-    if !ACTIVE.load(Ordering::Acquire) {
+    if ACTIVE.with(|a| a.load(Ordering::Acquire)) == 0 {
         // Not ours: the default action (terminate with SIGBUS).
         let _ = signal_hook::low_level::emulate_default_handler(signal_hook::consts::SIGBUS);
         return;
     }
-    let n = MSG_LEN.load(Ordering::Acquire);
+    let n = MSG_LEN.with(|len| len.load(Ordering::Acquire));
     let mut buf = [0u8; MSG_MAX];
-    for (b, slot) in buf.iter_mut().zip(&MSG[..n]) {
-        *b = slot.load(Ordering::Relaxed);
-    }
+    MSG.with(|msg| {
+        for (b, slot) in buf.iter_mut().zip(&msg[..n]) {
+            *b = slot.load(Ordering::Relaxed);
+        }
+    });
     if let Some(mut err) = STDERR.get() {
         // `&File` writes with one write(2) per call: async-signal-safe.
         let _ = err.write_all(&buf[..n]);
@@ -90,10 +102,13 @@ fn install() -> io::Result<()> {
 
 /// A read-only mapping of `len` bytes of a file from `offset` (a multiple of the page size).
 ///
-/// Only one window exists at a time: drop the last one before mapping the next.
+/// A window belongs to the thread that mapped it (it is not `Send`): the SIGBUS it may
+/// raise is reported with that thread's message ([`on_shrink_say`]).
 #[derive(Debug)]
 pub struct Window {
     map: Mmap,
+    /// Not `Send`: the count of windows it is in is its thread's.
+    _thread: std::marker::PhantomData<*const ()>,
 }
 
 impl Window {
@@ -105,13 +120,13 @@ impl Window {
     /// The mapping (or installing the SIGBUS handler) failed.
     pub fn new(file: &File, offset: u64, len: usize) -> io::Result<Window> {
         install()?;
-        let was = ACTIVE.swap(true, Ordering::AcqRel);
-        debug_assert!(!was, "one window at a time");
+        ACTIVE.with(|a| a.fetch_add(1, Ordering::AcqRel));
         // SAFETY: the mapping is read-only and private to this process; its two hazards are
         // the ones in the module docs: bytes changed by another writer are only read (every
         // use is bounds-checked, nothing is trusted for memory safety), and a shrink past a
         // touched page raises SIGBUS, which the handler installed above turns into a
-        // diagnostic and exit status 2 while `ACTIVE` is set (it is, from here until drop).
+        // diagnostic and exit status 2 while this thread's `ACTIVE` counts a window (it
+        // does, from here until drop).
         let map = unsafe {
             MmapOptions::new()
                 .offset(offset)
@@ -122,12 +137,15 @@ impl Window {
         let map = match map {
             Ok(m) => m,
             Err(e) => {
-                ACTIVE.store(false, Ordering::Release);
+                ACTIVE.with(|a| a.fetch_sub(1, Ordering::AcqRel));
                 return Err(e);
             }
         };
         let _ = map.advise(Advice::Sequential);
-        Ok(Window { map })
+        Ok(Window {
+            map,
+            _thread: std::marker::PhantomData,
+        })
     }
 
     /// The mapped bytes.
@@ -140,8 +158,48 @@ impl Drop for Window {
     fn drop(&mut self) {
         // The mapping itself is unmapped right after this, when `map` is dropped; nothing
         // touches it in between.
-        ACTIVE.store(false, Ordering::Release);
+        ACTIVE.with(|a| a.fetch_sub(1, Ordering::AcqRel));
     }
+}
+
+/// Bytes mapped at a time.
+pub const WINDOW: usize = 16 << 20;
+
+/// Regular files at least this large are mapped by both tools; smaller ones are read.
+pub const MAP_MIN: u64 = 4 << 20;
+
+/// Reads `file[start..end]` through windows of [`WINDOW`] bytes, one mapped at a time,
+/// handing `f` the bytes in order, at most `piece` at a time (a piece still in the cache
+/// when `f` makes several passes over it). A file that shrank is read to its new end (its
+/// size is taken again before each window); answers the number of bytes read.
+///
+/// # Errors
+///
+/// Mapping, or `f`, failed.
+pub fn read_mapped(
+    file: &File,
+    start: u64,
+    end: u64,
+    piece: usize,
+    mut f: impl FnMut(&[u8]) -> io::Result<()>,
+) -> io::Result<u64> {
+    let align = page_size() as u64;
+    let mut pos = start;
+    while pos < end {
+        let end = end.min(file.metadata()?.len());
+        if pos >= end {
+            break;
+        }
+        let off = pos - pos % align;
+        let len = usize::try_from(end - off).map_or(WINDOW, |l| l.min(WINDOW));
+        let window = Window::new(file, off, len)?;
+        let skip = (pos - off) as usize;
+        for p in window.bytes()[skip..].chunks(piece) {
+            f(p)?;
+        }
+        pos = off + len as u64;
+    }
+    Ok(pos.max(start) - start)
 }
 
 /// The size of a memory page (window offsets are multiples of it).

@@ -111,7 +111,7 @@ impl Config {
         let n = self.each_input(inputs, out, diag, |input, _, out, diag| {
             let name = input.name();
             let tally = match input.open() {
-                Ok(source) => match self.count_source(source, mode) {
+                Ok(source) => match self.count_source(source, mode, &name) {
                     Ok(t) => t,
                     Err(e) => {
                         diag.error(&ToolError::input(quoted(input), &e));
@@ -148,7 +148,7 @@ impl Config {
         Ok(())
     }
 
-    fn count_source(&self, source: Source, mode: Mode) -> io::Result<Tally> {
+    fn count_source(&self, source: Source, mode: Mode, name: &str) -> io::Result<Tally> {
         // `-c` alone: a regular file's size answers, as GNU wc's (a size of 0 may be a file
         // that only reading measures, as in /proc).
         if self.bytes_only()
@@ -167,7 +167,12 @@ impl Config {
         {
             let parts = self.parts(len);
             if parts > 1 {
-                return tally::count_parallel(file, len, parts, mode);
+                return tally::count_parallel(file, name, len, parts, mode);
+            }
+            // Large files are mapped (no copy through read(2)), to their end as it is then.
+            if len >= crate::mmap::MAP_MIN {
+                crate::mmap::on_shrink_say(PROGRAM, name);
+                return tally::count_mapped(file, 0, u64::MAX, mode, None);
             }
         }
         tally::count_reader(self.reader(source), mode, None)

@@ -162,54 +162,107 @@ pub(crate) fn count_reader<R: Read>(
     next_byte: Option<u8>,
 ) -> io::Result<Tally> {
     let mut buf = vec![0u8; CHUNK_SIZE];
-    let mut tally = Tally::default();
-    let fast = mode.engine == Engine::Scalar && !mode.line_stats && !mode.widths;
-    let mut counter = Counter::new();
-    let mut scanner = Scanner::new(mode.engine);
-    let mut words = WordCounter::new();
+    let mut counting = Counting::new(mode);
     loop {
-        let n = match reader.read(&mut buf) {
+        match reader.read(&mut buf) {
             Ok(0) => break,
-            Ok(n) => n,
-            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+            Ok(n) => counting.update(&buf[..n]),
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
             Err(e) => return Err(e),
-        };
-        let chunk = &buf[..n];
+        }
+    }
+    Ok(counting.finish(next_byte))
+}
+
+/// Counts `file[start..end]` through mapped windows (no copy through `read`), as
+/// [`count_reader`] counts a reader.
+pub(crate) fn count_mapped(
+    file: &std::fs::File,
+    start: u64,
+    end: u64,
+    mode: Mode,
+    next_byte: Option<u8>,
+) -> io::Result<Tally> {
+    let mut counting = Counting::new(mode);
+    crate::mmap::read_mapped(file, start, end, CHUNK_SIZE, |piece| {
+        counting.update(piece);
+        Ok(())
+    })?;
+    Ok(counting.finish(next_byte))
+}
+
+/// The counting of one stream, fed a chunk at a time.
+struct Counting {
+    mode: Mode,
+    tally: Tally,
+    /// The scalar engine without line lengths: the codec's counter alone.
+    fast: bool,
+    counter: Counter,
+    scanner: Scanner,
+    words: WordCounter,
+}
+
+impl Counting {
+    fn new(mode: Mode) -> Counting {
+        Counting {
+            mode,
+            tally: Tally::default(),
+            fast: mode.engine == Engine::Scalar && !mode.line_stats && !mode.widths,
+            counter: Counter::new(),
+            scanner: Scanner::new(mode.engine),
+            words: WordCounter::new(),
+        }
+    }
+
+    fn update(&mut self, chunk: &[u8]) {
+        let mode = self.mode;
         if mode.words {
-            // The chunk is still in the cache.
-            words.update(chunk);
+            // The chunk is still in the cache for the pass below.
+            self.words.update(chunk);
         }
         if !mode.counts {
-            continue;
+            return;
         }
-        if fast {
-            counter.update(chunk);
+        if self.fast {
+            self.counter.update(chunk);
         } else {
-            scanner.feed(chunk, |ev| match ev {
+            let tally = &mut self.tally;
+            self.scanner.feed(chunk, |ev| match ev {
                 Event::Str(s) => tally.valid(s, mode),
                 Event::Char(c) => tally.valid(c.encode_utf8(&mut [0; 4]), mode),
                 Event::Error(e) => tally.error(&e),
             });
         }
     }
-    let mut last = None;
-    if !mode.counts {
-        // Words only: nothing else was counted.
-    } else if fast {
-        tally.counts = counter.finish_with(|e| last = Some(*e));
-    } else {
-        scanner.finish(|ev| {
-            if let Event::Error(e) = ev {
-                tally.error(&e);
-                last = Some(e);
-            }
-        });
+
+    fn finish(self, next_byte: Option<u8>) -> Tally {
+        let Counting {
+            mode,
+            mut tally,
+            fast,
+            mut counter,
+            mut scanner,
+            mut words,
+        } = self;
+        let mut last = None;
+        if !mode.counts {
+            // Words only: nothing else was counted.
+        } else if fast {
+            tally.counts = counter.finish_with(|e| last = Some(*e));
+        } else {
+            scanner.finish(|ev| {
+                if let Event::Error(e) = ev {
+                    tally.error(&e);
+                    last = Some(e);
+                }
+            });
+        }
+        if let Some(e) = last {
+            tally.reclassify(&e, next_byte);
+        }
+        tally.words = words.finish();
+        tally
     }
-    if let Some(e) = last {
-        tally.reclassify(&e, next_byte);
-    }
-    tally.words = words.finish();
-    Ok(tally)
 }
 
 /// Splits a regular file into `parts` ranges starting at unit boundaries and counts them
@@ -217,6 +270,7 @@ pub(crate) fn count_reader<R: Read>(
 #[cfg(unix)]
 pub(crate) fn count_parallel(
     file: &std::fs::File,
+    name: &str,
     len: u64,
     parts: usize,
     mode: Mode,
@@ -247,12 +301,23 @@ pub(crate) fn count_parallel(
             .windows(2)
             .zip(&next_bytes)
             .map(|(w, &next)| {
-                let reader = RangeReader {
-                    file,
-                    pos: w[0],
-                    end: w[1],
-                };
-                s.spawn(move || count_reader(reader, mode, next))
+                let (start, end) = (w[0], w[1]);
+                s.spawn(move || {
+                    if end - start >= crate::mmap::MAP_MIN {
+                        crate::mmap::on_shrink_say(super::run::PROGRAM, name);
+                        count_mapped(file, start, end, mode, next)
+                    } else {
+                        count_reader(
+                            RangeReader {
+                                file,
+                                pos: start,
+                                end,
+                            },
+                            mode,
+                            next,
+                        )
+                    }
+                })
             })
             .collect();
         handles

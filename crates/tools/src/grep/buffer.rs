@@ -6,14 +6,9 @@
 use std::fs::File;
 use std::io::{self, Read};
 
-use crate::mmap::{self, Window};
-
-/// Bytes mapped at a time (the part of a window already searched is not copied: the next
-/// window starts at the first byte still needed, aligned down).
-pub const WINDOW: usize = 16 << 20;
-
-/// Regular files at least this large are mapped; smaller ones are read.
-pub const MAP_MIN: u64 = 4 << 20;
+// Windows of WINDOW bytes (the part of a window already searched is not copied: the next
+// window starts at the first byte still needed, aligned down).
+use crate::mmap::{self, WINDOW, Window};
 
 /// Where the bytes come from.
 pub enum Feed<'r> {

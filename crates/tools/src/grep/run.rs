@@ -6,7 +6,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use super::args::GrepArgs;
-use super::buffer::{Feed, MAP_MIN};
+use super::buffer::Feed;
 use super::config::Config;
 use super::json::{JsonSink, summary};
 use super::printer::{Printer, TextSink};
@@ -16,6 +16,7 @@ use super::walk::{Found, walk};
 use crate::diag::{Diag, ToolError};
 use crate::exit::Status;
 use crate::input::Input;
+use crate::mmap::MAP_MIN;
 use crate::output::{Output, conclude, parse_with_matches};
 
 const PROGRAM: &str = "utf8-grep";
