@@ -145,3 +145,57 @@ fn thread_count_is_checked() {
 fn run_raw(d: &Path, args: &[&str]) -> Outcome {
     TestCommand::new("utf8-grep", d).args(args).run()
 }
+
+/// A file over twice the part size (16 MiB) is split across threads for `-c`, `-l`, `-L`
+/// and `-q`: the answers are those of one thread, with a line longer than a part, a NUL
+/// (which makes `-v` search the file again on one thread) and matches at the cuts.
+#[test]
+fn one_large_file_split_across_threads() {
+    let t = tempdir();
+    let d = t.path();
+    let mut text = Vec::with_capacity(40 << 20);
+    let mut n = 0u64;
+    while text.len() < 36 << 20 {
+        n += 1;
+        let line = match n % 5 {
+            0 => format!("needle {n} in hay\n"),
+            1 => format!("hay {n}\n"),
+            2 => format!("{}\n", "x".repeat((n % 300) as usize)),
+            3 => format!("Needle {n}\n"),
+            _ => format!("more hay and a needle{n}\n"),
+        };
+        text.extend_from_slice(line.as_bytes());
+        if n == 400_000 {
+            // A line of 17 MiB: a cut falls inside it.
+            text.extend(std::iter::repeat_n(b'y', 17 << 20));
+            text.extend_from_slice(b" needle\n");
+        }
+    }
+    std::fs::write(d.join("big.txt"), &text).expect("write");
+    let mut with_nul = text.clone();
+    with_nul[30 << 20] = 0;
+    std::fs::write(d.join("nul.txt"), &with_nul).expect("write");
+    let cases: &[&[&str]] = &[
+        &["-c", "needle", "big.txt"],
+        &["-c", "-i", "needle", "big.txt"],
+        &["-c", "-w", "needle", "big.txt"],
+        &["-c", "-v", "hay", "big.txt", "nul.txt"],
+        &["-c", "-v", "-a", "hay", "nul.txt"],
+        &["-c", "needle", "nul.txt"],
+        &["-l", "needle", "big.txt", "nul.txt"],
+        &["-L", "absent", "big.txt"],
+        &["-q", "needle", "big.txt"],
+        &["-c", "-e", "needle", "-e", "hay", "big.txt"],
+    ];
+    for args in cases {
+        let one = run(d, 1, args);
+        for threads in [2, 3] {
+            let many = run(d, threads, args);
+            assert_eq!(
+                (many.code, many.out(), many.err()),
+                (one.code, one.out(), one.err()),
+                "{args:?} --threads {threads}"
+            );
+        }
+    }
+}

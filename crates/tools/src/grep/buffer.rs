@@ -29,6 +29,8 @@ pub struct Buffer {
     start: usize,
     /// Bytes of data.
     pub len: usize,
+    /// A mapped file is read up to this offset (one part of a file split across threads).
+    pub limit: u64,
 }
 
 std::thread_local! {
@@ -46,6 +48,7 @@ impl Default for Buffer {
             win_off: 0,
             start: 0,
             len: 0,
+            limit: u64::MAX,
         }
     }
 }
@@ -110,7 +113,7 @@ impl Buffer {
                     let end = base + self.len as u64;
                     // The size now, not at open: a file that shrank ends here, one that grew
                     // is read on.
-                    let size = file.metadata()?.len();
+                    let size = file.metadata()?.len().min(self.limit);
                     if size > self.win_off + mapped as u64 && size > end {
                         let align = mmap::page_size() as u64;
                         let off = base - base % align;

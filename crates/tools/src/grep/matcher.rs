@@ -167,7 +167,7 @@ impl Matcher {
             let nonempty = &patterns[..patterns.len() - usize::from(with_empty)];
             let ac = AhoCorasick::builder()
                 .match_kind(MatchKind::LeftmostLongest)
-                .kind(Some(AhoCorasickKind::DFA).filter(|_| patterns.len() <= 64))
+                .kind(Some(AhoCorasickKind::DFA).filter(|_| patterns.len() <= 20_000))
                 .start_kind(if with_empty {
                     StartKind::Anchored
                 } else {

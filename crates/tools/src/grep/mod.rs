@@ -16,6 +16,7 @@ mod printer;
 mod run;
 mod search;
 mod sink;
+mod split;
 mod walk;
 
 pub use args::{GrepArgs, InvalidMode, expand_context_digits};

@@ -19,7 +19,7 @@ use std::sync::{Arc, Condvar, Mutex, MutexGuard};
 
 use super::config::Config;
 use super::printer::Printer;
-use super::run::{Entry, FileId, Totals};
+use super::run::{Entry, FileId, Job, Totals};
 use super::sink::FileResult;
 use crate::capture::{Captured, Spill};
 use crate::diag::{Diag, ToolError};
@@ -350,9 +350,14 @@ impl Worker<'_> {
         let mut out = Output::capturing(Rc::clone(&capture), SPILL, spill);
         let mut diag = Diag::capturing(self.program, Rc::clone(&capture));
         printer.printed_any = false;
+        let job = Job {
+            input,
+            show,
+            whole: false,
+        };
         let result = self
             .cfg
-            .search_input(input, show, self.output, &mut out, &mut diag, printer);
+            .search_input(job, self.output, &mut out, &mut diag, printer);
         if self.cfg.settings.quiet && matches!(result, Ok(Some(r)) if r.selected > 0) {
             self.shared.quiet_hit.fetch_min(i, Ordering::Relaxed);
         }

@@ -19,7 +19,7 @@ use crate::input::Input;
 use crate::mmap::MAP_MIN;
 use crate::output::{Output, conclude, parse_with_matches};
 
-const PROGRAM: &str = "utf8-grep";
+pub(super) const PROGRAM: &str = "utf8-grep";
 
 pub(super) fn run(args: impl IntoIterator<Item = OsString>) -> ExitCode {
     let args = super::args::expand_context_digits(args.into_iter().collect());
@@ -89,7 +89,12 @@ impl Config {
                     continue;
                 }
             };
-            let found = self.search_input(&input, show, output, out, diag, &mut printer)?;
+            let job = Job {
+                input: &input,
+                show,
+                whole: true,
+            };
+            let found = self.search_input(job, output, out, diag, &mut printer)?;
             if let Some(r) = found {
                 totals.add(&r);
                 if r.selected > 0 {
@@ -112,11 +117,11 @@ impl Config {
     }
 
     /// Searches one input, writing to `out` and `diag`: its result, or `None` when it
-    /// could not be searched (reported).
+    /// could not be searched (reported). With `whole`, a large file may be split across
+    /// the threads (`-c`, `-l`, `-L`, `-q`); workers of `-r` search theirs whole.
     pub(super) fn search_input(
         &self,
-        input: &Input,
-        show: bool,
+        Job { input, show, whole }: Job<'_>,
         output: Option<FileId>,
         out: &mut Output,
         diag: &mut Diag,
@@ -162,11 +167,27 @@ impl Config {
                 return Ok(None);
             }
         };
-        // Large regular files are mapped in windows (no copy through read(2)); the
-        // rest is read.
+        // Large regular files are mapped in windows (no copy through read(2)), and split
+        // across threads when the answer is one for the whole file; the rest is read.
+        let mut split = None;
         let feed = match source.regular_file() {
             Some((file, len)) if len >= MAP_MIN => {
                 crate::mmap::on_shrink_say(PROGRAM, &diag_name);
+                let parts = if whole {
+                    super::split::parts(self, len)
+                } else {
+                    1
+                };
+                if parts > 1 {
+                    match super::split::search(self, file, len, parts, &diag_name) {
+                        Ok(r) => split = r,
+                        Err(e @ ToolError::Input { .. }) => {
+                            self.input_error(out, diag, &e);
+                            return Ok(None);
+                        }
+                        Err(e) => return Err(e),
+                    }
+                }
                 Feed::Map(file)
             }
             _ => Feed::Read(&mut source),
@@ -198,6 +219,10 @@ impl Config {
             };
             &mut text
         };
+        if let Some(r) = split {
+            sink.finish(&r)?;
+            return Ok(Some(r));
+        }
         // GNU grep: with -m, a seekable standard input is left just after the last
         // selected line, for the next reader (`{ grep -m1 x; cat; } < file`).
         let stdin_start = match input {
@@ -285,6 +310,14 @@ fn os_bytes(s: &std::ffi::OsStr) -> std::borrow::Cow<'_, [u8]> {
 
 /// Device and inode of a non-empty regular file.
 pub(super) type FileId = (u64, u64);
+
+/// One input to search: whether its name is shown by default, and whether a large file
+/// may be split across threads (not by the workers of `-r`, which search files at once).
+pub(super) struct Job<'i> {
+    pub(super) input: &'i Input,
+    pub(super) show: bool,
+    pub(super) whole: bool,
+}
 
 /// An input to search (and whether its name is shown by default), or trouble met while
 /// looking for inputs.

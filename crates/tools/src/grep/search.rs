@@ -6,6 +6,7 @@
 //! `-o`): the window keeps only the bytes a match could still start in.
 
 use std::collections::VecDeque;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 use utf8_codec::floor_boundary;
 use utf8_codec::stream::{Event, StreamError};
@@ -62,6 +63,8 @@ pub struct FileSearch<'a> {
     fed: usize,
     /// Streaming a long line (its bytes are checked for NUL as they come).
     in_long_line: bool,
+    /// Set by another thread searching another part of the same file: stop here.
+    cancel: Option<&'a AtomicBool>,
 }
 
 impl<'a> FileSearch<'a> {
@@ -95,7 +98,17 @@ impl<'a> FileSearch<'a> {
             }),
             fed: 0,
             in_long_line: false,
+            cancel: None,
         }
+    }
+
+    /// Searches only `start..end` of a mapped file (`start` at the start of a line), and
+    /// stops early once `cancel` is set: one part of a file split across threads.
+    pub fn part(mut self, start: u64, end: u64, cancel: &'a AtomicBool) -> FileSearch<'a> {
+        self.base = start;
+        self.data.limit = end;
+        self.cancel = Some(cancel);
+        self
     }
 
     fn find_term(&self, hay: &[u8]) -> Option<usize> {
@@ -132,6 +145,9 @@ impl<'a> FileSearch<'a> {
         if n == 0 {
             self.eof = true;
             return Ok(false);
+        }
+        if self.cancel.is_some_and(|c| c.load(Ordering::Relaxed)) {
+            self.stop = true;
         }
         let new = &self.data.bytes()[old..];
         if (self.s.scan_nul() || (self.in_long_line && !self.s.text))
@@ -227,6 +243,7 @@ impl<'a> FileSearch<'a> {
                 }
             });
         }
+        self.res.saw_nul = self.binary;
         self.sink.finish(&self.res)?;
         Ok(self.res)
     }

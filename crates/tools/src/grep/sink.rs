@@ -45,6 +45,8 @@ pub struct FileResult {
     pub binary_matched: bool,
     /// Bytes read.
     pub bytes: u64,
+    /// A NUL was seen (the input is binary from there on).
+    pub saw_nul: bool,
     /// With `-m NUM`, where the input stopped: the offset just after the NUMth selected line
     /// (GNU grep leaves a seekable standard input there, trailing context or not).
     pub resume_at: Option<u64>,
