@@ -33,6 +33,7 @@ use crate::workspace::{self, Result};
 pub mod comparisons;
 pub mod corpus;
 pub mod options;
+pub mod real;
 pub mod report;
 pub mod runner;
 
@@ -48,7 +49,10 @@ pub const USAGE: &str = "  bench [--mib N] [--runs N] [--only NAME,...] [--no-wr
                       against wc, rg, grep, uconv, iconv and python3 on generated files
                       of N MiB (default 256) in $CARGO_TARGET_DIR/bench, median of N runs
                       (default 5), and rewrite the Binaries section of BENCHMARKS.md;
-                      NAME: count, threads, grep (grep-ascii, grep-cjk), repair;
+                      NAME: count, count-one, words, words-cost, threads, grep
+                      (grep-ascii, grep-cjk), repair, real (real-tree, real-rare,
+                      real-f10..real-f10000, real-invert, real-icase, real-word,
+                      real-lines, real-split: the cargo registry's sources);
                       --only and --no-write leave BENCHMARKS.md alone";
 
 /// Runs the task.
@@ -105,9 +109,24 @@ pub fn run(root: &Path, opts: &Options) -> Result<()> {
     for (name, path) in &tools.peers {
         versions.push((name.to_string(), version(path)));
     }
+    let real = if opts.only.iter().any(|n| n.starts_with("real-")) {
+        let r = real::real_corpus(&dir, opts.mib)?;
+        println!(
+            "bench: real text: {} ({} files, {} bytes)",
+            r.tree.display(),
+            r.tree_files,
+            r.tree_bytes
+        );
+        Some(r)
+    } else {
+        None
+    };
     let mut outcomes = Vec::new();
     for name in &opts.only {
-        let o = run_comparison(name, &tools, &c, opts, &dir)?;
+        let o = match &real {
+            Some(r) if name.starts_with("real-") => real::run_real(name, &tools, r, opts, &dir)?,
+            _ => run_comparison(name, &tools, &c, opts, &dir)?,
+        };
         print_table(&o);
         outcomes.push(o);
     }

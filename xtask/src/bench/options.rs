@@ -5,14 +5,26 @@ use clap::Parser;
 use crate::workspace::positive;
 
 /// Every comparison, in the order they run.
-pub const COMPARISONS: [&str; 7] = [
+pub const COMPARISONS: [&str; 19] = [
     "count",
+    "count-one",
     "words",
     "words-cost",
     "threads",
     "grep-ascii",
     "grep-cjk",
     "repair",
+    "real-tree",
+    "real-rare",
+    "real-f10",
+    "real-f100",
+    "real-f1000",
+    "real-f10000",
+    "real-invert",
+    "real-icase",
+    "real-word",
+    "real-lines",
+    "real-split",
 ];
 
 /// The usage line, as clap shows it in errors and help.
@@ -30,8 +42,10 @@ pub struct Args {
     /// Timed runs per command, after one warmup.
     #[arg(long, value_name = "N", default_value_t = 5, value_parser = positive::<usize>)]
     runs: usize,
-    /// Only these comparisons (count, words, words-cost, threads, grep-ascii, grep-cjk,
-    /// repair; `grep` is both grep ones); leaves BENCHMARKS.md alone.
+    /// Only these comparisons (count, count-one, words, words-cost, threads, grep-ascii,
+    /// grep-cjk, repair, real-tree, real-rare, real-f10 ... real-f10000, real-invert,
+    /// real-icase, real-word, real-lines, real-split; `grep` is both grep ones, `real` every
+    /// real-text one); leaves BENCHMARKS.md alone.
     #[arg(long, value_name = "NAME,...", value_parser = comparisons)]
     only: Option<Only>,
     /// Leave BENCHMARKS.md alone.

@@ -41,29 +41,32 @@ pub fn fmt_rss(kib: u64) -> String {
 /// The target's measured ratio, the text for it and whether it is met.
 fn judge(o: &Outcome) -> Option<(String, bool)> {
     let t = o.target.as_ref()?;
-    let (Some(ours), Some(peer)) = (row(&o.rows, t.ours), row(&o.rows, t.peer)) else {
+    let (text, met) = judge_against(o, t.peer)?;
+    match t.also.and_then(|also| judge_against(o, also)) {
+        Some((text2, met2)) => Some((format!("{text}; {text2}"), met && met2)),
+        None => Some((text, met)),
+    }
+}
+
+/// The target's ratio against one peer.
+fn judge_against(o: &Outcome, peer: &str) -> Option<(String, bool)> {
+    let t = o.target.as_ref()?;
+    let (Some(ours), Some(peer_row)) = (row(&o.rows, t.ours), row(&o.rows, peer)) else {
         return None;
     };
-    let (a, b) = (ours.median().as_secs_f64(), peer.median().as_secs_f64());
+    let peer = peer_row.cmd.label.as_str();
+    let (a, b) = (ours.median().as_secs_f64(), peer_row.median().as_secs_f64());
     Some(match t.goal {
         Goal::AtMost(f) => (
-            format!("{:.2}× the time of `{}` (target ≤ {f}×)", a / b, t.peer),
+            format!("{:.2}× the time of `{peer}` (target ≤ {f}×)", a / b),
             a <= f * b,
         ),
         Goal::Faster(f) if b >= a => (
-            format!(
-                "{:.2}× faster than `{}` (target ≥ {f}× faster)",
-                b / a,
-                t.peer
-            ),
+            format!("{:.2}× faster than `{peer}` (target ≥ {f}× faster)", b / a),
             b >= f * a,
         ),
         Goal::Faster(f) => (
-            format!(
-                "{:.2}× slower than `{}` (target ≥ {f}× faster)",
-                a / b,
-                t.peer
-            ),
+            format!("{:.2}× slower than `{peer}` (target ≥ {f}× faster)", a / b),
             false,
         ),
     })

@@ -1,0 +1,370 @@
+//! `cargo xtask bench`'s real text (issue 18): the source files of the crates in the cargo
+//! registry on this machine (present after any build), searched as a tree with `-r`, and
+//! concatenated into one file of the run's size for the single-file workloads; pattern
+//! files of 10 to 10,000 identifiers taken from it. utf8-grep against ripgrep and GNU
+//! grep, every count checked against GNU grep's.
+
+use std::collections::HashSet;
+use std::fs::File;
+use std::io::{BufWriter, Read, Write};
+use std::path::{Path, PathBuf};
+
+use crate::bench::comparisons::{Goal, Outcome, Target, Tools, row};
+use crate::bench::corpus::warm;
+use crate::bench::options::Options;
+use crate::bench::runner::{Cmd, Sink, Timed, time_all};
+use crate::workspace::Result;
+
+/// The real corpus of a run.
+pub struct RealCorpus {
+    /// The registry's source tree.
+    pub tree: PathBuf,
+    /// Its regular files and their bytes.
+    pub tree_files: u64,
+    pub tree_bytes: u64,
+    /// Its text files (no NUL), concatenated in walk order (again from the start when the
+    /// tree is smaller) to the run's size.
+    pub file: PathBuf,
+    /// The same four times over, for `--threads`.
+    pub big: PathBuf,
+    /// Files of 10, 100, 1,000 and 10,000 identifiers found in `file`.
+    pub patterns: Vec<(usize, PathBuf)>,
+}
+
+/// The cargo registry's source directory: `$CARGO_HOME/registry/src`.
+fn registry() -> Option<PathBuf> {
+    let home = std::env::var_os("CARGO_HOME")
+        .map(PathBuf::from)
+        .or_else(|| std::env::var_os("HOME").map(|h| Path::new(&h).join(".cargo")))?;
+    let src = home.join("registry").join("src");
+    src.is_dir().then_some(src)
+}
+
+/// The tree's regular files in walk order (sorted by name, depth first).
+fn files(tree: &Path) -> Vec<PathBuf> {
+    walkdir::WalkDir::new(tree)
+        .sort_by_file_name()
+        .into_iter()
+        .filter_map(|e| e.ok())
+        .filter(|e| e.file_type().is_file())
+        .map(|e| e.into_path())
+        .collect()
+}
+
+/// Builds (or finds, from an earlier run of the same size) the real corpus in `dir`.
+///
+/// # Errors
+///
+/// No registry, or writing failed.
+pub fn real_corpus(dir: &Path, mib: u64) -> Result<RealCorpus> {
+    let tree = registry().ok_or("no cargo registry sources ($CARGO_HOME/registry/src)")?;
+    let list = files(&tree);
+    let tree_bytes = list
+        .iter()
+        .filter_map(|p| std::fs::metadata(p).ok())
+        .map(|m| m.len())
+        .sum();
+    let file = dir.join(format!("real-{mib}MiB.txt"));
+    let big = dir.join(format!("real-4x{mib}MiB.txt"));
+    let size = mib << 20;
+    if std::fs::metadata(&file).map(|m| m.len()).ok() != Some(size) {
+        let mut w = BufWriter::new(File::create(&file)?);
+        let mut written = 0u64;
+        'fill: loop {
+            let before = written;
+            for p in &list {
+                let mut bytes = Vec::new();
+                if File::open(p)
+                    .and_then(|mut f| f.read_to_end(&mut bytes))
+                    .is_err()
+                    || memchr::memchr(0, &bytes).is_some()
+                {
+                    continue;
+                }
+                let take = bytes.len().min((size - written) as usize);
+                w.write_all(&bytes[..take])?;
+                written += take as u64;
+                if written == size {
+                    break 'fill;
+                }
+            }
+            if written == before {
+                return Err("the registry has no text files".into());
+            }
+        }
+        w.flush()?;
+    }
+    if std::fs::metadata(&big).map(|m| m.len()).ok() != Some(4 * size) {
+        let mut w = BufWriter::new(File::create(&big)?);
+        for _ in 0..4 {
+            std::io::copy(&mut File::open(&file)?, &mut w)?;
+        }
+        w.flush()?;
+    }
+    let patterns = pattern_files(dir, &file, mib)?;
+    Ok(RealCorpus {
+        tree,
+        tree_files: list.len() as u64,
+        tree_bytes,
+        file,
+        big,
+        patterns,
+    })
+}
+
+/// Identifiers of 6 characters or more from the first 64 MiB of `file`, in the order of a
+/// hash of their text (a fixed pseudo-random pick), 10 to 10,000 of them.
+fn pattern_files(dir: &Path, file: &Path, mib: u64) -> Result<Vec<(usize, PathBuf)>> {
+    let mut text = Vec::new();
+    File::open(file)?.take(64 << 20).read_to_end(&mut text)?;
+    let mut seen = HashSet::new();
+    let mut ids: Vec<&[u8]> = text
+        .split(|b| !(b.is_ascii_alphanumeric() || *b == b'_'))
+        .filter(|w| w.len() >= 6 && !w[0].is_ascii_digit() && seen.insert(*w))
+        .collect();
+    // FNV-1a: the same pick on every machine with the same registry.
+    let fnv = |w: &[u8]| {
+        w.iter().fold(0xcbf2_9ce4_8422_2325u64, |h, b| {
+            (h ^ u64::from(*b)).wrapping_mul(0x100_0000_01b3)
+        })
+    };
+    ids.sort_by_key(|w| fnv(w));
+    let mut out = Vec::new();
+    for n in [10, 100, 1000, 10_000] {
+        let path = dir.join(format!("real-{mib}MiB-{n}-identifiers.txt"));
+        let mut w = BufWriter::new(File::create(&path)?);
+        for id in ids.iter().take(n) {
+            w.write_all(id)?;
+            w.write_all(b"\n")?;
+        }
+        w.flush()?;
+        out.push((n, path));
+    }
+    Ok(out)
+}
+
+/// The target of a real-text comparison: at most the time of ripgrep and of GNU grep
+/// (`--threads 2` against 1 for the split file).
+fn target(name: &str) -> Target {
+    match name {
+        "real-tree" => Target {
+            ours: "utf8-grep",
+            peer: "rg",
+            also: Some("grep"),
+            goal: Goal::AtMost(0.9),
+            text: "`utf8-grep -r` at most 0.9× the time of rg (and of GNU grep)",
+        },
+        "real-split" => Target {
+            ours: "utf8-grep --threads 2",
+            peer: "utf8-grep --threads 1",
+            also: None,
+            goal: Goal::Faster(1.6),
+            text: "`-c` on one file with `--threads 2` at least 1.6× faster than `--threads 1`",
+        },
+        _ => Target {
+            ours: "utf8-grep",
+            peer: "rg",
+            also: Some("grep"),
+            goal: Goal::AtMost(1.0),
+            text: "utf8-grep at most the time of rg and of GNU grep",
+        },
+    }
+}
+
+/// Runs the real-text comparison `name`.
+///
+/// # Errors
+///
+/// When a command fails or the outputs disagree.
+pub fn run_real(
+    name: &'static str,
+    tools: &Tools,
+    r: &RealCorpus,
+    opts: &Options,
+    dir: &Path,
+) -> Result<Outcome> {
+    let grep = tools.ours("utf8-grep");
+    let file = &r.file;
+    // (our arguments, rg's, GNU grep's), the input, the title.
+    let (ours, rg, gnu, input, title): (Vec<String>, Vec<String>, Vec<String>, &Path, String) =
+        match name {
+            "real-tree" => {
+                let t = r.tree.display().to_string();
+                (
+                    args(&["-r", "-c", "unsafe", &t]),
+                    args(&["-c", "-uuu", "unsafe", &t]),
+                    args(&["-r", "-c", "unsafe", &t]),
+                    &r.tree,
+                    format!(
+                        "`-r -c unsafe` over the registry's sources ({} files, {:.0} MiB)",
+                        r.tree_files,
+                        r.tree_bytes as f64 / f64::from(1 << 20)
+                    ),
+                )
+            }
+            "real-rare" => plain(
+                &["-c", "zebra_needle"],
+                file,
+                "`-c` of a needle absent from real text",
+            ),
+            "real-invert" => plain(
+                &["-v", "-c", "e"],
+                file,
+                "`-v -c e` (almost every line matches)",
+            ),
+            "real-icase" => plain(&["-c", "-i", "error"], file, "`-c -i error`"),
+            "real-word" => plain(&["-c", "-w", "self"], file, "`-c -w self`"),
+            "real-lines" => plain(
+                &["-a", "-n", "fn"],
+                file,
+                "`-a -n fn` (output to a file, compared byte for byte)",
+            ),
+            "real-split" => {
+                let f = r.big.display().to_string();
+                (
+                    args(&["-c", "zebra_needle", &f]),
+                    Vec::new(),
+                    Vec::new(),
+                    &r.big,
+                    "`-c` on one file four times the run's size, `--threads 2` against 1"
+                        .to_owned(),
+                )
+            }
+            _ => {
+                let n: usize = name
+                    .strip_prefix("real-f")
+                    .and_then(|n| n.parse().ok())
+                    .ok_or_else(|| format!("unknown comparison {name}"))?;
+                let (_, p) = r
+                    .patterns
+                    .iter()
+                    .find(|(k, _)| *k == n)
+                    .ok_or("no pattern file")?;
+                let p = p.display().to_string();
+                let f = file.display().to_string();
+                (
+                    args(&["-c", "-f", &p, &f]),
+                    args(&["-c", "-F", "-f", &p, &f]),
+                    args(&["-c", "-F", "-f", &p, &f]),
+                    file,
+                    format!("`-c -f` {n} identifiers"),
+                )
+            }
+        };
+    let mut cmds = Vec::new();
+    let mut skipped = Vec::new();
+    let lines = name == "real-lines";
+    let sink = |who: &str| Sink::File(dir.join(format!("real-out.{who}")));
+    if name == "real-split" {
+        for n in ["2", "1"] {
+            let mut a = args(&["--threads", n]);
+            a.extend(ours.iter().cloned());
+            cmds.push(cmd(
+                &format!("utf8-grep --threads {n}"),
+                &grep,
+                "utf8-grep",
+                &a,
+            ));
+        }
+    } else {
+        cmds.push(cmd("utf8-grep", &grep, "utf8-grep", &ours));
+        for (peer, a) in [("rg", &rg), ("grep", &gnu)] {
+            match tools.peer(peer) {
+                Some(p) => cmds.push(cmd(peer, p, peer, a)),
+                None => skipped.push(format!("`{peer}`: not installed, skipped")),
+            }
+        }
+    }
+    for c in &mut cmds {
+        // grep -c exits 1 when nothing matches.
+        c.ok = &[0, 1];
+        if lines {
+            c.stdout = sink(&c.label);
+        }
+    }
+    if input.is_file() {
+        warm(input)?;
+    } else {
+        // The tree: one walk through every file.
+        for p in files(input) {
+            let _ = warm(&p);
+        }
+    }
+    println!(
+        "bench: {name}: {} commands, 1 warmup + {} runs each",
+        cmds.len(),
+        opts.runs
+    );
+    let rows = time_all(&cmds, opts.runs, &dir.join("measure.report"))?;
+    verify(name, &rows, dir)?;
+    let target = target(name);
+    Ok(Outcome {
+        title,
+        input: input.file_name().map_or_else(
+            || input.display().to_string(),
+            |n| n.to_string_lossy().into_owned(),
+        ),
+        baseline: target.peer,
+        rows,
+        skipped,
+        target: Some(target),
+        notes: vec![format!(
+            "real text: the registry's {} files ({:.0} MiB) on this machine; single-file workloads on the text files concatenated to {} MiB",
+            r.tree_files,
+            r.tree_bytes as f64 / f64::from(1 << 20),
+            opts.mib
+        )],
+    })
+}
+
+fn args(a: &[&str]) -> Vec<String> {
+    a.iter().map(|s| (*s).to_owned()).collect()
+}
+
+/// The same arguments for the three, then the file.
+fn plain<'f>(
+    a: &[&str],
+    file: &'f Path,
+    title: &str,
+) -> (Vec<String>, Vec<String>, Vec<String>, &'f Path, String) {
+    let mut v = args(a);
+    v.push(file.display().to_string());
+    (v.clone(), v.clone(), v, file, title.to_owned())
+}
+
+fn cmd(label: &str, program: &Path, shown: &str, a: &[String]) -> Cmd {
+    let refs: Vec<&dyn AsRef<std::ffi::OsStr>> =
+        a.iter().map(|s| s as &dyn AsRef<std::ffi::OsStr>).collect();
+    Cmd::new(label, program, shown, &refs)
+}
+
+/// Every count equals GNU grep's (for `-r`: the sum over files, as rg lists only files
+/// with a match); `-a -n` output is byte for byte GNU grep's.
+fn verify(name: &str, rows: &[Timed], dir: &Path) -> Result<()> {
+    let total = |t: &Timed| -> u64 {
+        String::from_utf8_lossy(&t.stdout)
+            .lines()
+            .filter_map(|l| l.rsplit(':').next()?.trim().parse::<u64>().ok())
+            .sum()
+    };
+    if name == "real-lines" {
+        let read = |label: &str| std::fs::read(dir.join(format!("real-out.{label}")));
+        let ours = read("utf8-grep")?;
+        if row(rows, "grep").is_some() && read("grep")? != ours {
+            return Err("outputs disagree: utf8-grep -a -n and GNU grep -a -n differ".into());
+        }
+        return Ok(());
+    }
+    let want = row(rows, "grep").or_else(|| rows.last()).map(total);
+    for t in rows {
+        if Some(total(t)) != want {
+            return Err(format!(
+                "outputs disagree: {} counted {}, GNU grep (or the last row) {want:?}",
+                t.cmd.display(),
+                total(t)
+            )
+            .into());
+        }
+    }
+    Ok(())
+}
