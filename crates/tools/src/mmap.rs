@@ -131,7 +131,6 @@ impl Window {
             MmapOptions::new()
                 .offset(offset)
                 .len(len)
-                .populate()
                 .map(file)
         };
         let map = match map {
@@ -141,6 +140,8 @@ impl Window {
                 return Err(e);
             }
         };
+        // Faulted in as read (the kernel maps pages around each fault, read ahead on this
+        // advice): pre-faulting the window with MAP_POPULATE measured 5-10% slower.
         let _ = map.advise(Advice::Sequential);
         Ok(Window {
             map,
