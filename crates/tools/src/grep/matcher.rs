@@ -247,6 +247,11 @@ impl Matcher {
         }
     }
 
+    /// Whether every match of the patterns counts (no `-w` or `-x` to satisfy).
+    pub fn any_match(&self) -> bool {
+        !self.word && !self.line
+    }
+
     /// The first match in `line` at or after `from` that satisfies `-w`/`-x`.
     pub fn find_in(&self, line: &[u8], from: usize) -> Option<(usize, usize)> {
         if self.line {

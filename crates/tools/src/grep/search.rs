@@ -296,6 +296,9 @@ impl<'a> FileSearch<'a> {
             }
             let found = if self.m.whole_line() {
                 self.m.find_in(line, 0)
+            } else if self.m.any_match() && e <= le {
+                // The match found is the line's first from `s` (no -w to check).
+                Some((s - ls, e - ls))
             } else {
                 self.m.find_in(line, s - ls)
             };
