@@ -127,12 +127,7 @@ impl Window {
         // touched page raises SIGBUS, which the handler installed above turns into a
         // diagnostic and exit status 2 while this thread's `ACTIVE` counts a window (it
         // does, from here until drop).
-        let map = unsafe {
-            MmapOptions::new()
-                .offset(offset)
-                .len(len)
-                .map(file)
-        };
+        let map = unsafe { MmapOptions::new().offset(offset).len(len).map(file) };
         let map = match map {
             Ok(m) => m,
             Err(e) => {

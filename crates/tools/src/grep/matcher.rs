@@ -3,6 +3,8 @@
 //! still a byte-level automaton). `-w` and `-x` are decided by decoding only the characters
 //! next to a match.
 
+use std::collections::HashSet;
+
 use aho_corasick::{AhoCorasick, AhoCorasickKind, MatchKind, StartKind};
 use memchr::memmem;
 
@@ -29,6 +31,9 @@ pub struct Matcher {
     max_match_len: usize,
     /// `-i -x`: the whole line must match.
     line_re: Option<Regex>,
+    /// `-w` with several fixed strings: the patterns by length, longest first (ASCII
+    /// lowercased under `-i`), for the shorter matches a retry looks for.
+    by_len: Vec<(usize, HashSet<Vec<u8>>)>,
 }
 
 #[derive(Debug)]
@@ -42,6 +47,68 @@ enum Engine {
     /// `" abx"` gives 3..3, not 0..0; aho-corasick issue 173).
     ManyWithEmpty(AhoCorasick),
     Fold(Box<Fold>),
+    /// `-i` with several patterns: every spelling the patterns have under Unicode simple
+    /// case folding, ASCII letters left to aho-corasick's ASCII case insensitivity (see
+    /// [`fold_variants`]); `patterns` holds the spellings.
+    FoldMany(AhoCorasick),
+}
+
+/// The most spellings `-i` expands several patterns into before it falls back to one
+/// case-insensitive regex of them all.
+const FOLD_VARIANTS_MAX: usize = 1 << 20;
+
+/// Every spelling of `pats` under Unicode simple case folding (the equivalence regex's
+/// `(?i)` uses), but with only one of the ASCII letters of each orbit: the searcher is
+/// ASCII case insensitive. `k` gives `k` and the Kelvin sign, `é` gives `é` and `É`, `日`
+/// gives `日`. `None` past `max` spellings.
+fn fold_variants(pats: &[String], max: usize) -> Option<Vec<String>> {
+    use regex_syntax::hir::{ClassUnicode, ClassUnicodeRange};
+    let mut orbits: std::collections::HashMap<char, Vec<char>> = Default::default();
+    let mut out: Vec<String> = Vec::new();
+    for p in pats {
+        let mut spellings = vec![String::with_capacity(p.len())];
+        for c in p.chars() {
+            let orbit = orbits.entry(c).or_insert_with(|| {
+                let mut class = ClassUnicode::new([ClassUnicodeRange::new(c, c)]);
+                if class.try_case_fold_simple().is_err() {
+                    return vec![c];
+                }
+                let mut ascii_seen = false;
+                let mut v: Vec<char> = vec![c];
+                for ch in class.iter().flat_map(|r| r.start()..=r.end()) {
+                    if ch == c || (ch.is_ascii() && (c.is_ascii() || ascii_seen)) {
+                        ascii_seen |= ch.is_ascii();
+                        continue;
+                    }
+                    ascii_seen |= ch.is_ascii();
+                    v.push(ch);
+                }
+                v
+            });
+            if orbit.len() == 1 {
+                spellings.iter_mut().for_each(|s| s.push(c));
+                continue;
+            }
+            if out.len() + spellings.len() * orbit.len() > max {
+                return None;
+            }
+            spellings = spellings
+                .iter()
+                .flat_map(|s| {
+                    orbit.iter().map(move |&o| {
+                        let mut t = s.clone();
+                        t.push(o);
+                        t
+                    })
+                })
+                .collect();
+        }
+        out.extend(spellings);
+        if out.len() > max {
+            return None;
+        }
+    }
+    Some(out)
 }
 
 /// `-i`: a leftmost-first regex finds where the leftmost match starts (with its
@@ -121,6 +188,23 @@ fn fold_longest(pats: &[String]) -> Result<(DFA, CachePool), ToolError> {
     Ok((dfa, pool))
 }
 
+/// The leftmost-longest searcher of several fixed strings (ASCII case insensitive with
+/// `ascii_fold`), anchored only when one of them is empty (see `Engine::ManyWithEmpty`);
+/// its DFA, the fastest to search, up to 20,000 strings.
+fn many(pats: &[String], ascii_fold: bool, anchored_only: bool) -> Result<AhoCorasick, ToolError> {
+    AhoCorasick::builder()
+        .match_kind(MatchKind::LeftmostLongest)
+        .ascii_case_insensitive(ascii_fold)
+        .kind(Some(AhoCorasickKind::DFA).filter(|_| pats.len() <= 20_000))
+        .start_kind(if anchored_only {
+            StartKind::Anchored
+        } else {
+            StartKind::Both
+        })
+        .build(pats)
+        .map_err(|e| ToolError::Usage(format!("cannot compile the patterns: {e}")))
+}
+
 impl Matcher {
     /// A matcher for `patterns` (at least one).
     ///
@@ -128,15 +212,38 @@ impl Matcher {
     ///
     /// [`ToolError::Usage`] when the automaton cannot be built (too large).
     pub fn new(
-        mut patterns: Vec<String>,
+        patterns: Vec<String>,
         ignore_case: bool,
         word: bool,
         line: bool,
     ) -> Result<Matcher, ToolError> {
+        Matcher::build(patterns, ignore_case, word, line, FOLD_VARIANTS_MAX)
+    }
+
+    /// [`Matcher::new`], with `-i`'s several patterns expanded into at most `max_spellings`
+    /// (0: one case-insensitive regex of them all).
+    fn build(
+        mut patterns: Vec<String>,
+        ignore_case: bool,
+        word: bool,
+        line: bool,
+        max_spellings: usize,
+    ) -> Result<Matcher, ToolError> {
         patterns.sort_by(|a, b| b.len().cmp(&a.len()).then_with(|| a.cmp(b)));
         patterns.dedup();
         let longest = patterns.first().map_or(0, String::len);
-        let (engine, max_match_len, line_re) = if ignore_case {
+        let spellings =
+            (ignore_case && patterns.len() > 1 && !patterns.iter().any(String::is_empty))
+                .then(|| fold_variants(&patterns, max_spellings))
+                .flatten();
+        let (engine, max_match_len, line_re) = if let Some(mut spellings) = spellings {
+            spellings.sort_by(|a, b| b.len().cmp(&a.len()).then_with(|| a.cmp(b)));
+            spellings.dedup();
+            let ac = many(&spellings, true, false)?;
+            let max = spellings.first().map_or(0, String::len);
+            patterns = spellings;
+            (Engine::FoldMany(ac), max, None)
+        } else if ignore_case {
             let chars = patterns
                 .iter()
                 .map(|p| p.chars().count())
@@ -165,16 +272,7 @@ impl Matcher {
             // Sorted longest first: an empty pattern is the last one.
             let with_empty = patterns.last().is_some_and(String::is_empty);
             let nonempty = &patterns[..patterns.len() - usize::from(with_empty)];
-            let ac = AhoCorasick::builder()
-                .match_kind(MatchKind::LeftmostLongest)
-                .kind(Some(AhoCorasickKind::DFA).filter(|_| patterns.len() <= 20_000))
-                .start_kind(if with_empty {
-                    StartKind::Anchored
-                } else {
-                    StartKind::Unanchored
-                })
-                .build(nonempty)
-                .map_err(|e| ToolError::Usage(format!("cannot compile the patterns: {e}")))?;
+            let ac = many(nonempty, false, with_empty)?;
             let engine = if with_empty {
                 Engine::ManyWithEmpty(ac)
             } else {
@@ -182,6 +280,23 @@ impl Matcher {
             };
             (engine, longest, None)
         };
+        let mut by_len: Vec<(usize, HashSet<Vec<u8>>)> = Vec::new();
+        if word && matches!(engine, Engine::Many(_) | Engine::FoldMany(_)) {
+            let fold = matches!(engine, Engine::FoldMany(_));
+            for p in &patterns {
+                let key = if fold {
+                    p.as_bytes().to_ascii_lowercase()
+                } else {
+                    p.as_bytes().to_vec()
+                };
+                match by_len.last_mut() {
+                    Some((n, set)) if *n == p.len() => {
+                        set.insert(key);
+                    }
+                    _ => by_len.push((p.len(), HashSet::from([key]))),
+                }
+            }
+        }
         Ok(Matcher {
             engine,
             patterns,
@@ -189,6 +304,7 @@ impl Matcher {
             line,
             max_match_len,
             line_re,
+            by_len,
         })
     }
 
@@ -206,7 +322,7 @@ impl Matcher {
     pub fn find_raw(&self, hay: &[u8]) -> Option<(usize, usize)> {
         match &self.engine {
             Engine::One(f) => f.find(hay).map(|s| (s, s + f.needle().len())),
-            Engine::Many(ac) => ac.find(hay).map(|m| (m.start(), m.end())),
+            Engine::Many(ac) | Engine::FoldMany(ac) => ac.find(hay).map(|m| (m.start(), m.end())),
             Engine::ManyWithEmpty(ac) => Some(
                 ac.find(aho_corasick::Input::new(hay).anchored(aho_corasick::Anchored::Yes))
                     .map_or((0, 0), |m| (m.start(), m.end())),
@@ -238,6 +354,22 @@ impl Matcher {
                 }
                 None
             }
+            Engine::Many(_) | Engine::FoldMany(_) if !self.by_len.is_empty() => {
+                let fold = matches!(self.engine, Engine::FoldMany(_));
+                self.by_len
+                    .iter()
+                    .filter(|(n, _)| *n < limit && s + n <= line.len())
+                    .filter(|(n, set)| {
+                        let text = &line[s..s + n];
+                        if fold {
+                            set.contains(&text.to_ascii_lowercase())
+                        } else {
+                            set.contains(text)
+                        }
+                    })
+                    .map(|(n, _)| s + n)
+                    .find(|&e| Matcher::word_ok(line, s, e))
+            }
             _ => self
                 .patterns
                 .iter()
@@ -258,9 +390,14 @@ impl Matcher {
             if from > 0 {
                 return None;
             }
-            let hit = match &self.line_re {
-                Some(re) => re.is_match(line),
-                None => self.patterns.iter().any(|p| p.as_bytes() == line),
+            let hit = match (&self.line_re, &self.engine) {
+                (Some(re), _) => re.is_match(line),
+                // The longest match anchored at the start is the whole line when some
+                // pattern is the line.
+                (None, Engine::Many(ac) | Engine::FoldMany(ac)) => ac
+                    .find(aho_corasick::Input::new(line).anchored(aho_corasick::Anchored::Yes))
+                    .is_some_and(|m| m.end() == line.len()),
+                (None, _) => self.patterns.iter().any(|p| p.as_bytes() == line),
             };
             return hit.then_some((0, line.len()));
         }
@@ -316,6 +453,52 @@ mod tests {
         assert_eq!(m(&["", " abc"], true).find_in(b"x, abc", 0), Some((2, 6)));
         assert_eq!(m(&["", " abc"], true).find_in(b"x; abc", 1), Some((2, 6)));
         assert_eq!(m(&["", "zz"], true).find_in(b"ab", 0), None);
+    }
+
+    /// `-i` with several patterns searches their spellings under simple case folding: the
+    /// same matches, leftmost-longest, and the same `-w` and `-x` answers as one
+    /// case-insensitive regex of them all (the engine it replaced), on text made of the
+    /// letters whose folding is not one-to-one in ASCII (Kelvin sign, long s, sigma, dotted
+    /// and dotless i, ß/ẞ, Greek and Cyrillic with their capitals).
+    #[test]
+    fn ignore_case_spellings_agree_with_the_regex() {
+        let alphabet: Vec<char> = "kKKsSſσςΣiIİıßẞéÉжЖ aé_1".chars().collect();
+        let mut seed = 0x2545_f491_4f6c_dd1du64;
+        fn next(seed: &mut u64, n: usize) -> usize {
+            *seed ^= *seed << 13;
+            *seed ^= *seed >> 7;
+            *seed ^= *seed << 17;
+            (*seed % n as u64) as usize
+        }
+        let word = |seed: &mut u64, len: usize| -> String {
+            (0..len)
+                .map(|_| alphabet[next(seed, alphabet.len())])
+                .collect()
+        };
+        for _ in 0..300 {
+            let n = 1 + next(&mut seed, 4);
+            let pats: Vec<String> = (0..n)
+                .map(|_| {
+                    let len = 1 + next(&mut seed, 3);
+                    word(&mut seed, len)
+                })
+                .collect();
+            let hay = word(&mut seed, 12);
+            for (w, x) in [(false, false), (true, false), (false, true)] {
+                let fast = Matcher::build(pats.clone(), true, w, x, 1 << 20).unwrap();
+                let slow = Matcher::build(pats.clone(), true, w, x, 0).unwrap();
+                for from in 0..hay.len() {
+                    if !hay.is_char_boundary(from) {
+                        continue;
+                    }
+                    assert_eq!(
+                        fast.find_in(hay.as_bytes(), from),
+                        slow.find_in(hay.as_bytes(), from),
+                        "{pats:?} in {hay:?} from {from}, -w {w} -x {x}"
+                    );
+                }
+            }
+        }
     }
 
     /// `-i` compiles the patterns as regexes: every metacharacter is escaped.
