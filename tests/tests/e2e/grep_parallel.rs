@@ -199,3 +199,72 @@ fn one_large_file_split_across_threads() {
         }
     }
 }
+
+/// `-R` follows symbolic links; one that leads back up is a warning (the exit status is
+/// not changed), a link to nothing an error; `-r` skips both. As GNU grep 3.8 answers the
+/// same tree (compared when it is installed; its walk is not sorted, so lines are compared
+/// as sets).
+#[cfg(unix)]
+#[test]
+fn dereference_recursive_follows_links_and_stops_at_loops() {
+    let t = tempdir();
+    let d = t.path();
+    write(d, "a/b/f.txt", "hello\n");
+    std::os::unix::fs::symlink("../..", d.join("a/b/up")).expect("symlink");
+    std::os::unix::fs::symlink("a/b/f.txt", d.join("link.txt")).expect("symlink");
+    let sorted = |b: &[u8]| {
+        let mut v: Vec<String> = String::from_utf8_lossy(b)
+            .lines()
+            .map(str::to_owned)
+            .collect();
+        v.sort();
+        v
+    };
+    for threads in [1, 2] {
+        let o = run(d, threads, &["-R", "hello"]);
+        assert_eq!(o.code, 0, "a loop is only a warning");
+        assert_eq!(o.out(), "a/b/f.txt:hello\nlink.txt:hello\n");
+        assert_eq!(
+            o.err(),
+            "utf8-grep: a/b/up: warning: recursive directory loop\n"
+        );
+        let r = run(d, threads, &["-r", "hello"]);
+        assert_eq!(
+            (r.code, r.out(), r.err()),
+            (0, "a/b/f.txt:hello\n".into(), String::new())
+        );
+        let quiet = run(d, threads, &["-R", "-s", "hello"]);
+        assert_eq!((quiet.code, quiet.err()), (0, String::new()));
+    }
+    std::os::unix::fs::symlink("nowhere", d.join("dangling")).expect("symlink");
+    let o = run(d, 2, &["-R", "hello"]);
+    assert_eq!(o.code, 2, "a link to nothing is an error under -R");
+    assert!(
+        o.err()
+            .contains("utf8-grep: dangling: No such file or directory")
+    );
+    assert_eq!(run(d, 2, &["-r", "hello"]).code, 0, "-r does not follow it");
+    if crate::util::have("grep") {
+        for args in [
+            &["-R", "hello"][..],
+            &["-r", "hello"],
+            &["-R", "-c", "hello", "."],
+        ] {
+            let gnu = Command::new("grep")
+                .args(args)
+                .current_dir(d)
+                .output()
+                .expect("grep");
+            let ours = run_raw(d, args);
+            assert_eq!(ours.code, gnu.status.code().unwrap_or(-1), "{args:?}");
+            assert_eq!(sorted(&ours.stdout), sorted(&gnu.stdout), "{args:?}");
+            let strip = |b: &[u8]| -> Vec<String> {
+                sorted(b)
+                    .iter()
+                    .map(|l| l.split_once(": ").map_or(l.clone(), |x| x.1.to_owned()))
+                    .collect()
+            };
+            assert_eq!(strip(&ours.stderr), strip(&gnu.stderr), "{args:?}");
+        }
+    }
+}

@@ -166,6 +166,11 @@ pub struct GrepArgs {
     #[arg(short = 'r', long = "recursive")]
     pub recursive: bool,
 
+    /// Search directories recursively, following every symbolic link (a link back to a
+    /// directory being searched is a warning, not followed again).
+    #[arg(short = 'R', long = "dereference-recursive")]
+    pub dereference_recursive: bool,
+
     /// Search only files whose base name matches GLOB (a FILE operand: whose name or a part
     /// of it after a '/' does). With several --include and --exclude, the last that matches
     /// a file decides; a file none matches is searched unless the first is --include.

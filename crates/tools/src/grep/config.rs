@@ -106,6 +106,8 @@ pub struct Config {
     pub(super) report_color: bool,
     pub(super) files: Vec<OsString>,
     pub(super) recursive: bool,
+    /// `-R`: symbolic links met walking are followed.
+    pub(super) follow: bool,
     pub(super) filters: Filters,
     pub(super) with_filename: Option<bool>,
     pub(super) label: Option<String>,
@@ -235,7 +237,8 @@ impl Config {
             nothing_selectable,
             report_color: a.common.color_for(&std::io::stderr()),
             files,
-            recursive: a.recursive,
+            recursive: a.recursive || a.dereference_recursive,
+            follow: a.dereference_recursive,
             filters: Filters::new(&a.file_filters, &a.exclude_dir),
             with_filename,
             label: a.label,

@@ -19,7 +19,7 @@ use std::sync::{Arc, Condvar, Mutex, MutexGuard};
 
 use super::config::Config;
 use super::printer::Printer;
-use super::run::{Entry, FileId, Job, Totals};
+use super::run::{Entry, FileId, Job, Totals, Trouble};
 use super::sink::FileResult;
 use crate::capture::{Captured, Spill};
 use crate::diag::{Diag, ToolError};
@@ -44,7 +44,7 @@ enum Msg {
     /// Part of the output of the input being shown.
     Part(usize, Captured),
     /// The walk met trouble before the input of this index.
-    Trouble(usize, ToolError),
+    Trouble(usize, Trouble),
     /// The walk ended: this many inputs.
     Walked(usize),
 }
@@ -201,15 +201,15 @@ pub(super) fn run(
         drop(tx);
         let mut printer = Printer::new(cfg.style);
         let mut totals = Totals::default();
-        let mut trouble: VecDeque<(usize, ToolError)> = VecDeque::new();
+        let mut trouble: VecDeque<(usize, Trouble)> = VecDeque::new();
         let mut walked = None;
         let mut early: BTreeMap<usize, Box<Done>> = BTreeMap::new();
         let mut i = 0;
         let shown = (|| {
             loop {
                 while trouble.front().is_some_and(|(j, _)| *j <= i) {
-                    if let Some((_, e)) = trouble.pop_front() {
-                        cfg.input_error(out, diag, &e);
+                    if let Some((_, t)) = trouble.pop_front() {
+                        cfg.trouble(out, diag, &t);
                     }
                 }
                 if walked == Some(i) {
@@ -264,8 +264,8 @@ fn walk(cfg: &Config, shared: &Shared, tx: &Sender<Msg>) {
                 shared.feed(Some((n, input, show)));
                 n += 1;
             }
-            Entry::Error(e) => {
-                if tx.send(Msg::Trouble(n, e)).is_err() {
+            Entry::Trouble(t) => {
+                if tx.send(Msg::Trouble(n, t)).is_err() {
                     break;
                 }
             }

@@ -84,8 +84,8 @@ impl Config {
         for entry in self.entries() {
             let (input, show) = match entry {
                 Entry::Input(input, show) => (input, show),
-                Entry::Error(e) => {
-                    self.input_error(out, diag, &e);
+                Entry::Trouble(t) => {
+                    self.trouble(out, diag, &t);
                     continue;
                 }
             };
@@ -250,9 +250,9 @@ impl Config {
     pub(super) fn entries(&self) -> impl Iterator<Item = Entry> + Send + '_ {
         let several = self.files.len() > 1;
         let implicit: Entries<'_> = match (self.files.is_empty(), self.recursive) {
-            (true, true) => {
-                Box::new(walk(PathBuf::from("."), true, &self.filters).map(Entry::from))
-            }
+            (true, true) => Box::new(
+                walk(PathBuf::from("."), true, self.follow, &self.filters).map(Entry::from),
+            ),
             (true, false) => Box::new(std::iter::once(Entry::Input(
                 Input::Stdin { named: false },
                 false,
@@ -272,7 +272,7 @@ impl Config {
                 if !self.filters.dir_operand_ok(f) {
                     return Box::new(std::iter::empty());
                 }
-                return Box::new(walk(path, false, &self.filters).map(Entry::from));
+                return Box::new(walk(path, false, self.follow, &self.filters).map(Entry::from));
             }
             if !self.filters.operand_ok(f) {
                 return Box::new(std::iter::empty());
@@ -280,6 +280,19 @@ impl Config {
             Box::new(std::iter::once(Entry::Input(Input::Path(path), several)))
         });
         implicit.chain(operands)
+    }
+
+    /// Reports trouble met walking: an error as [`Config::input_error`], a warning without
+    /// changing the exit status (neither under `-s`).
+    pub(super) fn trouble(&self, out: &mut Output, diag: &mut Diag, t: &Trouble) {
+        match t {
+            Trouble::Error(e) => self.input_error(out, diag, e),
+            Trouble::Warning(_) if self.no_messages => {}
+            Trouble::Warning(w) => {
+                let _ = out.flush();
+                diag.line(format_args!("{w}"));
+            }
+        }
     }
 
     /// Reports an input's trouble (after what was written to `out` so far, as GNU grep
@@ -323,14 +336,26 @@ pub(super) struct Job<'i> {
 /// looking for inputs.
 pub(super) enum Entry {
     Input(Input, bool),
+    Trouble(Trouble),
+}
+
+/// Trouble met looking for inputs: an error (exit status 2) or a warning (none).
+pub(super) enum Trouble {
     Error(ToolError),
+    Warning(ToolError),
 }
 
 impl From<Found> for Entry {
     fn from(f: Found) -> Entry {
         match f {
             Found::File(p) => Entry::Input(Input::Path(p), true),
-            Found::Error(p, e) => Entry::Error(ToolError::input(p.to_string_lossy(), &e)),
+            Found::Error(p, e) => {
+                Entry::Trouble(Trouble::Error(ToolError::input(p.to_string_lossy(), &e)))
+            }
+            Found::Loop(p) => Entry::Trouble(Trouble::Warning(ToolError::Input {
+                path: p.to_string_lossy().into_owned(),
+                message: "warning: recursive directory loop".to_string(),
+            })),
         }
     }
 }

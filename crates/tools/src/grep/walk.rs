@@ -1,6 +1,7 @@
 //! `-r`: the files under a directory, walked by `walkdir` in name order, depth first,
 //! without following symbolic links met inside it (a directory named on the command line
-//! is entered even when it is a link, as GNU grep does); `--include`, `--exclude`,
+//! is entered even when it is a link, as GNU grep does); `-R` follows them all, and says
+//! "recursive directory loop" (a warning, as GNU grep) for one that leads back up; `--include`, `--exclude`,
 //! `--exclude-dir` are fnmatch patterns on base names ([`super::glob`]).
 
 use std::ffi::OsStr;
@@ -98,14 +99,22 @@ fn suffixes(name: &OsStr) -> Vec<&OsStr> {
 pub enum Found {
     /// A file (or anything that is not a directory or a symbolic link) to search.
     File(PathBuf),
-    /// A directory that could not be read.
+    /// A directory that could not be read (or, under `-R`, a link to nothing).
     Error(PathBuf, std::io::Error),
+    /// Under `-R`, a link back to a directory being walked: not entered again.
+    Loop(PathBuf),
 }
 
 /// The files under `dir` (sorted by name, depth first), with the errors met where they
 /// were met; `implicit` when `dir` is the `.` of `-r` without FILE (names are then given
-/// without `./`, as grep).
-pub fn walk(dir: PathBuf, implicit: bool, filters: &Filters) -> impl Iterator<Item = Found> {
+/// without `./`, as grep). With `follow` (`-R`), symbolic links are followed, and one that
+/// leads back to a directory being walked is reported instead ([`Found::Loop`]).
+pub fn walk(
+    dir: PathBuf,
+    implicit: bool,
+    follow: bool,
+    filters: &Filters,
+) -> impl Iterator<Item = Found> {
     let walker = WalkDir::new(&dir);
     let shown = move |p: &Path| -> PathBuf {
         match p.strip_prefix(&dir) {
@@ -115,7 +124,7 @@ pub fn walk(dir: PathBuf, implicit: bool, filters: &Filters) -> impl Iterator<It
     };
     walker
         .min_depth(1)
-        .follow_links(false)
+        .follow_links(follow)
         .follow_root_links(true)
         .sort_by_file_name()
         .into_iter()
@@ -127,6 +136,7 @@ pub fn walk(dir: PathBuf, implicit: bool, filters: &Filters) -> impl Iterator<It
                     .then(|| Found::File(shown(e.path())))
             }
             // An entry a directory listing could not name is skipped.
+            Err(err) if err.loop_ancestor().is_some() => Some(Found::Loop(shown(err.path()?))),
             Err(err) => {
                 let path = shown(err.path()?);
                 let io = err.into_io_error()?;
