@@ -391,8 +391,13 @@ fn file_id(m: &std::fs::Metadata) -> Option<FileId> {
 #[cfg(unix)]
 fn stdout_file_id() -> Option<FileId> {
     use std::os::fd::AsFd;
-    let fd = std::io::stdout().as_fd().try_clone_to_owned().ok()?;
-    file_id(&std::fs::File::from(fd).metadata().ok()?)
+    file_id(&fd_file(std::io::stdout().as_fd())?.metadata().ok()?)
+}
+
+/// A file of its own on the descriptor of a standard stream (for its metadata and offset).
+#[cfg(unix)]
+fn fd_file(fd: std::os::fd::BorrowedFd<'_>) -> Option<std::fs::File> {
+    Some(std::fs::File::from(fd.try_clone_to_owned().ok()?))
 }
 
 /// The identity of an input when it is a non-empty regular file.
@@ -401,10 +406,7 @@ fn input_file_id(input: &Input) -> Option<FileId> {
     use std::os::fd::AsFd;
     let m = match input {
         Input::Path(p) => std::fs::metadata(p).ok()?,
-        Input::Stdin { .. } => {
-            let fd = std::io::stdin().as_fd().try_clone_to_owned().ok()?;
-            std::fs::File::from(fd).metadata().ok()?
-        }
+        Input::Stdin { .. } => fd_file(std::io::stdin().as_fd())?.metadata().ok()?,
     };
     file_id(&m)
 }
@@ -424,8 +426,7 @@ fn input_file_id(_: &Input) -> Option<FileId> {
 fn stdin_position(to: Option<u64>) -> Option<u64> {
     use std::io::{Seek, SeekFrom};
     use std::os::fd::AsFd;
-    let fd = std::io::stdin().as_fd().try_clone_to_owned().ok()?;
-    let mut f = std::fs::File::from(fd);
+    let mut f = fd_file(std::io::stdin().as_fd())?;
     let to = to.map_or(SeekFrom::Current(0), SeekFrom::Start);
     f.seek(to).ok()
 }
