@@ -147,14 +147,16 @@ struct Tables<V> {
     incomplete: V,
 }
 
-/// The largest byte that does not start a sequence too long for the bytes left in a vector,
-/// for its last three bytes (see the block loops): a vector of `n` lanes loads the last `n`
-/// bytes. A static, so that a call does not build it on the stack.
-static INCOMPLETE_MAX: [u8; 64] = {
+/// Subtracted with saturation from the last vector of a block, leaves the high bit set
+/// exactly in the bytes that start a sequence too long for the bytes left (`F0..` in the
+/// third last byte, `E0..` in the second last, `C0..` in the last): one instruction, and the
+/// result can be or-ed into the next block's ASCII test. A vector of `n` lanes loads the last
+/// `n` bytes. A static, so that a call does not build it on the stack.
+pub(crate) static INCOMPLETE_HIGH: [u8; 64] = {
     let mut a = [0xFF; 64];
-    a[61] = 0xF0 - 1;
-    a[62] = 0xE0 - 1;
-    a[63] = 0xC0 - 1;
+    a[61] = 0xF0 - 0x80;
+    a[62] = 0xE0 - 0x80;
+    a[63] = 0xC0 - 0x80;
     a
 };
 
@@ -167,7 +169,7 @@ impl<V: Vector> Tables<V> {
     #[inline(always)]
     unsafe fn new() -> Tables<V> {
         let n = V::LANES;
-        // SAFETY: the caller runs on a CPU with V's ISA; `INCOMPLETE_MAX` has 64 >= n readable
+        // SAFETY: the caller runs on a CPU with V's ISA; `INCOMPLETE_HIGH` has 64 >= n readable
         // bytes from `64 - n`.
         unsafe {
             Tables {
@@ -178,7 +180,7 @@ impl<V: Vector> Tables<V> {
                 fourth: V::splat(0xF0 - 1),
                 zero: V::splat(0),
                 high_bit: V::splat(0x80),
-                incomplete: V::load(INCOMPLETE_MAX.as_ptr().add(64 - n)),
+                incomplete: V::load(INCOMPLETE_HIGH.as_ptr().add(64 - n)),
             }
         }
     }
@@ -354,15 +356,15 @@ pub(crate) unsafe fn validate_and_count<V: Vector, const COUNT: bool>(
                 totals[2] += u64::from(ge_f0);
                 totals[3] += u64::from(lines);
             }
-            // 1..=0x40 where incomplete (a positive signed byte), else 0.
-            prev_incomplete = prev.saturating_sub(t.incomplete).signed_gt(t.zero);
+            // The high bit set where a sequence is incomplete (see `INCOMPLETE_HIGH`).
+            prev_incomplete = prev.saturating_sub(t.incomplete);
             o += BLOCK;
         }
         // The tail (under one block) as simdutf8 checks it: copied into a zero-padded block
         // and checked in full with `prev`, so valid text needs no scalar pass. Zeros are
         // ASCII, so a sequence cut off by the end of the input is an error in the copy too.
         // Not when counting, whose counted prefix must end within 3 bytes of the answer.
-        if !COUNT && o == bytes.len() && !prev_incomplete.any() {
+        if !COUNT && o == bytes.len() && !prev_incomplete.any_high_bit() {
             // Every block passed and the last one ends no sequence early.
             return (o, o);
         }
