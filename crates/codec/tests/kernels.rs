@@ -357,3 +357,46 @@ fn ascii_scan_hands_over_at_every_position() {
         }
     }
 }
+
+/// The entry points' paths for short input and tails (issue 23): 16-byte vectors padded by a
+/// shuffle under 64 bytes, and from 64 bytes a last block that overlaps the one before, with
+/// the 3 bytes before it loaded as they are. Every length from 1 to 200 in every surrounding,
+/// with an error, a cut sequence or a valid character at each of the first 4 and last 70
+/// positions, through every kernel and `validate` / `is_valid`.
+#[test]
+fn short_inputs_and_tails_at_every_length() {
+    let kernels: Vec<Kernel> = Kernel::available().collect();
+    let cases: [&[u8]; 12] = [
+        b"\x80",
+        b"\xFF",
+        b"\xC3",
+        b"\xE2\x82",
+        b"\xF0\x9F\x98",
+        b"\xED\xA0\x80",
+        b"\xE0\x80",
+        b"\xF4\x90",
+        b"\xC0\xAF",
+        "é".as_bytes(),
+        "€".as_bytes(),
+        "😀".as_bytes(),
+    ];
+    for fill in FILL {
+        for len in 1..=200 {
+            // Cut anywhere: a character cut by the end is one more case.
+            let mut base = fill.repeat(200).into_bytes();
+            base.truncate(len);
+            assert_kernels(&kernels, &base);
+            for at in (0..len.min(4)).chain(len.saturating_sub(70)..len) {
+                for x in cases {
+                    let mut v = base.clone();
+                    let end = (at + x.len()).min(len);
+                    v[at..end].copy_from_slice(&x[..end - at]);
+                    assert_kernels(&kernels, &v);
+                    let want = expected(&v);
+                    assert_eq!(utf8_codec::is_valid(&v), want == len, "{v:02X?}");
+                    assert_eq!(utf8_codec::validate(&v).is_ok(), want == len, "{v:02X?}");
+                }
+            }
+        }
+    }
+}

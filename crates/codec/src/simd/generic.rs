@@ -136,15 +136,17 @@ const BYTE_2_HIGH: [u8; 16] = [
 
 /// The tables and constants, loaded once per call.
 #[derive(Clone, Copy)]
-struct Tables<V> {
+pub(crate) struct Tables<V> {
     b1_high: V,
     b1_low: V,
     b2_high: V,
     third: V,
     fourth: V,
-    zero: V,
+    /// All zeros.
+    pub(crate) zero: V,
     high_bit: V,
-    incomplete: V,
+    /// `INCOMPLETE_HIGH`'s last `LANES` bytes.
+    pub(crate) incomplete: V,
 }
 
 /// Subtracted with saturation from the last vector of a block, leaves the high bit set
@@ -167,7 +169,7 @@ impl<V: Vector> Tables<V> {
     ///
     /// Only on a CPU with `V`'s ISA.
     #[inline(always)]
-    unsafe fn new() -> Tables<V> {
+    pub(crate) unsafe fn new() -> Tables<V> {
         let n = V::LANES;
         // SAFETY: the caller runs on a CPU with V's ISA; `INCOMPLETE_HIGH` has 64 >= n readable
         // bytes from `64 - n`.
@@ -192,17 +194,35 @@ impl<V: Vector> Tables<V> {
 ///
 /// Only on a CPU with `V`'s ISA.
 #[inline(always)]
-unsafe fn check<V: Vector>(t: &Tables<V>, input: V, prev: V) -> V {
+pub(crate) unsafe fn check<V: Vector>(t: &Tables<V>, input: V, prev: V) -> V {
     // SAFETY: the caller runs on a CPU with V's ISA; these are register operations only.
     unsafe {
-        let prev1 = input.prev1(prev);
+        check3(
+            t,
+            input,
+            input.prev1(prev),
+            input.prev2(prev),
+            input.prev3(prev),
+        )
+    }
+}
+
+/// [`check`] given the vectors that start 1, 2 and 3 bytes before `input`: for a vector
+/// loaded at an offset that is no multiple of the vector width, whose bytes before are
+/// loaded from memory as they are.
+///
+/// # Safety
+///
+/// Only on a CPU with `V`'s ISA.
+#[inline(always)]
+pub(crate) unsafe fn check3<V: Vector>(t: &Tables<V>, input: V, prev1: V, prev2: V, prev3: V) -> V {
+    // SAFETY: the caller runs on a CPU with V's ISA; these are register operations only.
+    unsafe {
         let special = prev1
             .high_nibbles()
             .lookup(t.b1_high)
             .and(prev1.low_nibbles().lookup(t.b1_low))
             .and(input.high_nibbles().lookup(t.b2_high));
-        let prev2 = input.prev2(prev);
-        let prev3 = input.prev3(prev);
         let must_be_continuation = prev2
             .saturating_sub(t.third)
             .or(prev3.saturating_sub(t.fourth))
@@ -221,46 +241,6 @@ unsafe fn check<V: Vector>(t: &Tables<V>, input: V, prev: V) -> V {
 pub(crate) unsafe fn valid_up_to<V: Vector>(bytes: &[u8]) -> usize {
     // SAFETY: the caller's contract.
     unsafe { validate_and_count::<V, false>(bytes, &mut [0; 5]).0 }
-}
-
-/// [`valid_up_to`] for a kernel's entry point: blocks of ASCII first, with no tables and no
-/// setup (the last block overlapping the one before when the length is no multiple of 64),
-/// then `full` (the whole kernel, out of line) from the first block that is not ASCII. What a
-/// call on a few hundred bytes of ASCII costs is the loads.
-///
-/// # Safety
-///
-/// Only on a CPU with `V`'s ISA.
-#[inline(always)]
-pub(crate) unsafe fn valid_up_to_lean<V: Vector>(
-    bytes: &[u8],
-    full: impl FnOnce(&[u8]) -> usize,
-) -> usize {
-    const BLOCK: usize = 64;
-    let (len, ptr, n) = (bytes.len(), bytes.as_ptr(), V::LANES);
-    if len < BLOCK {
-        return full(bytes);
-    }
-    // SAFETY: the caller's contract (V's ISA); `at + BLOCK <= len`, and `n` divides BLOCK.
-    let ascii = |at: usize| unsafe {
-        let mut high = V::load(ptr.add(at));
-        let mut k = n;
-        while k < BLOCK {
-            high = high.or(V::load(ptr.add(at + k)));
-            k += n;
-        }
-        !high.any_high_bit()
-    };
-    let mut o = 0;
-    while o + BLOCK <= len && ascii(o) {
-        o += BLOCK;
-    }
-    if o == len || (o + BLOCK > len && ascii(len - BLOCK)) {
-        // All blocks ASCII, the last one overlapping the one before when it is short.
-        return len;
-    }
-    // Everything before `o` is ASCII: `o` is a unit boundary.
-    o + full(&bytes[o..])
 }
 
 /// Validation and, with `COUNT`, counting in the same pass: returns the length of the longest

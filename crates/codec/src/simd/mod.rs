@@ -5,18 +5,22 @@
 //! `sse4.2`, `avx2`, `avx512`; with the `std` feature) when that one is available, so a test suite can
 //! be run through each path.
 
-use core::sync::atomic::{AtomicU8, Ordering};
+use core::sync::atomic::{AtomicPtr, AtomicU8, Ordering};
 
 use crate::scalar;
 
 mod counting;
 mod generic;
 #[cfg(target_arch = "x86_64")]
+mod lean;
+#[cfg(target_arch = "x86_64")]
 mod utf16_avx2;
 #[cfg(target_arch = "x86_64")]
 mod utf16_tables;
 #[cfg(target_arch = "x86_64")]
 mod x86_64;
+#[cfg(target_arch = "x86_64")]
+mod x86_64_short;
 #[cfg(target_arch = "x86_64")]
 mod x86_64_words;
 
@@ -191,36 +195,59 @@ fn run(k: Kernel, bytes: &[u8]) -> usize {
 
 /// The length of the longest valid prefix of `bytes`, by the active kernel, for
 /// [`validate`](crate::validate) and [`is_valid`](crate::is_valid), where the input is
-/// usually valid: input under a block that is all ASCII is settled by a few word loads, under
-/// [`SHORT`] bytes by core's decoder, anything else goes straight to the kernel (whose
-/// tail is a zero-padded block). No dense probe, which pays only where errors are dense
-/// ([`probe`], for the error iterator).
+/// usually valid: input under a block that is all ASCII is settled by a few word loads (under
+/// 8 bytes, the rest by core's decoder), anything else goes straight to the kernel, whose
+/// entry has its own paths for short input and tails (`x86_64_short.rs`, `lean.rs`). No
+/// dense probe, which pays only where errors are dense ([`probe`], for the error iterator).
 #[inline(always)]
 pub(crate) fn valid_up_to(bytes: &[u8]) -> usize {
     if bytes.len() < 64 {
-        // core's decoder, as simdutf8 does under 64 bytes: same answer (the longest valid
-        // prefix), fewer instructions than ours on a few bytes of mixed text.
-        let core = |b: &[u8]| core::str::from_utf8(b).map_or_else(|e| e.valid_up_to(), str::len);
-        // Short text whose first word is not ASCII goes to core at once: the whole ASCII
-        // test would be spent on it.
-        let first = bytes.first_chunk::<8>().map(|w| u64::from_le_bytes(*w));
-        if bytes.len() < SHORT && first.is_some_and(|w| w & 0x8080_8080_8080_8080 != 0) {
-            return core(bytes);
-        }
-        if scalar::is_ascii_short(bytes) {
-            return bytes.len();
-        }
-        if bytes.len() < SHORT {
-            return core(bytes);
+        match bytes.first_chunk::<8>().map(|w| u64::from_le_bytes(*w)) {
+            None if scalar::is_ascii_short(bytes) => return bytes.len(),
+            None => {
+                return core::str::from_utf8(bytes).map_or_else(|e| e.valid_up_to(), str::len);
+            }
+            // Text whose first word is not ASCII goes to the kernel at once: the whole ASCII
+            // test would be spent on it.
+            Some(w) if w & 0x8080_8080_8080_8080 != 0 => {}
+            Some(_) if scalar::is_ascii_short(bytes) => return bytes.len(),
+            Some(_) => {}
         }
     }
-    run(Kernel::active(), bytes)
+    let f = ACTIVE_ENTRY.load(Ordering::Relaxed);
+    // SAFETY: `ACTIVE_ENTRY` only ever holds a `KernelFn` (its initial value and what
+    // `init_entry` stores), and one whose kernel is available: `init_entry`, or the entry
+    // point of `Kernel::active()`, chosen among available kernels.
+    unsafe { core::mem::transmute::<*mut (), KernelFn>(f)(bytes) }
 }
 
-/// Below this many bytes, non-ASCII input is validated by core's decoder rather than a kernel
-/// call: best-of-7 timings of 1,000 buffers of mixed text (issue 23, AVX2) put the kernel's
-/// zero-padded tail at 1.3-1.8x core's time for 8-16 bytes and at half of it for 32-48.
-const SHORT: usize = 24;
+/// A kernel's entry point, callable only where the kernel is available.
+type KernelFn = unsafe fn(&[u8]) -> usize;
+
+/// The entry point of [`Kernel::active`] for [`valid_up_to`], cached as a pointer (as
+/// memchr's `unsafe_ifunc!`) so that a call costs a load and an indirect call, not a match on
+/// the kernel; [`init_entry`] until the first call.
+static ACTIVE_ENTRY: AtomicPtr<()> = AtomicPtr::new(init_entry as KernelFn as *mut ());
+
+/// The first call of [`valid_up_to`]: caches the active kernel's entry point and calls it.
+///
+/// # Safety
+///
+/// None needed (the `unsafe` is the type of [`KernelFn`]).
+unsafe fn init_entry(bytes: &[u8]) -> usize {
+    let f: KernelFn = match Kernel::active() {
+        #[cfg(target_arch = "x86_64")]
+        Kernel::Avx512 => x86_64::valid_up_to_avx512,
+        #[cfg(target_arch = "x86_64")]
+        Kernel::Avx2 => x86_64::valid_up_to_avx2,
+        #[cfg(target_arch = "x86_64")]
+        Kernel::Sse42 => x86_64::valid_up_to_sse42,
+        _ => scalar::valid_up_to_core,
+    };
+    ACTIVE_ENTRY.store(f as *mut (), Ordering::Relaxed);
+    // SAFETY: `f` is the entry point of the active kernel, which is available.
+    unsafe { f(bytes) }
+}
 
 /// [`valid_up_to`] with kernel `k`, which the caller has checked is available.
 #[inline]

@@ -5,12 +5,12 @@
 
 use core::arch::x86_64::*;
 
-use super::counting;
 use super::generic::{self, Vector};
+use super::{counting, lean, x86_64_short};
 
 /// 16 bytes in an SSE register.
 #[derive(Clone, Copy)]
-pub(crate) struct Sse(__m128i);
+pub(crate) struct Sse(pub(crate) __m128i);
 
 // SAFETY (whole impl): every method is only called from `valid_up_to_sse42`, which runs only
 // on CPUs with SSE4.2 (and so SSSE3/SSE4.1); loads are the caller's contract.
@@ -353,22 +353,27 @@ unsafe fn lanes_before(input: __m512i, prev: __m512i) -> __m512i {
 /// The CPU must support SSE4.2.
 #[target_feature(enable = "sse4.2")]
 pub(crate) unsafe fn valid_up_to_sse42(bytes: &[u8]) -> usize {
-    // SAFETY: SSE4.2 is present (this function's contract), for the ASCII scan and for the
+    if bytes.len() < 64 {
+        // SAFETY: SSE4.2 implies SSSE3 and SSE4.1 (this function's contract).
+        return unsafe { x86_64_short::valid_up_to_short(bytes) };
+    }
+    // SAFETY: SSE4.2 is present (this function's contract), for the lean path and for the
     // whole kernel, which has the same contract.
-    unsafe { generic::valid_up_to_lean::<Sse>(bytes, |rest| valid_up_to_sse42_full(rest)) }
+    unsafe { lean::valid_up_to_lean::<Sse>(bytes, |b, o| valid_up_to_sse42_full(b, o)) }
 }
 
-/// The whole SSE4.2 validation kernel, out of line so that [`valid_up_to_sse42`]'s ASCII scan
-/// pays none of its setup.
+/// The whole SSE4.2 validation kernel from a unit boundary at most 3 bytes before `o` (see
+/// [`lean::finish`]), out of line and cold: [`valid_up_to_sse42`]'s error and odd-tail paths.
 ///
 /// # Safety
 ///
-/// The CPU must support SSE4.2.
+/// The CPU must support SSE4.2; `o <= bytes.len()`.
 #[target_feature(enable = "sse4.2")]
+#[cold]
 #[inline(never)]
-unsafe fn valid_up_to_sse42_full(bytes: &[u8]) -> usize {
-    // SAFETY: SSE4.2 is present (this function's contract).
-    unsafe { generic::valid_up_to::<Sse>(bytes) }
+unsafe fn valid_up_to_sse42_full(bytes: &[u8], o: usize) -> usize {
+    // SAFETY: SSE4.2 is present and `o <= bytes.len()` (this function's contract).
+    unsafe { lean::finish::<Sse>(bytes, o) }
 }
 
 /// The AVX2 kernel.
@@ -378,22 +383,27 @@ unsafe fn valid_up_to_sse42_full(bytes: &[u8]) -> usize {
 /// The CPU must support AVX2.
 #[target_feature(enable = "avx2")]
 pub(crate) unsafe fn valid_up_to_avx2(bytes: &[u8]) -> usize {
-    // SAFETY: AVX2 is present (this function's contract), for the ASCII scan and for the
+    if bytes.len() < 64 {
+        // SAFETY: AVX2 implies SSSE3 and SSE4.1 (this function's contract).
+        return unsafe { x86_64_short::valid_up_to_short(bytes) };
+    }
+    // SAFETY: AVX2 is present (this function's contract), for the lean path and for the
     // whole kernel, which has the same contract.
-    unsafe { generic::valid_up_to_lean::<Avx2>(bytes, |rest| valid_up_to_avx2_full(rest)) }
+    unsafe { lean::valid_up_to_lean::<Avx2>(bytes, |b, o| valid_up_to_avx2_full(b, o)) }
 }
 
-/// The whole AVX2 validation kernel, out of line so that [`valid_up_to_avx2`]'s ASCII scan
-/// pays none of its setup.
+/// The whole AVX2 validation kernel from a unit boundary at most 3 bytes before `o` (see
+/// [`lean::finish`]), out of line and cold: [`valid_up_to_avx2`]'s error and odd-tail paths.
 ///
 /// # Safety
 ///
-/// The CPU must support AVX2.
+/// The CPU must support AVX2; `o <= bytes.len()`.
 #[target_feature(enable = "avx2")]
+#[cold]
 #[inline(never)]
-unsafe fn valid_up_to_avx2_full(bytes: &[u8]) -> usize {
-    // SAFETY: AVX2 is present (this function's contract).
-    unsafe { generic::valid_up_to::<Avx2>(bytes) }
+unsafe fn valid_up_to_avx2_full(bytes: &[u8], o: usize) -> usize {
+    // SAFETY: AVX2 is present and `o <= bytes.len()` (this function's contract).
+    unsafe { lean::finish::<Avx2>(bytes, o) }
 }
 
 /// The SSE4.2 counting kernel.
@@ -427,22 +437,28 @@ pub(crate) unsafe fn count_valid_avx2(bytes: &[u8], acc: &mut [u64; 5]) {
 /// The CPU must support AVX-512F and AVX-512BW.
 #[target_feature(enable = "avx512f,avx512bw")]
 pub(crate) unsafe fn valid_up_to_avx512(bytes: &[u8]) -> usize {
-    // SAFETY: AVX-512F and AVX-512BW are present (this function's contract), for the ASCII scan and for the
+    if bytes.len() < 64 {
+        // SAFETY: AVX-512F and AVX-512BW implies SSSE3 and SSE4.1 (this function's contract).
+        return unsafe { x86_64_short::valid_up_to_short(bytes) };
+    }
+    // SAFETY: AVX-512F and AVX-512BW is present (this function's contract), for the lean path and for the
     // whole kernel, which has the same contract.
-    unsafe { generic::valid_up_to_lean::<Avx512>(bytes, |rest| valid_up_to_avx512_full(rest)) }
+    unsafe { lean::valid_up_to_lean::<Avx512>(bytes, |b, o| valid_up_to_avx512_full(b, o)) }
 }
 
-/// The whole AVX-512F and AVX-512BW validation kernel, out of line so that [`valid_up_to_avx512`]'s ASCII scan
-/// pays none of its setup.
+/// The whole AVX-512F and AVX-512BW validation kernel from a unit boundary at most 3 bytes before `o` (see
+/// [`lean::finish`]), out of line and cold: [`valid_up_to_avx512`]'s error and odd-tail paths.
 ///
 /// # Safety
 ///
-/// The CPU must support AVX-512F and AVX-512BW.
+/// The CPU must support AVX-512F and AVX-512BW; `o <= bytes.len()`.
 #[target_feature(enable = "avx512f,avx512bw")]
+#[cold]
 #[inline(never)]
-unsafe fn valid_up_to_avx512_full(bytes: &[u8]) -> usize {
-    // SAFETY: AVX-512F and AVX-512BW are present (this function's contract).
-    unsafe { generic::valid_up_to::<Avx512>(bytes) }
+unsafe fn valid_up_to_avx512_full(bytes: &[u8], o: usize) -> usize {
+    // SAFETY: AVX-512F and AVX-512BW are present and `o <= bytes.len()` (this function's
+    // contract).
+    unsafe { lean::finish::<Avx512>(bytes, o) }
 }
 
 /// The AVX-512 counting kernel.
