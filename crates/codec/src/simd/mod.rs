@@ -20,6 +20,8 @@ mod utf16_tables;
 #[cfg(target_arch = "x86_64")]
 mod x86_64;
 #[cfg(target_arch = "x86_64")]
+mod x86_64_entry;
+#[cfg(target_arch = "x86_64")]
 mod x86_64_short;
 #[cfg(target_arch = "x86_64")]
 mod x86_64_words;
@@ -181,26 +183,39 @@ fn run(k: Kernel, bytes: &[u8]) -> usize {
         #[cfg(target_arch = "x86_64")]
         // SAFETY: `k` is available (callers pass `Kernel::active()`, chosen among available
         // kernels, or a kernel whose `is_available()` they checked).
-        Kernel::Avx512 => unsafe { x86_64::valid_up_to_avx512(bytes) },
+        Kernel::Avx512 => unsafe { x86_64_entry::valid_up_to_avx512(bytes) },
         #[cfg(target_arch = "x86_64")]
         // SAFETY: `k` is available (callers pass `Kernel::active()`, chosen among available
         // kernels, or a kernel whose `is_available()` they checked).
-        Kernel::Avx2 => unsafe { x86_64::valid_up_to_avx2(bytes) },
+        Kernel::Avx2 => unsafe { x86_64_entry::valid_up_to_avx2(bytes) },
         #[cfg(target_arch = "x86_64")]
         // SAFETY: as above.
-        Kernel::Sse42 => unsafe { x86_64::valid_up_to_sse42(bytes) },
+        Kernel::Sse42 => unsafe { x86_64_entry::valid_up_to_sse42(bytes) },
         _ => scalar::valid_up_to_core(bytes),
     }
 }
 
 /// The length of the longest valid prefix of `bytes`, by the active kernel, for
-/// [`validate`](crate::validate) and [`is_valid`](crate::is_valid), where the input is
+/// [`validate`](crate::validate) and [`valid_up_to`](crate::valid_up_to), where the input is
 /// usually valid: input under a block that is all ASCII is settled by a few word loads (under
 /// 8 bytes, the rest by core's decoder), anything else goes straight to the kernel, whose
 /// entry has its own paths for short input and tails (`x86_64_short.rs`, `lean.rs`). No
 /// dense probe, which pays only where errors are dense ([`probe`], for the error iterator).
 #[inline(always)]
 pub(crate) fn valid_up_to(bytes: &[u8]) -> usize {
+    entry(&VALID_UP_TO, bytes)
+}
+
+/// Whether `bytes` is valid UTF-8, for [`is_valid`](crate::is_valid): as [`valid_up_to`], by
+/// the kernel's entry point that tests the errors of all blocks once, at the end.
+#[inline(always)]
+pub(crate) fn is_valid(bytes: &[u8]) -> bool {
+    entry(&IS_VALID, bytes) == bytes.len()
+}
+
+/// [`valid_up_to`] and [`is_valid`]: short ASCII here, the rest by the entry point in `f`.
+#[inline(always)]
+fn entry(f: &AtomicPtr<()>, bytes: &[u8]) -> usize {
     if bytes.len() < 64 {
         match bytes.first_chunk::<8>().map(|w| u64::from_le_bytes(*w)) {
             None if scalar::is_ascii_short(bytes) => return bytes.len(),
@@ -214,39 +229,64 @@ pub(crate) fn valid_up_to(bytes: &[u8]) -> usize {
             Some(_) => {}
         }
     }
-    let f = ACTIVE_ENTRY.load(Ordering::Relaxed);
-    // SAFETY: `ACTIVE_ENTRY` only ever holds a `KernelFn` (its initial value and what
-    // `init_entry` stores), and one whose kernel is available: `init_entry`, or the entry
-    // point of `Kernel::active()`, chosen among available kernels.
+    let f = f.load(Ordering::Relaxed);
+    // SAFETY: `VALID_UP_TO` and `IS_VALID` only ever hold a `KernelFn` (their initial values
+    // and what `init_entries` stores), one whose kernel is available: `init_*`, or the entry
+    // points of `Kernel::active()`, chosen among available kernels.
     unsafe { core::mem::transmute::<*mut (), KernelFn>(f)(bytes) }
 }
 
-/// A kernel's entry point, callable only where the kernel is available.
+/// A kernel's entry point, callable only where the kernel is available: the length of the
+/// longest valid prefix of its argument.
 type KernelFn = unsafe fn(&[u8]) -> usize;
 
-/// The entry point of [`Kernel::active`] for [`valid_up_to`], cached as a pointer (as
-/// memchr's `unsafe_ifunc!`) so that a call costs a load and an indirect call, not a match on
-/// the kernel; [`init_entry`] until the first call.
-static ACTIVE_ENTRY: AtomicPtr<()> = AtomicPtr::new(init_entry as KernelFn as *mut ());
+/// The entry points of [`Kernel::active`] for [`valid_up_to`] and [`is_valid`], cached as
+/// pointers (as memchr's `unsafe_ifunc!`) so that a call costs a load and an indirect call,
+/// not a match on the kernel; `init_*` until the first call.
+static VALID_UP_TO: AtomicPtr<()> = AtomicPtr::new(init_valid_up_to as KernelFn as *mut ());
+/// See [`VALID_UP_TO`].
+static IS_VALID: AtomicPtr<()> = AtomicPtr::new(init_is_valid as KernelFn as *mut ());
 
-/// The first call of [`valid_up_to`]: caches the active kernel's entry point and calls it.
+/// Caches the active kernel's entry points; returns them (`valid_up_to`, `is_valid`).
+fn init_entries() -> (KernelFn, KernelFn) {
+    let f: (KernelFn, KernelFn) = match Kernel::active() {
+        #[cfg(target_arch = "x86_64")]
+        Kernel::Avx512 => (
+            x86_64_entry::valid_up_to_avx512,
+            x86_64_entry::is_valid_avx512,
+        ),
+        #[cfg(target_arch = "x86_64")]
+        Kernel::Avx2 => (x86_64_entry::valid_up_to_avx2, x86_64_entry::is_valid_avx2),
+        #[cfg(target_arch = "x86_64")]
+        Kernel::Sse42 => (
+            x86_64_entry::valid_up_to_sse42,
+            x86_64_entry::is_valid_sse42,
+        ),
+        _ => (scalar::valid_up_to_core, scalar::valid_up_to_core),
+    };
+    VALID_UP_TO.store(f.0 as *mut (), Ordering::Relaxed);
+    IS_VALID.store(f.1 as *mut (), Ordering::Relaxed);
+    f
+}
+
+/// The first call through [`VALID_UP_TO`].
 ///
 /// # Safety
 ///
 /// None needed (the `unsafe` is the type of [`KernelFn`]).
-unsafe fn init_entry(bytes: &[u8]) -> usize {
-    let f: KernelFn = match Kernel::active() {
-        #[cfg(target_arch = "x86_64")]
-        Kernel::Avx512 => x86_64::valid_up_to_avx512,
-        #[cfg(target_arch = "x86_64")]
-        Kernel::Avx2 => x86_64::valid_up_to_avx2,
-        #[cfg(target_arch = "x86_64")]
-        Kernel::Sse42 => x86_64::valid_up_to_sse42,
-        _ => scalar::valid_up_to_core,
-    };
-    ACTIVE_ENTRY.store(f as *mut (), Ordering::Relaxed);
-    // SAFETY: `f` is the entry point of the active kernel, which is available.
-    unsafe { f(bytes) }
+unsafe fn init_valid_up_to(bytes: &[u8]) -> usize {
+    // SAFETY: the entry point of the active kernel, which is available.
+    unsafe { init_entries().0(bytes) }
+}
+
+/// The first call through [`IS_VALID`].
+///
+/// # Safety
+///
+/// None needed (the `unsafe` is the type of [`KernelFn`]).
+unsafe fn init_is_valid(bytes: &[u8]) -> usize {
+    // SAFETY: the entry point of the active kernel, which is available.
+    unsafe { init_entries().1(bytes) }
 }
 
 /// [`valid_up_to`] with kernel `k`, which the caller has checked is available.

@@ -5,15 +5,16 @@
 
 use core::arch::x86_64::*;
 
+use super::counting;
 use super::generic::{self, Vector};
-use super::{counting, lean, x86_64_short};
 
 /// 16 bytes in an SSE register.
 #[derive(Clone, Copy)]
 pub(crate) struct Sse(pub(crate) __m128i);
 
-// SAFETY (whole impl): every method is only called from `valid_up_to_sse42`, which runs only
-// on CPUs with SSE4.2 (and so SSSE3/SSE4.1); loads are the caller's contract.
+// SAFETY (whole impl): every method is only called from the SSE4.2 entry points, which run
+// only on CPUs with SSE4.2 (and so SSSE3/SSE4.1), and from the other x86-64 kernels' entry
+// points (`x86_64_short.rs`), whose ISAs imply both; loads are the caller's contract.
 impl Vector for Sse {
     const LANES: usize = 16;
     #[inline(always)]
@@ -117,7 +118,7 @@ impl Vector for Sse {
 #[derive(Clone, Copy)]
 pub(crate) struct Avx2(__m256i);
 
-// Every method is only called from `valid_up_to_avx2`, which runs only on CPUs with AVX2.
+// Every method is only called from the AVX2 entry points, which run only on CPUs with AVX2.
 impl Vector for Avx2 {
     const LANES: usize = 32;
     #[inline(always)]
@@ -346,66 +347,6 @@ unsafe fn lanes_before(input: __m512i, prev: __m512i) -> __m512i {
     }
 }
 
-/// The SSE4.2 kernel.
-///
-/// # Safety
-///
-/// The CPU must support SSE4.2.
-#[target_feature(enable = "sse4.2")]
-pub(crate) unsafe fn valid_up_to_sse42(bytes: &[u8]) -> usize {
-    if bytes.len() < 64 {
-        // SAFETY: SSE4.2 implies SSSE3 and SSE4.1 (this function's contract).
-        return unsafe { x86_64_short::valid_up_to_short(bytes) };
-    }
-    // SAFETY: SSE4.2 is present (this function's contract), for the lean path and for the
-    // whole kernel, which has the same contract.
-    unsafe { lean::valid_up_to_lean::<Sse>(bytes, |b, o| valid_up_to_sse42_full(b, o)) }
-}
-
-/// The whole SSE4.2 validation kernel from a unit boundary at most 3 bytes before `o` (see
-/// [`lean::finish`]), out of line and cold: [`valid_up_to_sse42`]'s error and odd-tail paths.
-///
-/// # Safety
-///
-/// The CPU must support SSE4.2; `o <= bytes.len()`.
-#[target_feature(enable = "sse4.2")]
-#[cold]
-#[inline(never)]
-unsafe fn valid_up_to_sse42_full(bytes: &[u8], o: usize) -> usize {
-    // SAFETY: SSE4.2 is present and `o <= bytes.len()` (this function's contract).
-    unsafe { lean::finish::<Sse>(bytes, o) }
-}
-
-/// The AVX2 kernel.
-///
-/// # Safety
-///
-/// The CPU must support AVX2.
-#[target_feature(enable = "avx2")]
-pub(crate) unsafe fn valid_up_to_avx2(bytes: &[u8]) -> usize {
-    if bytes.len() < 64 {
-        // SAFETY: AVX2 implies SSSE3 and SSE4.1 (this function's contract).
-        return unsafe { x86_64_short::valid_up_to_short(bytes) };
-    }
-    // SAFETY: AVX2 is present (this function's contract), for the lean path and for the
-    // whole kernel, which has the same contract.
-    unsafe { lean::valid_up_to_lean::<Avx2>(bytes, |b, o| valid_up_to_avx2_full(b, o)) }
-}
-
-/// The whole AVX2 validation kernel from a unit boundary at most 3 bytes before `o` (see
-/// [`lean::finish`]), out of line and cold: [`valid_up_to_avx2`]'s error and odd-tail paths.
-///
-/// # Safety
-///
-/// The CPU must support AVX2; `o <= bytes.len()`.
-#[target_feature(enable = "avx2")]
-#[cold]
-#[inline(never)]
-unsafe fn valid_up_to_avx2_full(bytes: &[u8], o: usize) -> usize {
-    // SAFETY: AVX2 is present and `o <= bytes.len()` (this function's contract).
-    unsafe { lean::finish::<Avx2>(bytes, o) }
-}
-
 /// The SSE4.2 counting kernel.
 ///
 /// # Safety
@@ -428,37 +369,6 @@ pub(crate) unsafe fn count_valid_avx2(bytes: &[u8], acc: &mut [u64; 5]) {
     // SAFETY: AVX2 (and POPCNT, which every AVX2 CPU has) is present (this function's
     // contract).
     unsafe { counting::count_valid::<Avx2>(bytes, acc) }
-}
-
-/// The AVX-512 kernel.
-///
-/// # Safety
-///
-/// The CPU must support AVX-512F and AVX-512BW.
-#[target_feature(enable = "avx512f,avx512bw")]
-pub(crate) unsafe fn valid_up_to_avx512(bytes: &[u8]) -> usize {
-    if bytes.len() < 64 {
-        // SAFETY: AVX-512F and AVX-512BW implies SSSE3 and SSE4.1 (this function's contract).
-        return unsafe { x86_64_short::valid_up_to_short(bytes) };
-    }
-    // SAFETY: AVX-512F and AVX-512BW is present (this function's contract), for the lean path and for the
-    // whole kernel, which has the same contract.
-    unsafe { lean::valid_up_to_lean::<Avx512>(bytes, |b, o| valid_up_to_avx512_full(b, o)) }
-}
-
-/// The whole AVX-512F and AVX-512BW validation kernel from a unit boundary at most 3 bytes before `o` (see
-/// [`lean::finish`]), out of line and cold: [`valid_up_to_avx512`]'s error and odd-tail paths.
-///
-/// # Safety
-///
-/// The CPU must support AVX-512F and AVX-512BW; `o <= bytes.len()`.
-#[target_feature(enable = "avx512f,avx512bw")]
-#[cold]
-#[inline(never)]
-unsafe fn valid_up_to_avx512_full(bytes: &[u8], o: usize) -> usize {
-    // SAFETY: AVX-512F and AVX-512BW are present and `o <= bytes.len()` (this function's
-    // contract).
-    unsafe { lean::finish::<Avx512>(bytes, o) }
 }
 
 /// The AVX-512 counting kernel.
