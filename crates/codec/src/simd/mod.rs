@@ -1,7 +1,7 @@
 //! Run-time selection of the validation kernel. The only module that names `target_arch`.
 //!
 //! The choice is made once, on first use, and cached in an atomic: the best kernel the CPU
-//! supports, or the one named by the environment variable `UTF8_CODEC_KERNEL` (`scalar`,
+//! supports, or the one named by the environment variable `UTF8_CODEC_KERNEL` (`scalar`, `sse2`,
 //! `sse4.2`, `avx2`, `avx512`; with the `std` feature) when that one is available, so a test suite can
 //! be run through each path.
 
@@ -24,6 +24,8 @@ mod x86_64_entry;
 #[cfg(target_arch = "x86_64")]
 mod x86_64_short;
 #[cfg(target_arch = "x86_64")]
+mod x86_64_sse2;
+#[cfg(target_arch = "x86_64")]
 mod x86_64_words;
 
 /// A validation kernel: the portable scalar decoder or a SIMD implementation.
@@ -44,9 +46,13 @@ mod x86_64_words;
 #[non_exhaustive]
 pub enum Kernel {
     /// Portable: whole 64-byte ASCII blocks skipped by words, then `core::str::from_utf8`
-    /// (never slower than core); the only kernel of a build without `std` whose target
-    /// features do not include SSE4.2.
+    /// (never slower than core); the only kernel off x86-64, and of an x86-64 build without
+    /// `std` whose target features do not include SSE2.
     Scalar,
+    /// SSE2 (x86-64), 16 bytes per vector, Table 3-7 checked by compares (SSE2 has no
+    /// `pshufb` for the lookup algorithm): validation only, the other functions use the
+    /// scalar paths with it. The kernel of the default x86-64 target without `std`.
+    Sse2,
     /// SSE4.2 (x86-64), 16 bytes per vector.
     Sse42,
     /// AVX2 (x86-64), 32 bytes per vector.
@@ -55,12 +61,18 @@ pub enum Kernel {
     Avx512,
 }
 
-const ALL: [Kernel; 4] = [Kernel::Scalar, Kernel::Sse42, Kernel::Avx2, Kernel::Avx512];
+const ALL: [Kernel; 5] = [
+    Kernel::Scalar,
+    Kernel::Sse2,
+    Kernel::Sse42,
+    Kernel::Avx2,
+    Kernel::Avx512,
+];
 const UNSET: u8 = u8::MAX;
 static ACTIVE: AtomicU8 = AtomicU8::new(UNSET);
 
 impl Kernel {
-    /// The name used by `UTF8_CODEC_KERNEL` and `--engine`-style options: `scalar`,
+    /// The name used by `UTF8_CODEC_KERNEL` and `--engine`-style options: `scalar`, `sse2`,
     /// `sse4.2`, `avx2`, `avx512`.
     ///
     /// ```
@@ -70,6 +82,7 @@ impl Kernel {
     pub const fn name(self) -> &'static str {
         match self {
             Kernel::Scalar => "scalar",
+            Kernel::Sse2 => "sse2",
             Kernel::Sse42 => "sse4.2",
             Kernel::Avx2 => "avx2",
             Kernel::Avx512 => "avx512",
@@ -98,6 +111,8 @@ impl Kernel {
         match self {
             Kernel::Scalar => true,
             #[cfg(all(target_arch = "x86_64", feature = "std"))]
+            Kernel::Sse2 => std::is_x86_feature_detected!("sse2"),
+            #[cfg(all(target_arch = "x86_64", feature = "std"))]
             Kernel::Sse42 => std::is_x86_feature_detected!("sse4.2"),
             #[cfg(all(target_arch = "x86_64", feature = "std"))]
             Kernel::Avx2 => std::is_x86_feature_detected!("avx2"),
@@ -106,6 +121,8 @@ impl Kernel {
                 std::is_x86_feature_detected!("avx512f")
                     && std::is_x86_feature_detected!("avx512bw")
             }
+            #[cfg(all(target_arch = "x86_64", not(feature = "std")))]
+            Kernel::Sse2 => cfg!(target_feature = "sse2"),
             #[cfg(all(target_arch = "x86_64", not(feature = "std")))]
             Kernel::Sse42 => cfg!(target_feature = "sse4.2"),
             #[cfg(all(target_arch = "x86_64", not(feature = "std")))]
@@ -137,7 +154,7 @@ impl Kernel {
     pub fn active() -> Kernel {
         match ACTIVE.load(Ordering::Relaxed) {
             UNSET => Kernel::init(),
-            i => ALL[usize::from(i) & 3],
+            i => ALL[usize::from(i) % ALL.len()],
         }
     }
 
@@ -191,6 +208,9 @@ fn run(k: Kernel, bytes: &[u8]) -> usize {
         #[cfg(target_arch = "x86_64")]
         // SAFETY: as above.
         Kernel::Sse42 => unsafe { x86_64_entry::valid_up_to_sse42(bytes) },
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: as above.
+        Kernel::Sse2 => unsafe { x86_64_sse2::valid_up_to_sse2(bytes) },
         _ => scalar::valid_up_to_core(bytes),
     }
 }
@@ -262,6 +282,8 @@ fn init_entries() -> (KernelFn, KernelFn) {
             x86_64_entry::valid_up_to_sse42,
             x86_64_entry::is_valid_sse42,
         ),
+        #[cfg(target_arch = "x86_64")]
+        Kernel::Sse2 => (x86_64_sse2::valid_up_to_sse2, x86_64_sse2::valid_up_to_sse2),
         _ => (scalar::valid_up_to_core, scalar::valid_up_to_core),
     };
     VALID_UP_TO.store(f.0 as *mut (), Ordering::Relaxed);
