@@ -400,3 +400,68 @@ fn short_inputs_and_tails_at_every_length() {
         }
     }
 }
+
+/// Lengths that take each path of the entry points: 8-15 bytes (two 8-byte loads), 16-63
+/// (16-byte vectors, the last padded), 64 exactly, 65 and 66 (too short for the overlapping
+/// tail), 67 and up (the overlapping tail), a multiple of 64.
+const PATH_LENGTHS: [usize; 14] = [3, 8, 9, 15, 16, 17, 31, 33, 63, 64, 65, 67, 100, 128];
+
+/// Every input of two bytes in every surrounding at the start, the middle and the end of
+/// inputs of [`PATH_LENGTHS`], through every kernel (the SSE2 kernel's compares, the short
+/// and tail paths of the others) and `is_valid`.
+#[test]
+fn every_two_byte_input_on_every_path() {
+    let kernels: Vec<Kernel> = Kernel::available().collect();
+    for fill in ["a", "é", "€"] {
+        for len in PATH_LENGTHS {
+            let mut base = fill.repeat(len).into_bytes();
+            base.truncate(len);
+            for at in [0, len / 2, len - 2] {
+                let mut v = base.clone();
+                for a in 0..=255u8 {
+                    for b in 0..=255u8 {
+                        v[at..at + 2].copy_from_slice(&[a, b]);
+                        assert_kernels(&kernels, &v);
+                        assert_eq!(utf8_codec::is_valid(&v), expected(&v) == len, "{v:02X?}");
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// Every input of three bytes with a non-ASCII first byte (ASCII first bytes are the
+/// two-byte case after one more ASCII byte) at the end of inputs of [`PATH_LENGTHS`] and in
+/// the middle of one of 100 bytes, through every SIMD kernel.
+#[test]
+#[ignore = "release-mode sweep: cargo test --release -- --ignored exhaustive"]
+fn exhaustive_every_three_byte_input_on_every_path() {
+    let ks = simd_kernels();
+    let handles: Vec<_> = [0x80..=0xBFu8, 0xC0..=0xDF, 0xE0..=0xEF, 0xF0..=0xFF]
+        .into_iter()
+        .map(|leads| {
+            let ks = ks.clone();
+            std::thread::spawn(move || {
+                let places = PATH_LENGTHS
+                    .iter()
+                    .map(|&len| (len, len - 3))
+                    .chain([(100, 40)]);
+                for (len, at) in places {
+                    let mut v = "é".repeat(len).into_bytes();
+                    v.truncate(len);
+                    for a in leads.clone() {
+                        for b in 0..=255u8 {
+                            for c in 0..=255u8 {
+                                v[at..at + 3].copy_from_slice(&[a, b, c]);
+                                assert_kernels(&ks, &v);
+                            }
+                        }
+                    }
+                }
+            })
+        })
+        .collect();
+    for h in handles {
+        h.join().expect("sweep thread panicked");
+    }
+}
