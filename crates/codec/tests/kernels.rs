@@ -401,10 +401,11 @@ fn short_inputs_and_tails_at_every_length() {
     }
 }
 
-/// Lengths that take each path of the entry points: 8-15 bytes (two 8-byte loads), 16-63
+/// Lengths that take each path of the entry points: under 8 bytes (one word: 3 single bytes
+/// under 4, two overlapping 4-byte loads from 4), 8-15 bytes (two 8-byte loads), 16-63
 /// (16-byte vectors, the last padded), 64 exactly, 65 and 66 (too short for the overlapping
 /// tail), 67 and up (the overlapping tail), a multiple of 64.
-const PATH_LENGTHS: [usize; 14] = [3, 8, 9, 15, 16, 17, 31, 33, 63, 64, 65, 67, 100, 128];
+const PATH_LENGTHS: [usize; 16] = [3, 5, 7, 8, 9, 15, 16, 17, 31, 33, 63, 64, 65, 67, 100, 128];
 
 /// Every input of two bytes in every surrounding at the start, the middle and the end of
 /// inputs of [`PATH_LENGTHS`], through every kernel (the SSE2 kernel's compares, the short

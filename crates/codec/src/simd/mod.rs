@@ -217,8 +217,8 @@ fn run(k: Kernel, bytes: &[u8]) -> usize {
 
 /// The length of the longest valid prefix of `bytes`, by the active kernel, for
 /// [`validate`](crate::validate) and [`valid_up_to`](crate::valid_up_to), where the input is
-/// usually valid: input under a block that is all ASCII is settled by a few word loads (under
-/// 8 bytes, the rest by core's decoder), anything else goes straight to the kernel, whose
+/// usually valid: input under a block that is all ASCII is settled by a few word loads,
+/// anything else goes straight to the kernel, whose
 /// entry has its own paths for short input and tails (`x86_64_short.rs`, `lean.rs`). No
 /// dense probe, which pays only where errors are dense ([`probe`], for the error iterator).
 #[inline(always)]
@@ -238,10 +238,10 @@ pub(crate) fn is_valid(bytes: &[u8]) -> bool {
 fn entry(f: &AtomicPtr<()>, bytes: &[u8]) -> usize {
     if bytes.len() < 64 {
         match bytes.first_chunk::<8>().map(|w| u64::from_le_bytes(*w)) {
+            // Under 8 bytes: ASCII here, the rest by the kernel (a vector check of the word
+            // where there is one, else core's validator).
             None if scalar::is_ascii_short(bytes) => return bytes.len(),
-            None => {
-                return core::str::from_utf8(bytes).map_or_else(|e| e.valid_up_to(), str::len);
-            }
+            None => {}
             // Text whose first word is not ASCII goes to the kernel at once: the whole ASCII
             // test would be spent on it.
             Some(w) if w & 0x8080_8080_8080_8080 != 0 => {}
@@ -484,4 +484,31 @@ pub(crate) fn transcode_valid_prefix(src: &[u8], dst: &mut [u16]) -> (usize, usi
     }
     let _ = (src, dst);
     (0, 0)
+}
+
+/// Appends to `out` the UTF-16 of the ASCII prefix of `src` and returns its length: with
+/// AVX2 (when the active kernel is AVX2 or AVX-512) in whole blocks of 32 bytes and the rest
+/// when all of `src` is ASCII, one pass; otherwise all of `src` when it is ASCII, or nothing.
+/// The prefix always ends before a byte that starts a unit.
+#[cfg(feature = "alloc")]
+#[inline]
+pub(crate) fn extend_ascii(src: &[u8], out: &mut alloc::vec::Vec<u16>) -> usize {
+    let mut n = 0;
+    #[cfg(target_arch = "x86_64")]
+    if matches!(Kernel::active(), Kernel::Avx2 | Kernel::Avx512) && Kernel::Avx2.is_available() {
+        out.reserve(src.len());
+        let spare = out.spare_capacity_mut();
+        // SAFETY: AVX2 is available (checked just above); `spare` has room for `src.len()`
+        // units (reserved just above), which is all the function may write.
+        n = unsafe { utf16_avx2::widen_ascii_avx2(src, spare.as_mut_ptr().cast()) };
+        // SAFETY: the first `n` units of the spare capacity were written (initialized) by
+        // `widen_ascii_avx2`, and `n <= src.len()` fit in it.
+        unsafe { out.set_len(out.len() + n) };
+    }
+    let rest = &src[n..];
+    if rest.is_ascii() {
+        out.extend(rest.iter().map(|&b| u16::from(b)));
+        n = src.len();
+    }
+    n
 }

@@ -9,6 +9,7 @@ use core::arch::x86_64::*;
 
 use super::generic::{Tables, Vector, check};
 use super::x86_64::Sse;
+use crate::scalar;
 
 /// Shuffle indices for the last `r` (1..=15) bytes of a 16-byte load that ends at the end of
 /// the input, moved to the front with zeros after them: 16 bytes from `16 - r`.
@@ -78,17 +79,42 @@ pub(crate) unsafe fn is_valid_short(bytes: &[u8]) -> bool {
     }
 }
 
+/// Whether `bytes`, under 8 bytes long, is valid UTF-8: its bytes in one word
+/// ([`scalar::short_word`]), zero-padded in a vector.
+///
+/// # Safety
+///
+/// Only on a CPU with SSE4.1 and SSSE3.
+#[inline(always)]
+unsafe fn is_valid_tiny(bytes: &[u8]) -> bool {
+    // SAFETY: SSSE3 and SSE4.1 (the caller's contract); register operations only.
+    unsafe {
+        let t = Tables::<Sse>::new();
+        let v = Sse(_mm_cvtsi64_si128(scalar::short_word(bytes) as i64));
+        !check(&t, v, t.zero).any()
+    }
+}
+
 /// The length of the longest valid prefix of `bytes`, under 64 bytes long: [`is_valid_short`]
-/// from 8 bytes, else (and for the exact answer after an error) core's validator.
+/// from 8 bytes, [`is_valid_tiny`] under, and for the exact answer after an error core's
+/// validator.
 ///
 /// # Safety
 ///
 /// Only on a CPU with SSE4.1 and SSSE3.
 #[inline(always)]
 pub(crate) unsafe fn valid_up_to_short(bytes: &[u8]) -> usize {
-    // SAFETY: the caller's contract; the length is checked first.
-    if bytes.len() >= 8 && unsafe { is_valid_short(bytes) } {
-        return bytes.len();
+    let len = bytes.len();
+    // SAFETY: SSSE3 and SSE4.1 (the caller's contract); `is_valid_short` gets 8 to 63 bytes.
+    let valid = unsafe {
+        if len >= 8 {
+            is_valid_short(bytes)
+        } else {
+            is_valid_tiny(bytes)
+        }
+    };
+    if valid {
+        return len;
     }
     core::str::from_utf8(bytes).map_or_else(|e| e.valid_up_to(), str::len)
 }
