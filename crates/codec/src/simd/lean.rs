@@ -75,6 +75,16 @@ pub(crate) unsafe fn valid_up_to_lean<V: Vector, const BASIC: bool>(
         let mut prev = t.zero;
         // The errors of the blocks since the last test: one block's, or with `BASIC` all.
         let mut error = t.zero;
+        if o <= end {
+            // The block the scan stopped at, known not to be ASCII: checked without a second
+            // ASCII test (a tenth of what one block costs).
+            (error, prev) = block(&t, ptr.add(o), error, prev);
+            if !BASIC && error.any() {
+                return exact(o);
+            }
+            incomplete = prev.saturating_sub(t.incomplete);
+            o += BLOCK;
+        }
         while o <= end {
             V::prefetch(ptr.wrapping_add(o + PREFETCH));
             if !load_or(o, incomplete).any_high_bit() {
@@ -82,17 +92,9 @@ pub(crate) unsafe fn valid_up_to_lean<V: Vector, const BASIC: bool>(
                 o += BLOCK;
                 continue;
             }
-            if !BASIC {
-                // Zero already (a block with errors returned), but the compiler cannot know.
-                error = t.zero;
-            }
-            let mut k = 0;
-            while k < BLOCK {
-                let input = V::load(ptr.add(o + k));
-                error = error.or(check(&t, input, prev));
-                prev = input;
-                k += n;
-            }
+            // With `!BASIC` the errors so far are zero (a block with errors returned), but the
+            // compiler cannot know.
+            (error, prev) = block(&t, ptr.add(o), if BASIC { error } else { t.zero }, prev);
             if !BASIC && error.any() {
                 return exact(o);
             }
@@ -138,6 +140,26 @@ pub(crate) unsafe fn valid_up_to_lean<V: Vector, const BASIC: bool>(
         }
         len
     }
+}
+
+/// The errors of the block at `ptr` (after `prev`) or-ed into `error`, and its last vector.
+///
+/// # Safety
+///
+/// Only on a CPU with `V`'s ISA; `ptr..ptr + BLOCK` must be readable.
+#[inline(always)]
+unsafe fn block<V: Vector>(t: &Tables<V>, ptr: *const u8, mut error: V, mut prev: V) -> (V, V) {
+    let mut k = 0;
+    while k < BLOCK {
+        // SAFETY: V's ISA and `k + LANES <= BLOCK` readable bytes (the caller's contract).
+        unsafe {
+            let input = V::load(ptr.add(k));
+            error = error.or(check(t, input, prev));
+            prev = input;
+        }
+        k += V::LANES;
+    }
+    (error, prev)
 }
 
 /// The exact answer for `bytes` where every sequence that ends before `o` has been checked:
