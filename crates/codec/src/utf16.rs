@@ -208,7 +208,9 @@ pub fn utf8_to_utf16_lossy(bytes: &[u8], out: &mut alloc::vec::Vec<u16>) -> usiz
     // units are zeroed as are written, plus one window: a third of the input on CJK.
     const WINDOW: usize = 4096;
     out.reserve(bytes.len());
-    let (mut rest, mut replaced, mut w) = (bytes, 0, out.len());
+    // The ASCII prefix in one pass, however long: no windows, no zero fill.
+    let n = extend_ascii(bytes, out);
+    let (mut rest, mut replaced, mut w) = (&bytes[n..], 0, out.len());
     while !rest.is_empty() {
         let piece = match rest.len() > WINDOW {
             true => &rest[..unit_cut(rest, WINDOW)],

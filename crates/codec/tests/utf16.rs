@@ -115,9 +115,10 @@ fn exhaustive_every_three_byte_input_utf16() {
 
 #[test]
 fn runs_that_cross_the_ascii_chunk() {
-    // Non-ASCII at every position of the 16-byte ASCII chunk, then sequences of every length
-    // split by the chunk edge, valid and broken.
-    for pos in 0..40 {
+    // Non-ASCII at every position of the 16-byte ASCII chunk and of the appending form's
+    // 64- and 32-byte ASCII blocks (AVX2), then sequences of every length split by the
+    // chunk edge, valid and broken.
+    for pos in 0..140 {
         for seq in [
             &b"\xC3\xA9"[..],
             b"\xE4\xBD\xA0",
