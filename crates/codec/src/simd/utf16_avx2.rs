@@ -238,6 +238,18 @@ pub(crate) unsafe fn widen_ascii_avx2(src: &[u8], dst: *mut u16) -> usize {
             _mm256_storeu_si256(dst.add(at).cast(), lo);
             _mm256_storeu_si256(dst.add(at + 16).cast(), hi);
         };
+        // The first 32 units, then on from where the output is 64-byte aligned, so that no
+        // later store splits a cache line (the loads do instead, which costs less): the
+        // units in between are written twice, with the same values.
+        if len >= 96 {
+            let a = _mm256_loadu_si256(p.cast());
+            if _mm256_movemask_epi8(a) != 0 {
+                return 0;
+            }
+            widen(a, 0);
+            // Units to the next 64-byte boundary of the output: 0..=31 (`dst` is 2-aligned).
+            i = (64 - (dst as usize & 63)) / 2 & 31;
+        }
         while i + 64 <= len {
             let a = _mm256_loadu_si256(p.add(i).cast());
             let b = _mm256_loadu_si256(p.add(i + 32).cast());
