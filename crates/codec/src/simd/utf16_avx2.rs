@@ -248,7 +248,7 @@ pub(crate) unsafe fn widen_ascii_avx2(src: &[u8], dst: *mut u16) -> usize {
             }
             widen(a, 0);
             // Units to the next 64-byte boundary of the output: 0..=31 (`dst` is 2-aligned).
-            i = (64 - (dst as usize & 63)) / 2 & 31;
+            i = ((64 - (dst as usize & 63)) / 2) & 31;
         }
         while i + 64 <= len {
             let a = _mm256_loadu_si256(p.add(i).cast());
