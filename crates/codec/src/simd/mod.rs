@@ -493,22 +493,28 @@ pub(crate) fn transcode_valid_prefix(src: &[u8], dst: &mut [u16]) -> (usize, usi
 #[cfg(feature = "alloc")]
 #[inline]
 pub(crate) fn extend_ascii(src: &[u8], out: &mut alloc::vec::Vec<u16>) -> usize {
-    let mut n = 0;
     #[cfg(target_arch = "x86_64")]
-    if matches!(Kernel::active(), Kernel::Avx2 | Kernel::Avx512) && Kernel::Avx2.is_available() {
+    let n = if matches!(Kernel::active(), Kernel::Avx2 | Kernel::Avx512)
+        && Kernel::Avx2.is_available()
+    {
         out.reserve(src.len());
         let spare = out.spare_capacity_mut();
         // SAFETY: AVX2 is available (checked just above); `spare` has room for `src.len()`
         // units (reserved just above), which is all the function may write.
-        n = unsafe { utf16_avx2::widen_ascii_avx2(src, spare.as_mut_ptr().cast()) };
+        let n = unsafe { utf16_avx2::widen_ascii_avx2(src, spare.as_mut_ptr().cast()) };
         // SAFETY: the first `n` units of the spare capacity were written (initialized) by
         // `widen_ascii_avx2`, and `n <= src.len()` fit in it.
         unsafe { out.set_len(out.len() + n) };
-    }
+        n
+    } else {
+        0
+    };
+    #[cfg(not(target_arch = "x86_64"))]
+    let n = 0;
     let rest = &src[n..];
     if rest.is_ascii() {
         out.extend(rest.iter().map(|&b| u16::from(b)));
-        n = src.len();
+        return src.len();
     }
     n
 }
