@@ -225,6 +225,7 @@ fn four_bytes(perm: __m128i) -> (__m128i, usize) {
 /// # Safety
 ///
 /// The CPU must support AVX2; `dst` must be valid for writing `src.len()` units.
+#[cfg(feature = "alloc")]
 #[target_feature(enable = "avx2")]
 pub(crate) unsafe fn widen_ascii_avx2(src: &[u8], dst: *mut u16) -> usize {
     let (len, p) = (src.len(), src.as_ptr());
