@@ -466,3 +466,37 @@ fn exhaustive_every_three_byte_input_on_every_path() {
         h.join().expect("sweep thread panicked");
     }
 }
+
+/// `validate` and `valid_up_to` up to 4 KiB test the blocks' errors once, at the end, and
+/// find an error by a second pass: the exact error at the start, the middle and the end of
+/// mixed text of every length class up to and past 4 KiB.
+#[test]
+fn validate_finds_the_exact_error_in_inputs_up_to_and_past_4_kib() {
+    let text = "Grüße aus Köln, 你好 😀 and ASCII. "
+        .repeat(200)
+        .into_bytes();
+    for len in [64, 100, 255, 1000, 4095, 4096, 4097, 5000] {
+        let base = &text[..len];
+        for at in [
+            0,
+            1,
+            len / 3,
+            len / 2,
+            len.saturating_sub(70),
+            len - 3,
+            len - 1,
+        ] {
+            for x in [&b"\xFF"[..], b"\xE4\xBD", b"\x80"] {
+                let mut v = base.to_vec();
+                let end = (at + x.len()).min(len);
+                v[at..end].copy_from_slice(&x[..end - at]);
+                let want = std::str::from_utf8(&v).map_err(|e| (e.valid_up_to(), e.error_len()));
+                let got = utf8_codec::validate(&v)
+                    .map(|_| ())
+                    .map_err(|e| (e.valid_up_to(), e.error_len()));
+                assert_eq!(got, want.map(|_| ()), "{len} {at} {x:02X?}");
+                assert_eq!(utf8_codec::valid_up_to(&v), expected(&v), "{len} {at}");
+            }
+        }
+    }
+}
