@@ -121,8 +121,8 @@
 //! bytes with a few word loads and call the kernel through a cached pointer. The SSE4.2,
 //! AVX2 and AVX-512 kernels check 8 to 63 bytes in 16-byte vectors (the last one padded with
 //! zeros by a shuffle, no copy) and from 64 bytes skip whole ASCII blocks before any setup
-//! and check the tail as a last block overlapping the one before; [`is_valid`] tests the
-//! blocks' errors once, at the end. The SSE2 kernel leaves input under 64 bytes to core's
+//! and check the tail as a last block overlapping the one before; [`is_valid`] (and
+//! [`validate`] and [`valid_up_to`] up to 4 KiB) tests the blocks' errors once, at the end. The SSE2 kernel leaves input under 64 bytes to core's
 //! validator.
 //!
 //! Measured with `cargo bench -p utf8-codec` (criterion; generated corpora) and `cargo xtask
