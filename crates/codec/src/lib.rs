@@ -85,38 +85,48 @@
 //!
 //! # Performance
 //!
-//! Validation runs one kernel, chosen once at run time and cached ([`Kernel`]): the lookup
-//! algorithm of Keiser & Lemire ("Validating UTF-8 In Less Than One Instruction Per Byte",
-//! 2021), written once over a small vector trait, with AVX-512BW, AVX2 and SSE4.2 versions on
-//! x86-64, and the scalar kernel (64-byte ASCII blocks skipped by words, then
-//! `core::str::from_utf8`, so never slower than core) everywhere else. The
+//! Validation runs one kernel, chosen once and cached ([`Kernel`]): the lookup algorithm of
+//! Keiser & Lemire ("Validating UTF-8 In Less Than One Instruction Per Byte", 2021), written
+//! once over a small vector trait, with AVX-512BW, AVX2 and SSE4.2 versions on x86-64; an
+//! SSE2 kernel for x86-64 CPUs and targets without SSSE3 (Table 3-7 by compares: SSE2 has no
+//! `pshufb` for the algorithm's tables); and the scalar kernel (64-byte ASCII blocks skipped
+//! by words, then `core::str::from_utf8`, so never slower than core) everywhere else. The
 //! SIMD kernels only say whether a 64-byte block is valid; the exact error always comes from
-//! the scalar decoder, re-run from the last character boundary before the failing block, so
-//! every kernel gives the same answers. [`errors`], repair, the streaming decoder and
-//! [`count`] all resume at kernel speed after each error. Counting valid runs is vectorized
-//! too (bytes, scalars, lines and the length histogram in one pass over the cached window).
-//! `UTF8_CODEC_KERNEL=scalar|sse4.2|avx2|avx512` forces a kernel (with `std`), for testing.
+//! the scalar decoder (or core's), re-run from the last character boundary before the
+//! failing block, so every kernel gives the same answers. [`errors`], repair, the streaming
+//! decoder and [`count`] all resume at kernel speed after each error. Counting valid runs is
+//! vectorized too (bytes, scalars, lines and the length histogram in one pass over the cached
+//! window) by the SSE4.2, AVX2 and AVX-512 kernels; with the SSE2 kernel, counting, the
+//! error scanner and repair use the scalar paths between its validation runs.
+//! `UTF8_CODEC_KERNEL=scalar|sse2|sse4.2|avx2|avx512` forces a kernel (with `std`), for
+//! testing.
 //!
 //! Which kernels a build can use:
 //!
 //! | build | kernels | chosen |
 //! |---|---|---|
-//! | x86-64 with `std` (default) | scalar, SSE4.2, AVX2, AVX-512 | at run time: the best the CPU has |
-//! | x86-64 without `std`, default target (SSE2 only) | scalar (its ASCII skip compiles to SSE2) | scalar |
-//! | x86-64 without `std`, `-C target-feature=+sse4.2` / `+avx2` / `+avx512f,+avx512bw` or `-C target-cpu=...` | scalar and those the target features enable | at compile time: the best enabled |
-//! | any other target | scalar | scalar |
+//! | x86-64 with `std` (default) | scalar, SSE2, SSE4.2, AVX2, AVX-512 | at run time: the best the CPU has |
+//! | x86-64 without `std`, default target (SSE2 only) | scalar, SSE2 | SSE2 |
+//! | x86-64 without `std`, `-C target-feature=+sse4.2` / `+avx2` / `+avx512f,+avx512bw` or `-C target-cpu=...` | scalar, SSE2 and those the target features enable | at compile time: the best enabled |
+//! | x86-64 without `std` or SSE2 (`x86_64-unknown-none`, `-C target-feature=-sse2`) | scalar | scalar |
+//! | aarch64 and any other target | scalar (its ASCII skip compiles to NEON on aarch64) | scalar |
 //!
 //! Without `std` there is no run-time CPU detection: a kernel is used only when the compile
-//! time target features guarantee it. The scalar kernel is never slower than
-//! `core::str::from_utf8` (it is core's validator after an ASCII skip).
+//! time target features guarantee it. Every kernel is at least as fast as
+//! `core::str::from_utf8` on ASCII, Latin, Cyrillic, CJK, emoji and mixed text (the SSE2
+//! kernel 2-15 times as fast on non-ASCII text of a few MiB; the scalar kernel is core's
+//! validator after an ASCII skip). There is no NEON kernel yet.
 //!
 //! Short input costs little per call: [`is_valid`] and [`validate`] settle ASCII under 64
-//! bytes with a few word loads and other input under 24 bytes with core's validator; a
-//! kernel's entry point skips whole ASCII blocks before any setup, and checks the tail as a
-//! zero-padded block (as simdutf8 does) instead of a scalar pass.
+//! bytes with a few word loads and call the kernel through a cached pointer. The SSE4.2,
+//! AVX2 and AVX-512 kernels check 8 to 63 bytes in 16-byte vectors (the last one padded with
+//! zeros by a shuffle, no copy) and from 64 bytes skip whole ASCII blocks before any setup
+//! and check the tail as a last block overlapping the one before; [`is_valid`] (and
+//! [`validate`] and [`valid_up_to`] up to 4 KiB) tests the blocks' errors once, at the end. The SSE2 kernel leaves input under 64 bytes to core's
+//! validator.
 //!
-//! Measured with `cargo bench -p utf8-codec` (criterion; 64 MiB generated corpora, 2-core
-//! Xeon with AVX-512): see `BENCHMARKS.md` at the repository root.
+//! Measured with `cargo bench -p utf8-codec` (criterion; generated corpora) and `cargo xtask
+//! bench-lib`: see `BENCHMARKS.md` at the repository root, which names the CPU of each figure.
 #![no_std]
 #![cfg_attr(docsrs, feature(doc_cfg))]
 #![deny(missing_docs)]

@@ -244,8 +244,11 @@ pub(crate) fn is_ascii_short(bytes: &[u8]) -> bool {
         None => 0,
     };
     let n = bytes.len();
-    if n < 8 {
+    if n < 4 {
         return bytes.iter().fold(0, |a, &b| a | b) < 0x80;
+    }
+    if n < 8 {
+        return short_word(bytes) & HI == 0;
     }
     let mut acc = word(n - 8);
     let mut i = 0;
@@ -254,6 +257,24 @@ pub(crate) fn is_ascii_short(bytes: &[u8]) -> bool {
         i += 8;
     }
     acc & HI == 0
+}
+
+/// The bytes of `bytes`, under 8 bytes long, in a little-endian word with zeros after them:
+/// two overlapping loads (or three single bytes under 4), no loop.
+#[inline]
+pub(crate) fn short_word(bytes: &[u8]) -> u64 {
+    let n = bytes.len();
+    debug_assert!(n < 8);
+    let w4 = |b: Option<&[u8; 4]>| u64::from(u32::from_le_bytes(b.copied().unwrap_or([0; 4])));
+    if n >= 4 {
+        // Bytes `n - 4..4` are in both words, with the same values.
+        w4(bytes.first_chunk()) | w4(bytes.last_chunk()) << (8 * (n - 4))
+    } else if let (Some(&a), Some(&z)) = (bytes.first(), bytes.last()) {
+        let m = bytes.get(n / 2).copied().unwrap_or(0);
+        u64::from(a) | u64::from(m) << (8 * (n / 2)) | u64::from(z) << (8 * (n - 1))
+    } else {
+        0
+    }
 }
 
 /// The length of the longest prefix of `bytes` that is well-formed UTF-8.

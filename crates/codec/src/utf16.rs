@@ -12,6 +12,8 @@
 
 use crate::count::count;
 use crate::scalar::unit_cut;
+#[cfg(feature = "alloc")]
+use crate::simd::extend_ascii;
 use crate::simd::transcode_valid_prefix;
 use crate::validate::errors;
 
@@ -206,20 +208,27 @@ pub fn utf8_to_utf16_lossy(bytes: &[u8], out: &mut alloc::vec::Vec<u16>) -> usiz
     // units are zeroed as are written, plus one window: a third of the input on CJK.
     const WINDOW: usize = 4096;
     out.reserve(bytes.len());
-    let (mut rest, mut replaced, mut w) = (bytes, 0, out.len());
+    // The ASCII prefix in one pass, however long: no windows, no zero fill.
+    let n = extend_ascii(bytes, out);
+    let (mut rest, mut replaced, mut w) = (&bytes[n..], 0, out.len());
     while !rest.is_empty() {
         let piece = match rest.len() > WINDOW {
             true => &rest[..unit_cut(rest, WINDOW)],
             false => rest,
         };
         rest = &rest[piece.len()..];
-        if piece.is_ascii() {
-            // Widened straight into the spare capacity (a vectorised `extend`): no zero fill
-            // and no validation pass.
+        let mut piece = piece;
+        if piece.first_chunk::<32>().is_some_and(|b| b.is_ascii()) || piece.len() < 32 {
+            // A window that starts with ASCII: its ASCII prefix (all of it, often) widened
+            // straight into the spare capacity in one pass, no zero fill and no validation
+            // pass; the rest, from the unit that ends it, as any other window.
             out.truncate(w);
-            out.extend(piece.iter().map(|&b| u16::from(b)));
+            let n = extend_ascii(piece, out);
             w = out.len();
-            continue;
+            piece = &piece[n..];
+            if piece.is_empty() {
+                continue;
+            }
         }
         if out.len() < w + piece.len() {
             out.resize(w + piece.len(), 0);

@@ -45,7 +45,7 @@ pub fn validate(bytes: &[u8]) -> Result<&str, Utf8Error> {
 #[must_use = "the verdict is the only result"]
 #[inline]
 pub fn is_valid(bytes: &[u8]) -> bool {
-    simd::valid_up_to(bytes) == bytes.len()
+    simd::is_valid(bytes)
 }
 
 /// The length of the longest prefix of `bytes` that is well-formed UTF-8 (a character

@@ -357,3 +357,146 @@ fn ascii_scan_hands_over_at_every_position() {
         }
     }
 }
+
+/// The entry points' paths for short input and tails (issue 23): 16-byte vectors padded by a
+/// shuffle under 64 bytes, and from 64 bytes a last block that overlaps the one before, with
+/// the 3 bytes before it loaded as they are. Every length from 1 to 200 in every surrounding,
+/// with an error, a cut sequence or a valid character at each of the first 4 and last 70
+/// positions, through every kernel and `validate` / `is_valid`.
+#[test]
+fn short_inputs_and_tails_at_every_length() {
+    let kernels: Vec<Kernel> = Kernel::available().collect();
+    let cases: [&[u8]; 12] = [
+        b"\x80",
+        b"\xFF",
+        b"\xC3",
+        b"\xE2\x82",
+        b"\xF0\x9F\x98",
+        b"\xED\xA0\x80",
+        b"\xE0\x80",
+        b"\xF4\x90",
+        b"\xC0\xAF",
+        "é".as_bytes(),
+        "€".as_bytes(),
+        "😀".as_bytes(),
+    ];
+    for fill in FILL {
+        for len in 1..=200 {
+            // Cut anywhere: a character cut by the end is one more case.
+            let mut base = fill.repeat(200).into_bytes();
+            base.truncate(len);
+            assert_kernels(&kernels, &base);
+            for at in (0..len.min(4)).chain(len.saturating_sub(70)..len) {
+                for x in cases {
+                    let mut v = base.clone();
+                    let end = (at + x.len()).min(len);
+                    v[at..end].copy_from_slice(&x[..end - at]);
+                    assert_kernels(&kernels, &v);
+                    let want = expected(&v);
+                    assert_eq!(utf8_codec::is_valid(&v), want == len, "{v:02X?}");
+                    assert_eq!(utf8_codec::validate(&v).is_ok(), want == len, "{v:02X?}");
+                }
+            }
+        }
+    }
+}
+
+/// Lengths that take each path of the entry points: under 8 bytes (one word: 3 single bytes
+/// under 4, two overlapping 4-byte loads from 4), 8-15 bytes (two 8-byte loads), 16-63
+/// (16-byte vectors, the last padded), 64 exactly, 65 and 66 (too short for the overlapping
+/// tail), 67 and up (the overlapping tail), a multiple of 64.
+const PATH_LENGTHS: [usize; 16] = [3, 5, 7, 8, 9, 15, 16, 17, 31, 33, 63, 64, 65, 67, 100, 128];
+
+/// Every input of two bytes in every surrounding at the start, the middle and the end of
+/// inputs of [`PATH_LENGTHS`], through every kernel (the SSE2 kernel's compares, the short
+/// and tail paths of the others) and `is_valid`.
+#[test]
+fn every_two_byte_input_on_every_path() {
+    let kernels: Vec<Kernel> = Kernel::available().collect();
+    for fill in ["a", "é", "€"] {
+        for len in PATH_LENGTHS {
+            let mut base = fill.repeat(len).into_bytes();
+            base.truncate(len);
+            for at in [0, len / 2, len - 2] {
+                let mut v = base.clone();
+                for a in 0..=255u8 {
+                    for b in 0..=255u8 {
+                        v[at..at + 2].copy_from_slice(&[a, b]);
+                        assert_kernels(&kernels, &v);
+                        assert_eq!(utf8_codec::is_valid(&v), expected(&v) == len, "{v:02X?}");
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// Every input of three bytes with a non-ASCII first byte (ASCII first bytes are the
+/// two-byte case after one more ASCII byte) at the end of inputs of [`PATH_LENGTHS`] and in
+/// the middle of one of 100 bytes, through every SIMD kernel.
+#[test]
+#[ignore = "release-mode sweep: cargo test --release -- --ignored exhaustive"]
+fn exhaustive_every_three_byte_input_on_every_path() {
+    let ks = simd_kernels();
+    let handles: Vec<_> = [0x80..=0xBFu8, 0xC0..=0xDF, 0xE0..=0xEF, 0xF0..=0xFF]
+        .into_iter()
+        .map(|leads| {
+            let ks = ks.clone();
+            std::thread::spawn(move || {
+                let places = PATH_LENGTHS
+                    .iter()
+                    .map(|&len| (len, len - 3))
+                    .chain([(100, 40)]);
+                for (len, at) in places {
+                    let mut v = "é".repeat(len).into_bytes();
+                    v.truncate(len);
+                    for a in leads.clone() {
+                        for b in 0..=255u8 {
+                            for c in 0..=255u8 {
+                                v[at..at + 3].copy_from_slice(&[a, b, c]);
+                                assert_kernels(&ks, &v);
+                            }
+                        }
+                    }
+                }
+            })
+        })
+        .collect();
+    for h in handles {
+        h.join().expect("sweep thread panicked");
+    }
+}
+
+/// `validate` and `valid_up_to` up to 4 KiB test the blocks' errors once, at the end, and
+/// find an error by a second pass: the exact error at the start, the middle and the end of
+/// mixed text of every length class up to and past 4 KiB.
+#[test]
+fn validate_finds_the_exact_error_in_inputs_up_to_and_past_4_kib() {
+    let text = "Grüße aus Köln, 你好 😀 and ASCII. "
+        .repeat(200)
+        .into_bytes();
+    for len in [64, 100, 255, 1000, 4095, 4096, 4097, 5000] {
+        let base = &text[..len];
+        for at in [
+            0,
+            1,
+            len / 3,
+            len / 2,
+            len.saturating_sub(70),
+            len - 3,
+            len - 1,
+        ] {
+            for x in [&b"\xFF"[..], b"\xE4\xBD", b"\x80"] {
+                let mut v = base.to_vec();
+                let end = (at + x.len()).min(len);
+                v[at..end].copy_from_slice(&x[..end - at]);
+                let want = std::str::from_utf8(&v).map_err(|e| (e.valid_up_to(), e.error_len()));
+                let got = utf8_codec::validate(&v)
+                    .map(|_| ())
+                    .map_err(|e| (e.valid_up_to(), e.error_len()));
+                assert_eq!(got, want.map(|_| ()), "{len} {at} {x:02X?}");
+                assert_eq!(utf8_codec::valid_up_to(&v), expected(&v), "{len} {at}");
+            }
+        }
+    }
+}

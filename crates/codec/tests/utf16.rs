@@ -115,9 +115,10 @@ fn exhaustive_every_three_byte_input_utf16() {
 
 #[test]
 fn runs_that_cross_the_ascii_chunk() {
-    // Non-ASCII at every position of the 16-byte ASCII chunk, then sequences of every length
-    // split by the chunk edge, valid and broken.
-    for pos in 0..40 {
+    // Non-ASCII at every position of the 16-byte ASCII chunk and of the appending form's
+    // 64- and 32-byte ASCII blocks (AVX2), then sequences of every length split by the
+    // chunk edge, valid and broken.
+    for pos in 0..140 {
         for seq in [
             &b"\xC3\xA9"[..],
             b"\xE4\xBD\xA0",
@@ -261,5 +262,26 @@ proptest! {
     fn long_mixed_text_like_std_and_encoding_rs(bytes in long_mixed(), cap in 1usize..200) {
         check(&bytes, true);
         check_resumed(&bytes, cap);
+    }
+}
+
+/// The appending form's ASCII widening writes from a 64-byte boundary of the output after
+/// its first 32 units: every alignment of the output (0 to 40 units already in the `Vec`),
+/// with a non-ASCII byte or an error anywhere in the first 200 bytes.
+#[cfg(feature = "alloc")]
+#[test]
+fn ascii_prefix_at_every_alignment_of_the_output() {
+    for before in 0..40 {
+        for at in (0..200).step_by(7).chain([199]) {
+            for x in [&b"\xC3\xA9"[..], b"\xFF"] {
+                let mut v = vec![b'a'; 300];
+                v[at..at + x.len()].copy_from_slice(x);
+                let mut out = vec![7u16; before];
+                let _ = utf8_codec::utf8_to_utf16_lossy(&v, &mut out);
+                let want: Vec<u16> = String::from_utf8_lossy(&v).encode_utf16().collect();
+                assert_eq!(out[..before], vec![7u16; before][..]);
+                assert_eq!(out[before..], want[..], "{before} {at}");
+            }
+        }
     }
 }

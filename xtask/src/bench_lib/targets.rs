@@ -60,9 +60,12 @@ pub fn targets(r: &Results, active: &str) -> String {
         "utf8_codec::utf8_to_utf16_lossy".to_owned(),
         "encoding_rs decode_to_utf16",
     );
+    // The kernel of the no_std build on the default x86-64 target (SSE2, compile-time
+    // features), run here through the std build: the same code.
+    let no_std = in_group("validate", kernel_bench("sse2"), "std::str::from_utf8");
     // (target, the corpora it is about, the lowest ratio that meets it, the ratio).
     #[rustfmt::skip]
-    let list: [(&str, &[&str], f64, Ratio); 11] = [
+    let list: [(&str, &[&str], f64, Ratio); 12] = [
         ("validate at least 1.2× simdutf on every valid non-ASCII corpus", &CORPORA[1..VALID], 1.2, &validate),
         ("validate ASCII at least 1.0× simdutf", &CORPORA[..1], 1.0, &validate),
         ("`errors()` at least 1.0× simdutf's `validate_utf8_with_errors` loop on sparse \
@@ -78,6 +81,8 @@ pub fn targets(r: &Results, active: &str) -> String {
         ("issue 23: `utf8_to_utf16_lossy` at least 2× encoding_rs on CJK and mixed text, \
          valid or with sparse errors", &["cjk", "mixed", "sparse-errors"], 2.0, &utf16),
         ("issue 23: `utf8_to_utf16_lossy` at least 1.5× encoding_rs on ASCII", &CORPORA[..1], 1.5, &utf16),
+        ("issue 23: the no_std build's kernel on the default x86-64 target (`ours sse2`) at \
+         least 1.0× `core::str::from_utf8` (std's), 2% for noise", &["ascii", "latin", "mixed", "cjk"], 0.98, &no_std),
     ];
     let mut s =
         String::from("How far each target of issue 7 is, from these rows (ratios of GiB/s):\n\n");

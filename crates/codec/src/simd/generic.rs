@@ -136,25 +136,29 @@ const BYTE_2_HIGH: [u8; 16] = [
 
 /// The tables and constants, loaded once per call.
 #[derive(Clone, Copy)]
-struct Tables<V> {
+pub(crate) struct Tables<V> {
     b1_high: V,
     b1_low: V,
     b2_high: V,
     third: V,
     fourth: V,
-    zero: V,
+    /// All zeros.
+    pub(crate) zero: V,
     high_bit: V,
-    incomplete: V,
+    /// `INCOMPLETE_HIGH`'s last `LANES` bytes.
+    pub(crate) incomplete: V,
 }
 
-/// The largest byte that does not start a sequence too long for the bytes left in a vector,
-/// for its last three bytes (see the block loops): a vector of `n` lanes loads the last `n`
-/// bytes. A static, so that a call does not build it on the stack.
-static INCOMPLETE_MAX: [u8; 64] = {
+/// Subtracted with saturation from the last vector of a block, leaves the high bit set
+/// exactly in the bytes that start a sequence too long for the bytes left (`F0..` in the
+/// third last byte, `E0..` in the second last, `C0..` in the last): one instruction, and the
+/// result can be or-ed into the next block's ASCII test. A vector of `n` lanes loads the last
+/// `n` bytes. A static, so that a call does not build it on the stack.
+pub(crate) static INCOMPLETE_HIGH: [u8; 64] = {
     let mut a = [0xFF; 64];
-    a[61] = 0xF0 - 1;
-    a[62] = 0xE0 - 1;
-    a[63] = 0xC0 - 1;
+    a[61] = 0xF0 - 0x80;
+    a[62] = 0xE0 - 0x80;
+    a[63] = 0xC0 - 0x80;
     a
 };
 
@@ -165,9 +169,9 @@ impl<V: Vector> Tables<V> {
     ///
     /// Only on a CPU with `V`'s ISA.
     #[inline(always)]
-    unsafe fn new() -> Tables<V> {
+    pub(crate) unsafe fn new() -> Tables<V> {
         let n = V::LANES;
-        // SAFETY: the caller runs on a CPU with V's ISA; `INCOMPLETE_MAX` has 64 >= n readable
+        // SAFETY: the caller runs on a CPU with V's ISA; `INCOMPLETE_HIGH` has 64 >= n readable
         // bytes from `64 - n`.
         unsafe {
             Tables {
@@ -178,7 +182,7 @@ impl<V: Vector> Tables<V> {
                 fourth: V::splat(0xF0 - 1),
                 zero: V::splat(0),
                 high_bit: V::splat(0x80),
-                incomplete: V::load(INCOMPLETE_MAX.as_ptr().add(64 - n)),
+                incomplete: V::load(INCOMPLETE_HIGH.as_ptr().add(64 - n)),
             }
         }
     }
@@ -190,17 +194,35 @@ impl<V: Vector> Tables<V> {
 ///
 /// Only on a CPU with `V`'s ISA.
 #[inline(always)]
-unsafe fn check<V: Vector>(t: &Tables<V>, input: V, prev: V) -> V {
+pub(crate) unsafe fn check<V: Vector>(t: &Tables<V>, input: V, prev: V) -> V {
     // SAFETY: the caller runs on a CPU with V's ISA; these are register operations only.
     unsafe {
-        let prev1 = input.prev1(prev);
+        check3(
+            t,
+            input,
+            input.prev1(prev),
+            input.prev2(prev),
+            input.prev3(prev),
+        )
+    }
+}
+
+/// [`check`] given the vectors that start 1, 2 and 3 bytes before `input`: for a vector
+/// loaded at an offset that is no multiple of the vector width, whose bytes before are
+/// loaded from memory as they are.
+///
+/// # Safety
+///
+/// Only on a CPU with `V`'s ISA.
+#[inline(always)]
+pub(crate) unsafe fn check3<V: Vector>(t: &Tables<V>, input: V, prev1: V, prev2: V, prev3: V) -> V {
+    // SAFETY: the caller runs on a CPU with V's ISA; these are register operations only.
+    unsafe {
         let special = prev1
             .high_nibbles()
             .lookup(t.b1_high)
             .and(prev1.low_nibbles().lookup(t.b1_low))
             .and(input.high_nibbles().lookup(t.b2_high));
-        let prev2 = input.prev2(prev);
-        let prev3 = input.prev3(prev);
         let must_be_continuation = prev2
             .saturating_sub(t.third)
             .or(prev3.saturating_sub(t.fourth))
@@ -219,46 +241,6 @@ unsafe fn check<V: Vector>(t: &Tables<V>, input: V, prev: V) -> V {
 pub(crate) unsafe fn valid_up_to<V: Vector>(bytes: &[u8]) -> usize {
     // SAFETY: the caller's contract.
     unsafe { validate_and_count::<V, false>(bytes, &mut [0; 5]).0 }
-}
-
-/// [`valid_up_to`] for a kernel's entry point: blocks of ASCII first, with no tables and no
-/// setup (the last block overlapping the one before when the length is no multiple of 64),
-/// then `full` (the whole kernel, out of line) from the first block that is not ASCII. What a
-/// call on a few hundred bytes of ASCII costs is the loads.
-///
-/// # Safety
-///
-/// Only on a CPU with `V`'s ISA.
-#[inline(always)]
-pub(crate) unsafe fn valid_up_to_lean<V: Vector>(
-    bytes: &[u8],
-    full: impl FnOnce(&[u8]) -> usize,
-) -> usize {
-    const BLOCK: usize = 64;
-    let (len, ptr, n) = (bytes.len(), bytes.as_ptr(), V::LANES);
-    if len < BLOCK {
-        return full(bytes);
-    }
-    // SAFETY: the caller's contract (V's ISA); `at + BLOCK <= len`, and `n` divides BLOCK.
-    let ascii = |at: usize| unsafe {
-        let mut high = V::load(ptr.add(at));
-        let mut k = n;
-        while k < BLOCK {
-            high = high.or(V::load(ptr.add(at + k)));
-            k += n;
-        }
-        !high.any_high_bit()
-    };
-    let mut o = 0;
-    while o + BLOCK <= len && ascii(o) {
-        o += BLOCK;
-    }
-    if o == len || (o + BLOCK > len && ascii(len - BLOCK)) {
-        // All blocks ASCII, the last one overlapping the one before when it is short.
-        return len;
-    }
-    // Everything before `o` is ASCII: `o` is a unit boundary.
-    o + full(&bytes[o..])
 }
 
 /// Validation and, with `COUNT`, counting in the same pass: returns the length of the longest
@@ -354,15 +336,15 @@ pub(crate) unsafe fn validate_and_count<V: Vector, const COUNT: bool>(
                 totals[2] += u64::from(ge_f0);
                 totals[3] += u64::from(lines);
             }
-            // 1..=0x40 where incomplete (a positive signed byte), else 0.
-            prev_incomplete = prev.saturating_sub(t.incomplete).signed_gt(t.zero);
+            // The high bit set where a sequence is incomplete (see `INCOMPLETE_HIGH`).
+            prev_incomplete = prev.saturating_sub(t.incomplete);
             o += BLOCK;
         }
         // The tail (under one block) as simdutf8 checks it: copied into a zero-padded block
         // and checked in full with `prev`, so valid text needs no scalar pass. Zeros are
         // ASCII, so a sequence cut off by the end of the input is an error in the copy too.
         // Not when counting, whose counted prefix must end within 3 bytes of the answer.
-        if !COUNT && o == bytes.len() && !prev_incomplete.any() {
+        if !COUNT && o == bytes.len() && !prev_incomplete.any_high_bit() {
             // Every block passed and the last one ends no sequence early.
             return (o, o);
         }

@@ -217,3 +217,57 @@ fn four_bytes(perm: __m128i) -> (__m128i, usize) {
     let sh = unsafe { _mm_loadu_si128(COMPRESS[mask].as_ptr().cast()) };
     (_mm_shuffle_epi8(units, sh), mask.count_ones() as usize)
 }
+
+/// Widens the ASCII prefix of `src` to UTF-16 at `dst`, in whole 64-byte blocks (then 32),
+/// up to the first block with a byte that is not ASCII; returns the bytes widened (as many
+/// units written). One pass: the ASCII test and the widening read the same loads.
+///
+/// # Safety
+///
+/// The CPU must support AVX2; `dst` must be valid for writing `src.len()` units.
+#[cfg(feature = "alloc")]
+#[target_feature(enable = "avx2")]
+pub(crate) unsafe fn widen_ascii_avx2(src: &[u8], dst: *mut u16) -> usize {
+    let (len, p) = (src.len(), src.as_ptr());
+    let mut i = 0;
+    // SAFETY: loads read 64 (32) bytes at `i` with `i + 64 <= len` (`i + 32 <= len`); stores
+    // write as many units at `dst + i`, within the `len` the caller's contract allows.
+    unsafe {
+        let widen = |v: __m256i, at: usize| {
+            let lo = _mm256_cvtepu8_epi16(_mm256_castsi256_si128(v));
+            let hi = _mm256_cvtepu8_epi16(_mm256_extracti128_si256::<1>(v));
+            _mm256_storeu_si256(dst.add(at).cast(), lo);
+            _mm256_storeu_si256(dst.add(at + 16).cast(), hi);
+        };
+        // The first 32 units, then on from where the output is 64-byte aligned, so that no
+        // later store splits a cache line (the loads do instead, which costs less): the
+        // units in between are written twice, with the same values.
+        if len >= 96 {
+            let a = _mm256_loadu_si256(p.cast());
+            if _mm256_movemask_epi8(a) != 0 {
+                return 0;
+            }
+            widen(a, 0);
+            // Units to the next 64-byte boundary of the output: 0..=31 (`dst` is 2-aligned).
+            i = ((64 - (dst as usize & 63)) / 2) & 31;
+        }
+        while i + 64 <= len {
+            let a = _mm256_loadu_si256(p.add(i).cast());
+            let b = _mm256_loadu_si256(p.add(i + 32).cast());
+            if _mm256_movemask_epi8(_mm256_or_si256(a, b)) != 0 {
+                break;
+            }
+            widen(a, i);
+            widen(b, i + 32);
+            i += 64;
+        }
+        if i + 32 <= len {
+            let a = _mm256_loadu_si256(p.add(i).cast());
+            if _mm256_movemask_epi8(a) == 0 {
+                widen(a, i);
+                i += 32;
+            }
+        }
+    }
+    i
+}

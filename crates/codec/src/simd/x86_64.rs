@@ -10,10 +10,11 @@ use super::generic::{self, Vector};
 
 /// 16 bytes in an SSE register.
 #[derive(Clone, Copy)]
-pub(crate) struct Sse(__m128i);
+pub(crate) struct Sse(pub(crate) __m128i);
 
-// SAFETY (whole impl): every method is only called from `valid_up_to_sse42`, which runs only
-// on CPUs with SSE4.2 (and so SSSE3/SSE4.1); loads are the caller's contract.
+// SAFETY (whole impl): every method is only called from the SSE4.2 entry points, which run
+// only on CPUs with SSE4.2 (and so SSSE3/SSE4.1), and from the other x86-64 kernels' entry
+// points (`x86_64_short.rs`), whose ISAs imply both; loads are the caller's contract.
 impl Vector for Sse {
     const LANES: usize = 16;
     #[inline(always)]
@@ -117,7 +118,7 @@ impl Vector for Sse {
 #[derive(Clone, Copy)]
 pub(crate) struct Avx2(__m256i);
 
-// Every method is only called from `valid_up_to_avx2`, which runs only on CPUs with AVX2.
+// Every method is only called from the AVX2 entry points, which run only on CPUs with AVX2.
 impl Vector for Avx2 {
     const LANES: usize = 32;
     #[inline(always)]
@@ -346,56 +347,6 @@ unsafe fn lanes_before(input: __m512i, prev: __m512i) -> __m512i {
     }
 }
 
-/// The SSE4.2 kernel.
-///
-/// # Safety
-///
-/// The CPU must support SSE4.2.
-#[target_feature(enable = "sse4.2")]
-pub(crate) unsafe fn valid_up_to_sse42(bytes: &[u8]) -> usize {
-    // SAFETY: SSE4.2 is present (this function's contract), for the ASCII scan and for the
-    // whole kernel, which has the same contract.
-    unsafe { generic::valid_up_to_lean::<Sse>(bytes, |rest| valid_up_to_sse42_full(rest)) }
-}
-
-/// The whole SSE4.2 validation kernel, out of line so that [`valid_up_to_sse42`]'s ASCII scan
-/// pays none of its setup.
-///
-/// # Safety
-///
-/// The CPU must support SSE4.2.
-#[target_feature(enable = "sse4.2")]
-#[inline(never)]
-unsafe fn valid_up_to_sse42_full(bytes: &[u8]) -> usize {
-    // SAFETY: SSE4.2 is present (this function's contract).
-    unsafe { generic::valid_up_to::<Sse>(bytes) }
-}
-
-/// The AVX2 kernel.
-///
-/// # Safety
-///
-/// The CPU must support AVX2.
-#[target_feature(enable = "avx2")]
-pub(crate) unsafe fn valid_up_to_avx2(bytes: &[u8]) -> usize {
-    // SAFETY: AVX2 is present (this function's contract), for the ASCII scan and for the
-    // whole kernel, which has the same contract.
-    unsafe { generic::valid_up_to_lean::<Avx2>(bytes, |rest| valid_up_to_avx2_full(rest)) }
-}
-
-/// The whole AVX2 validation kernel, out of line so that [`valid_up_to_avx2`]'s ASCII scan
-/// pays none of its setup.
-///
-/// # Safety
-///
-/// The CPU must support AVX2.
-#[target_feature(enable = "avx2")]
-#[inline(never)]
-unsafe fn valid_up_to_avx2_full(bytes: &[u8]) -> usize {
-    // SAFETY: AVX2 is present (this function's contract).
-    unsafe { generic::valid_up_to::<Avx2>(bytes) }
-}
-
 /// The SSE4.2 counting kernel.
 ///
 /// # Safety
@@ -418,31 +369,6 @@ pub(crate) unsafe fn count_valid_avx2(bytes: &[u8], acc: &mut [u64; 5]) {
     // SAFETY: AVX2 (and POPCNT, which every AVX2 CPU has) is present (this function's
     // contract).
     unsafe { counting::count_valid::<Avx2>(bytes, acc) }
-}
-
-/// The AVX-512 kernel.
-///
-/// # Safety
-///
-/// The CPU must support AVX-512F and AVX-512BW.
-#[target_feature(enable = "avx512f,avx512bw")]
-pub(crate) unsafe fn valid_up_to_avx512(bytes: &[u8]) -> usize {
-    // SAFETY: AVX-512F and AVX-512BW are present (this function's contract), for the ASCII scan and for the
-    // whole kernel, which has the same contract.
-    unsafe { generic::valid_up_to_lean::<Avx512>(bytes, |rest| valid_up_to_avx512_full(rest)) }
-}
-
-/// The whole AVX-512F and AVX-512BW validation kernel, out of line so that [`valid_up_to_avx512`]'s ASCII scan
-/// pays none of its setup.
-///
-/// # Safety
-///
-/// The CPU must support AVX-512F and AVX-512BW.
-#[target_feature(enable = "avx512f,avx512bw")]
-#[inline(never)]
-unsafe fn valid_up_to_avx512_full(bytes: &[u8]) -> usize {
-    // SAFETY: AVX-512F and AVX-512BW are present (this function's contract).
-    unsafe { generic::valid_up_to::<Avx512>(bytes) }
 }
 
 /// The AVX-512 counting kernel.
