@@ -167,7 +167,7 @@ impl Config {
         {
             let parts = self.parts(len);
             if parts > 1 {
-                return tally::count_parallel(file, name, len, parts, mode);
+                return tally::count_parallel(file, (PROGRAM, name), len, parts, mode);
             }
             // Large files are mapped (no copy through read(2)), to their end as it is then.
             if len >= crate::mmap::MAP_MIN {

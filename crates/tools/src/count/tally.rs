@@ -266,11 +266,11 @@ impl Counting {
 }
 
 /// Splits a regular file into `parts` ranges starting at unit boundaries and counts them
-/// on as many threads.
+/// on as many threads (`program` and `name` for the message of a file that shrinks).
 #[cfg(unix)]
 pub(crate) fn count_parallel(
     file: &std::fs::File,
-    name: &str,
+    (program, name): (&str, &str),
     len: u64,
     parts: usize,
     mode: Mode,
@@ -304,7 +304,7 @@ pub(crate) fn count_parallel(
                 let (start, end) = (w[0], w[1]);
                 s.spawn(move || {
                     if end - start >= crate::mmap::MAP_MIN {
-                        crate::mmap::on_shrink_say(super::run::PROGRAM, name);
+                        crate::mmap::on_shrink_say(program, name);
                         count_mapped(file, start, end, mode, next)
                     } else {
                         count_reader(

@@ -9,6 +9,7 @@ mod args;
 mod buffer;
 mod config;
 mod glob;
+mod job;
 mod json;
 mod matcher;
 mod parallel;

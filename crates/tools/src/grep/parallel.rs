@@ -18,8 +18,8 @@ use std::sync::mpsc::{Sender, channel};
 use std::sync::{Arc, Condvar, Mutex, MutexGuard};
 
 use super::config::Config;
+use super::job::{Entry, FileId, Job, Totals, Trouble};
 use super::printer::Printer;
-use super::run::{Entry, FileId, Job, Totals, Trouble};
 use super::sink::FileResult;
 use crate::capture::{Captured, Spill};
 use crate::diag::{Diag, ToolError};

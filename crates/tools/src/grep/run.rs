@@ -8,18 +8,17 @@ use std::process::ExitCode;
 use super::args::GrepArgs;
 use super::buffer::Feed;
 use super::config::Config;
+use super::job::{Entry, FileId, Job, PROGRAM, Totals, Trouble};
 use super::json::{JsonSink, summary};
 use super::printer::{Printer, TextSink};
 use super::search::FileSearch;
 use super::sink::{Dest, FileResult, Sink};
-use super::walk::{Found, walk};
+use super::walk::walk;
 use crate::diag::{Diag, ToolError};
 use crate::exit::Status;
 use crate::input::Input;
 use crate::mmap::MAP_MIN;
 use crate::output::{Output, conclude, parse_with_matches};
-
-pub(super) const PROGRAM: &str = "utf8-grep";
 
 pub(super) fn run(args: impl IntoIterator<Item = OsString>) -> ExitCode {
     let args = super::args::expand_context_digits(args.into_iter().collect());
@@ -321,70 +320,14 @@ fn os_bytes(s: &std::ffi::OsStr) -> std::borrow::Cow<'_, [u8]> {
     }
 }
 
-/// Device and inode of a non-empty regular file.
-pub(super) type FileId = (u64, u64);
-
-/// One input to search: whether its name is shown by default, and whether a large file
-/// may be split across threads (not by the workers of `-r`, which search files at once).
-pub(super) struct Job<'i> {
-    pub(super) input: &'i Input,
-    pub(super) show: bool,
-    pub(super) whole: bool,
-}
-
-/// An input to search (and whether its name is shown by default), or trouble met while
-/// looking for inputs.
-pub(super) enum Entry {
-    Input(Input, bool),
-    Trouble(Trouble),
-}
-
-/// Trouble met looking for inputs: an error (exit status 2) or a warning (none).
-pub(super) enum Trouble {
-    Error(ToolError),
-    Warning(ToolError),
-}
-
-impl From<Found> for Entry {
-    fn from(f: Found) -> Entry {
-        match f {
-            Found::File(p) => Entry::Input(Input::Path(p), true),
-            Found::Error(p, e) => {
-                Entry::Trouble(Trouble::Error(ToolError::input(p.to_string_lossy(), &e)))
-            }
-            Found::Loop(p) => Entry::Trouble(Trouble::Warning(ToolError::Input {
-                path: p.to_string_lossy().into_owned(),
-                message: "warning: recursive directory loop".to_string(),
-            })),
-        }
-    }
-}
-
-type Entries<'c> = Box<dyn Iterator<Item = Entry> + Send + 'c>;
-
-/// What the inputs searched found, summed (`--json`'s summary).
-#[derive(Debug, Default)]
-pub(super) struct Totals {
-    pub(super) files: u64,
-    pub(super) files_matched: u64,
-    pub(super) sum: FileResult,
-}
-
-impl Totals {
-    pub(super) fn add(&mut self, r: &FileResult) {
-        self.files += 1;
-        self.files_matched += u64::from(r.selected > 0);
-        self.sum.selected += r.selected;
-        self.sum.matches += r.matches;
-        self.sum.bytes += r.bytes;
-    }
-}
-
 #[cfg(unix)]
 fn file_id(m: &std::fs::Metadata) -> Option<FileId> {
     use std::os::unix::fs::MetadataExt;
     (m.is_file() && m.len() > 0).then(|| (m.dev(), m.ino()))
 }
+
+/// The inputs as [`Config::entries`] lists them.
+type Entries<'c> = Box<dyn Iterator<Item = Entry> + Send + 'c>;
 
 /// The identity of standard output when it is a regular file (with something in it: an
 /// empty output cannot be read back into itself).

@@ -57,7 +57,7 @@ pub(super) fn search(
             .map(|w| {
                 let (start, end, done) = (w[0], w[1], &done);
                 s.spawn(move || {
-                    crate::mmap::on_shrink_say(super::run::PROGRAM, diag_name);
+                    crate::mmap::on_shrink_say(super::job::PROGRAM, diag_name);
                     let mut sink = Quiet;
                     let search = FileSearch::new(&cfg.settings, &cfg.matcher, &mut sink, diag_name)
                         .part(start, end, done);

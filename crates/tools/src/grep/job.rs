@@ -1,0 +1,68 @@
+//! What the run's parts pass one another: the inputs to search ([`Entry`], [`Job`]), the
+//! trouble met finding them, and the sums of what was found. Below `run`, `parallel` and
+//! `split`, which all use them.
+
+use super::sink::FileResult;
+use super::walk::Found;
+use crate::diag::ToolError;
+use crate::input::Input;
+
+/// The program's name in diagnostics.
+pub(super) const PROGRAM: &str = "utf8-grep";
+
+/// Device and inode of a non-empty regular file.
+pub(super) type FileId = (u64, u64);
+
+/// One input to search: whether its name is shown by default, and whether a large file
+/// may be split across threads (not by the workers of `-r`, which search files at once).
+pub(super) struct Job<'i> {
+    pub(super) input: &'i Input,
+    pub(super) show: bool,
+    pub(super) whole: bool,
+}
+
+/// An input to search (and whether its name is shown by default), or trouble met while
+/// looking for inputs.
+pub(super) enum Entry {
+    Input(Input, bool),
+    Trouble(Trouble),
+}
+
+/// Trouble met looking for inputs: an error (exit status 2) or a warning (none).
+pub(super) enum Trouble {
+    Error(ToolError),
+    Warning(ToolError),
+}
+
+impl From<Found> for Entry {
+    fn from(f: Found) -> Entry {
+        match f {
+            Found::File(p) => Entry::Input(Input::Path(p), true),
+            Found::Error(p, e) => {
+                Entry::Trouble(Trouble::Error(ToolError::input(p.to_string_lossy(), &e)))
+            }
+            Found::Loop(p) => Entry::Trouble(Trouble::Warning(ToolError::Input {
+                path: p.to_string_lossy().into_owned(),
+                message: "warning: recursive directory loop".to_string(),
+            })),
+        }
+    }
+}
+
+/// What the inputs searched found, summed (`--json`'s summary).
+#[derive(Debug, Default)]
+pub(super) struct Totals {
+    pub(super) files: u64,
+    pub(super) files_matched: u64,
+    pub(super) sum: FileResult,
+}
+
+impl Totals {
+    pub(super) fn add(&mut self, r: &FileResult) {
+        self.files += 1;
+        self.files_matched += u64::from(r.selected > 0);
+        self.sum.selected += r.selected;
+        self.sum.matches += r.matches;
+        self.sum.bytes += r.bytes;
+    }
+}
