@@ -267,8 +267,11 @@ fn entry(f: &AtomicPtr<()>, bytes: &[u8]) -> usize {
     unsafe { core::mem::transmute::<*mut (), KernelFn>(f)(bytes) }
 }
 
-/// A kernel's entry point, callable only where the kernel is available: the length of the
-/// longest valid prefix of its argument.
+/// A kernel's entry point: the length of the longest valid prefix of its argument.
+///
+/// # Safety
+///
+/// Callable only where the kernel is available (the CPU has its target features).
 type KernelFn = unsafe fn(&[u8]) -> usize;
 
 /// The entry points of [`Kernel::active`] for [`valid_up_to`] and [`is_valid`], cached as
