@@ -48,8 +48,7 @@ fuzz_target!(|data: &[u8]| {
         let mut exact = true;
         for (i, (p, g)) in pats.iter().zip(&each).enumerate() {
             let ours = g.is_match(OsStr::new(name));
-            let Some(want) = utf8_fuzz_fnmatch::fnmatch(&CString::new(*p).unwrap(), &cname)
-            else {
+            let Some(want) = utf8_fuzz_fnmatch::fnmatch(&CString::new(*p).unwrap(), &cname) else {
                 exact = false;
                 continue;
             };
@@ -57,7 +56,10 @@ fuzz_target!(|data: &[u8]| {
                 exact = false;
                 continue;
             }
-            assert_eq!(ours, want, "pattern {p:?} name {name:?}: ours {ours}, fnmatch {want}");
+            assert_eq!(
+                ours, want,
+                "pattern {p:?} name {name:?}: ours {ours}, fnmatch {want}"
+            );
             if want {
                 last = Some(i);
             }

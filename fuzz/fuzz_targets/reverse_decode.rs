@@ -76,8 +76,8 @@ fuzz_target!(|data: &[u8]| {
         is_start[s] = true;
     }
     let mut floor = 0;
-    for idx in 0..=input.len() {
-        if is_start[idx] {
+    for (idx, &start) in is_start.iter().enumerate() {
+        if start {
             floor = idx;
         }
         let want = if idx >= input.len() {
@@ -92,7 +92,7 @@ fuzz_target!(|data: &[u8]| {
         );
         assert_eq!(
             utf8_codec::is_boundary(input, idx),
-            idx == input.len() || is_start[idx],
+            idx == input.len() || start,
             "is_boundary({idx})"
         );
     }

@@ -48,7 +48,15 @@ fn restore() {
 
 fn fds() -> &'static Fds {
     FDS.get_or_init(|| {
-        let dir = std::env::temp_dir().join(format!("utf8-fuzz-{}", std::process::id()));
+        // tmpfs when there is one: truncating and rewriting files on a disk costs more than
+        // the run of a tool on a few hundred bytes.
+        let shm = Path::new("/dev/shm");
+        let base = if shm.is_dir() {
+            shm.to_path_buf()
+        } else {
+            std::env::temp_dir()
+        };
+        let dir = base.join(format!("utf8-fuzz-{}", std::process::id()));
         let _ = std::fs::remove_dir_all(&dir);
         std::fs::create_dir_all(dir.join("cwd")).expect("work directory");
         let open = |name: &str| {
@@ -66,8 +74,14 @@ fn fds() -> &'static Fds {
             prev(info);
         }));
         Fds {
-            saved_out: io::stdout().as_fd().try_clone_to_owned().expect("dup stdout"),
-            saved_err: io::stderr().as_fd().try_clone_to_owned().expect("dup stderr"),
+            saved_out: io::stdout()
+                .as_fd()
+                .try_clone_to_owned()
+                .expect("dup stdout"),
+            saved_err: io::stderr()
+                .as_fd()
+                .try_clone_to_owned()
+                .expect("dup stderr"),
             out: open("stdout"),
             err: open("stderr"),
             dir,
@@ -75,7 +89,7 @@ fn fds() -> &'static Fds {
     })
 }
 
-/// This process's work directory (under the system's temporary directory, made once):
+/// This process's work directory (under `/dev/shm` or the temporary directory, made once):
 /// targets write their input files here. Its `cwd/` subdirectory starts empty.
 pub fn work_dir() -> &'static Path {
     &fds().dir
@@ -102,7 +116,7 @@ fn reset(mut f: &File) {
 
 /// Runs `main` (a tool's `main_with`) with `args` (the program name first), fds 1 and 2
 /// captured.
-pub fn run(main: impl FnOnce(Vec<OsString>) -> ExitCode, args: Vec<OsString>) -> Output {
+pub fn run(main: impl FnOnce(Vec<OsString>) -> ExitCode, args: &[OsString]) -> Output {
     let f = fds();
     reset(&f.out);
     reset(&f.err);
@@ -110,7 +124,7 @@ pub fn run(main: impl FnOnce(Vec<OsString>) -> ExitCode, args: Vec<OsString>) ->
     rustix::stdio::dup2_stdout(&f.out).expect("redirect stdout");
     rustix::stdio::dup2_stderr(&f.err).expect("redirect stderr");
     REDIRECTED.store(true, Ordering::SeqCst);
-    let code = main(args);
+    let code = main(args.to_vec());
     restore();
     let status = (0..=255u8)
         .find(|&n| code == ExitCode::from(n))
