@@ -1,5 +1,6 @@
 //! Decoding backwards against decoding forwards, with next/next_back interleaved, and the
 //! boundary functions against the forward segmentation.
+// libfuzzer: -max_len=512
 #![no_main]
 #![forbid(unsafe_code)]
 
