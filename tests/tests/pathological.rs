@@ -522,3 +522,35 @@ fn pathological_long_replacement() {
     );
     expect(name, &r, 0);
 }
+
+/// Fuzz finding (from_labels, issue 21): `ESC $` at the end of ISO-2022-JP input: the
+/// malformed `ESC` lies in an earlier read than the decoder's report, and utf8-repair
+/// subtracted past the start of its buffer (a panic with overflow checks, a slice out of
+/// bounds without). Cheap: runs in the default test run.
+#[test]
+fn fuzz_from_labels_iso_2022_jp_escape_at_end() {
+    let dir = tempdir();
+    for (input, offset) in [
+        (&b"\x1b$"[..], Some(0)),
+        (b"ab\x1b$", Some(2)),
+        (b"\x1b$B", None),
+    ] {
+        std::fs::write(dir.path().join("in"), input).unwrap();
+        let out = Command::new(bin("utf8-repair"))
+            .args(["--from", "iso-2022-jp", "--report=json", "in"])
+            .current_dir(dir.path())
+            .output()
+            .unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(0), "{input:?}: {err}");
+        let want = encoding_rs::ISO_2022_JP.decode(input).0;
+        assert_eq!(String::from_utf8_lossy(&out.stdout), want);
+        match offset {
+            Some(o) => assert!(
+                err.contains(&format!("\"offset\": {o}, \"len\": 1")),
+                "{err}"
+            ),
+            None => assert!(err.is_empty(), "{err}"),
+        }
+    }
+}
