@@ -3,7 +3,7 @@
 //! mark overriding it), `auto` too, anything else is a usage error (exit 2) naming it.
 //!
 //! Input: the label, a newline, then the bytes to decode.
-// libfuzzer: -max_len=160
+// libfuzzer: -max_len=160 -detect_leaks=0
 #![no_main]
 #![forbid(unsafe_code)]
 

@@ -1,5 +1,5 @@
 //! Every repair practice and action against the naive reference written from DESIGN.md.
-// libfuzzer: -max_len=1024
+// libfuzzer: -max_len=256
 #![no_main]
 #![forbid(unsafe_code)]
 
