@@ -39,7 +39,15 @@ fuzz_target!(|data: &[u8]| {
     if pats.len() < npats || names.is_empty() || pats.iter().any(|p| star_runs(p) > 4) {
         return;
     }
-    let comparable = |p: &str, n: &str| (p.is_ascii() && n.is_ascii()) || !p.contains(['?', '[']);
+    // glibc restarts the bracket expression after a `[=` without its `=]` (`[a[=]]` does not
+    // match `a]`, `[[=]]` matches `=]`): a quirk glob.rs does not copy; such patterns are
+    // not compared.
+    let quirk = |p: &str| {
+        p.match_indices("[=")
+            .any(|(i, _)| !p[i + 2..].get(1..).is_some_and(|r| r.starts_with("=]")))
+    };
+    let comparable =
+        |p: &str, n: &str| !quirk(p) && ((p.is_ascii() && n.is_ascii()) || !p.contains(['?', '[']));
     let each: Vec<Globs> = pats.iter().map(|p| Globs::new([*p])).collect();
     let all = Globs::new(pats.iter().copied());
     for name in &names {
