@@ -142,7 +142,12 @@ fn read_class(p: &[char]) -> Option<(Option<Class>, usize)> {
         let named = match (c, p.get(i + 1)) {
             ('[', Some(&d @ (':' | '=' | '.'))) => (i + 2..p.len().saturating_sub(1))
                 .find(|&j| p[j] == d && p[j + 1] == ']')
-                .map(|end| (d, end)),
+                .map(|end| (d, end))
+                // glibc reads a class name of letters `a`..`y` only: any other character
+                // makes the `[` a member (fuzz finding, glob_fnmatch: `[[:[:alpha:]]`).
+                .filter(|&(d, end)| {
+                    d != ':' || p[i + 2..end].iter().all(|c| ('a'..'z').contains(c))
+                }),
             _ => None,
         };
         // `[.` without its `.]`: glibc's fnmatch matches nothing with the whole pattern
@@ -414,6 +419,10 @@ mod tests {
             assert!(!glob_match(p, n), "{p:?} should not match {n:?}");
         }
         assert!(glob_match("[[.].]]", "]"));
+        // A class name with a character outside `a`..`y`: the `[` is a member.
+        assert!(glob_match("[[:[:alpha:]]", "["));
+        assert!(glob_match("[a[:x]]", "a]"));
+        assert!(glob_match("[[:Alpha:]]", "A]"));
         assert!(glob_match("[[=]", "="));
     }
 }
