@@ -1,4 +1,5 @@
 //! validate, errors, repair, count and every kernel against std and the naive reference.
+// libfuzzer: -max_len=1024
 #![no_main]
 #![forbid(unsafe_code)]
 

@@ -1,4 +1,5 @@
 //! utf8-dfa against utf8-codec: the same answers in the same error model.
+// libfuzzer: -max_len=1024
 #![no_main]
 #![forbid(unsafe_code)]
 

@@ -1,5 +1,6 @@
 //! encode / decode round trips for every u32, and UTF-16 (lone surrogates become U+FFFD, as
 //! std's from_utf16_lossy).
+// libfuzzer: -max_len=1024
 #![no_main]
 #![forbid(unsafe_code)]
 

@@ -1,5 +1,6 @@
 //! utf8-grep's matchers (one pattern: memmem; several: aho-corasick leftmost-longest; `-i`:
 //! regex-automata) against a naive search; `-w` and `-x` too.
+// libfuzzer: -max_len=128
 #![no_main]
 #![forbid(unsafe_code)]
 

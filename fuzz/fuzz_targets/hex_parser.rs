@@ -1,5 +1,6 @@
 //! utf8-count's `--hex` parser (`utf8_tools::count::HexReader`) under any text and any read
 //! sizes, against a naive whole-text parser.
+// libfuzzer: -max_len=512
 #![no_main]
 #![forbid(unsafe_code)]
 

@@ -1,4 +1,5 @@
 //! Every repair practice and action against the naive reference written from DESIGN.md.
+// libfuzzer: -max_len=256
 #![no_main]
 #![forbid(unsafe_code)]
 

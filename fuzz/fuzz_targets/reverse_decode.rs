@@ -1,5 +1,6 @@
 //! Decoding backwards against decoding forwards, with next/next_back interleaved, and the
 //! boundary functions against the forward segmentation.
+// libfuzzer: -max_len=512
 #![no_main]
 #![forbid(unsafe_code)]
 
@@ -76,8 +77,8 @@ fuzz_target!(|data: &[u8]| {
         is_start[s] = true;
     }
     let mut floor = 0;
-    for idx in 0..=input.len() {
-        if is_start[idx] {
+    for (idx, &start) in is_start.iter().enumerate() {
+        if start {
             floor = idx;
         }
         let want = if idx >= input.len() {
@@ -92,7 +93,7 @@ fuzz_target!(|data: &[u8]| {
         );
         assert_eq!(
             utf8_codec::is_boundary(input, idx),
-            idx == input.len() || is_start[idx],
+            idx == input.len() || start,
             "is_boundary({idx})"
         );
     }

@@ -1,5 +1,6 @@
 //! The streaming decoder, counter and repairer under random chunking against the
 //! whole-buffer calls: every split gives identical output and identical errors.
+// libfuzzer: -max_len=512
 #![no_main]
 #![forbid(unsafe_code)]
 

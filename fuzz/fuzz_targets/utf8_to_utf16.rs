@@ -4,6 +4,7 @@
 //! maximal subpart (a U+FFFD in the input is not counted). Inputs over 80 bytes reach the
 //! vector transcoder (AVX2) on CPUs that have it; `UTF8_CODEC_KERNEL=scalar` runs the scalar
 //! twin.
+// libfuzzer: -max_len=512
 #![no_main]
 #![forbid(unsafe_code)]
 

@@ -5,6 +5,9 @@
 //! the codec's code, so that a disagreement is a finding in one of the two.
 #![forbid(unsafe_code)]
 
+pub mod grep;
+pub mod tool;
+
 /// One unit of the segmentation of a byte string: a scalar value or one maximal subpart.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Unit {

@@ -6,7 +6,7 @@
 //! cargo xtask dist [--target T]  release archive and SHA256SUMS (see `release`)
 //! cargo xtask man [--out DIR]    man pages
 //! cargo xtask completions [--out DIR]   shell completions
-//! cargo xtask fuzz [--seconds N] [TARGET...]   the cargo-fuzz targets of fuzz/ (nightly)
+//! cargo xtask fuzz [--seconds N] [--jobs N] [TARGET...]   the cargo-fuzz targets of fuzz/ (nightly)
 //! cargo xtask bench [--mib N] [--runs N] [--only NAME,...] [--no-write]
 //!                                the binaries against wc, rg, grep, uconv, iconv, python3
 //! cargo xtask bench-lib [--mib N] [--no-run] [--no-write]   the codec's criterion benches

@@ -130,8 +130,9 @@ pub fn inputs(files: &[OsString], files0_from: Option<&OsStr>) -> Result<Vec<Inp
     };
     read.map_err(|e| ToolError::input(format!("cannot open '{list_name}' for reading"), &e))?;
     let mut out = Vec::new();
+    // Each NUL ends a name (GNU wc's readtokens0): a list of one NUL names one empty name.
     let body = bytes.strip_suffix(&[0]).unwrap_or(&bytes);
-    if body.is_empty() {
+    if bytes.is_empty() {
         return Ok(out);
     }
     for (i, name) in body.split(|&b| b == 0).enumerate() {
@@ -303,5 +304,20 @@ impl<R: Read> Chunks<R> {
             data: &self.buf[..end],
             ahead: &self.buf[..self.len],
         }))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    /// Fuzz finding (files0_from, issue 21): a `--files0-from` list of one NUL names one
+    /// empty name, as GNU wc and utf8-count's own reader say; it was read as no name.
+    #[test]
+    fn files0_from_single_nul_is_one_empty_name() {
+        let dir = std::env::temp_dir().join(format!("utf8-tools-files0-{}", std::process::id()));
+        std::fs::write(&dir, b"\0").unwrap();
+        let got = super::inputs(&[], Some(dir.as_os_str()));
+        std::fs::remove_file(&dir).unwrap();
+        let msg = got.expect_err("an empty name").to_string();
+        assert!(msg.contains(":1: invalid zero-length file name"), "{msg}");
     }
 }

@@ -142,9 +142,19 @@ fn read_class(p: &[char]) -> Option<(Option<Class>, usize)> {
         let named = match (c, p.get(i + 1)) {
             ('[', Some(&d @ (':' | '=' | '.'))) => (i + 2..p.len().saturating_sub(1))
                 .find(|&j| p[j] == d && p[j + 1] == ']')
-                .map(|end| (d, end)),
+                .map(|end| (d, end))
+                // glibc reads a class name of letters `a`..`y` only: any other character
+                // makes the `[` a member (fuzz finding, glob_fnmatch: `[[:[:alpha:]]`).
+                .filter(|&(d, end)| {
+                    d != ':' || p[i + 2..end].iter().all(|c| ('a'..'z').contains(c))
+                }),
             _ => None,
         };
+        // `[.` without its `.]`: glibc's fnmatch matches nothing with the whole pattern
+        // (fuzz finding, glob_fnmatch); `[:` and `[=` are `[` members instead.
+        if named.is_none() && c == '[' && p.get(i + 1) == Some(&'.') {
+            return Some((None, p.len()));
+        }
         let lo = if let Some((delim, end)) = named {
             let start = i + 2;
             let inner: String = p[start..end].iter().collect();
@@ -392,5 +402,27 @@ mod tests {
         // A pattern that matches nothing is still given (`--include='a\'` selects no file).
         let never = super::Globs::new(["a\\"]);
         assert!(!never.is_match("a\\".as_ref()));
+    }
+
+    /// Fuzz finding (glob_fnmatch, issue 21): a `[.` without its `.]` inside brackets makes
+    /// glibc's fnmatch match nothing with the pattern; it was read as a `[` member.
+    #[test]
+    fn fuzz_glob_fnmatch_unterminated_collating_symbol() {
+        for (p, n) in [
+            ("[[.aeaaaa\u{1}[[.a=]]", "a]"),
+            ("[[.a]]", "a]"),
+            ("[[.a]", "a"),
+            ("x[[.a]", "x["),
+            ("[[.a", "[[.a"),
+            ("[][.a]", "]"),
+        ] {
+            assert!(!glob_match(p, n), "{p:?} should not match {n:?}");
+        }
+        assert!(glob_match("[[.].]]", "]"));
+        // A class name with a character outside `a`..`y`: the `[` is a member.
+        assert!(glob_match("[[:[:alpha:]]", "["));
+        assert!(glob_match("[a[:x]]", "a]"));
+        assert!(glob_match("[[:Alpha:]]", "A]"));
+        assert!(glob_match("[[=]", "="));
     }
 }

@@ -21,7 +21,7 @@ mod split;
 mod walk;
 
 pub use args::{GrepArgs, InvalidMode, expand_context_digits};
-pub use glob::glob_match;
+pub use glob::{Globs, glob_match};
 pub use matcher::{Matcher, is_word_char};
 
 use std::process::ExitCode;

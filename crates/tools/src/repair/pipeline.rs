@@ -219,19 +219,25 @@ impl Pipeline<'_> {
                     }
                     DecoderResult::Malformed(bad, extra) => {
                         let (bad, extra) = (usize::from(bad), usize::from(extra));
-                        let end = pos - extra;
+                        // The sequence ends `extra` bytes before `pos`, which may be in an
+                        // earlier read (ISO-2022-JP's `ESC $` then the end: fuzz finding,
+                        // from_labels): `back` bytes before this read's start.
+                        let back = extra.saturating_sub(pos);
+                        let end = pos.saturating_sub(extra);
                         let mut bytes = Vec::with_capacity(bad);
                         if end >= bad {
                             bytes.extend_from_slice(&input[end - bad..end]);
                         } else {
-                            let from_prev = (bad - end).min(prev_len);
-                            bytes.extend_from_slice(&prev[prev_len - from_prev..prev_len]);
+                            let prev_end = prev_len.saturating_sub(back);
+                            let from_prev = (bad - end).min(prev_end);
+                            bytes.extend_from_slice(&prev[prev_end - from_prev..prev_end]);
                             bytes.extend_from_slice(&input[..end]);
                         }
                         tally.errors += 1;
                         if let Some(r) = reporter.as_deref_mut() {
                             tracker.text(&text.as_bytes()[tracked..]);
-                            let offset = (base + end as u64).saturating_sub(bytes.len() as u64);
+                            let offset =
+                                (base + end as u64).saturating_sub((back + bytes.len()) as u64);
                             r.malformed(name, enc, offset, &bytes, &tracker);
                             tracker.error();
                         }
