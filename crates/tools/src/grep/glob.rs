@@ -146,7 +146,7 @@ fn read_class(p: &[char]) -> Option<(Option<Class>, usize)> {
                 // glibc reads a class name of letters `a`..`y` only: any other character
                 // makes the `[` a member (fuzz finding, glob_fnmatch: `[[:[:alpha:]]`).
                 .filter(|&(d, end)| {
-                    d != ':' || p[i + 2..end].iter().all(|c| ('a'..'z').contains(c))
+                    d != ':' || p[i + 2..end].iter().all(|c| ('a'..='y').contains(c))
                 }),
             _ => None,
         };
