@@ -89,7 +89,9 @@ fn fold_variants(pats: &[String], max: usize) -> Option<Vec<String>> {
                 spellings.iter_mut().for_each(|s| s.push(c));
                 continue;
             }
-            if out.len() + spellings.len() * orbit.len() > max {
+            // Past `max` spellings, or their bytes past 64 MiB (a long pattern), the regex.
+            let n = spellings.len() * orbit.len();
+            if out.len() + n > max || n.saturating_mul(p.len()) > 64 << 20 {
                 return None;
             }
             spellings = spellings
@@ -190,12 +192,14 @@ fn fold_longest(pats: &[String]) -> Result<(DFA, CachePool), ToolError> {
 
 /// The leftmost-longest searcher of several fixed strings (ASCII case insensitive with
 /// `ascii_fold`), anchored only when one of them is empty (see `Engine::ManyWithEmpty`);
-/// its DFA, the fastest to search, up to 20,000 strings.
+/// its DFA, the fastest to search, up to 20,000 strings of 1 MiB in all.
 fn many(pats: &[String], ascii_fold: bool, anchored_only: bool) -> Result<AhoCorasick, ToolError> {
     AhoCorasick::builder()
         .match_kind(MatchKind::LeftmostLongest)
         .ascii_case_insensitive(ascii_fold)
-        .kind(Some(AhoCorasickKind::DFA).filter(|_| pats.len() <= 20_000))
+        .kind(Some(AhoCorasickKind::DFA).filter(|_| {
+            pats.len() <= 20_000 && pats.iter().map(String::len).sum::<usize>() <= 1 << 20
+        }))
         .start_kind(if anchored_only {
             StartKind::Anchored
         } else {
@@ -232,10 +236,12 @@ impl Matcher {
         patterns.sort_by(|a, b| b.len().cmp(&a.len()).then_with(|| a.cmp(b)));
         patterns.dedup();
         let longest = patterns.first().map_or(0, String::len);
-        let spellings =
-            (ignore_case && patterns.len() > 1 && !patterns.iter().any(String::is_empty))
-                .then(|| fold_variants(&patterns, max_spellings))
-                .flatten();
+        // One pattern goes to the regex (its prefilters), unless it is long enough to make a
+        // large automaton of it.
+        let several = patterns.len() > 1 || patterns.first().is_some_and(|p| p.len() > 256);
+        let spellings = (ignore_case && several && !patterns.iter().any(String::is_empty))
+            .then(|| fold_variants(&patterns, max_spellings))
+            .flatten();
         let (engine, max_match_len, line_re) = if let Some(mut spellings) = spellings {
             spellings.sort_by(|a, b| b.len().cmp(&a.len()).then_with(|| a.cmp(b)));
             spellings.dedup();
