@@ -5,7 +5,8 @@
 #![forbid(unsafe_code)]
 
 use libfuzzer_sys::fuzz_target;
-use utf8_tools::grep::{Matcher, is_word_char};
+use utf8_fuzz::grep::word_ok;
+use utf8_tools::grep::Matcher;
 
 /// Leftmost, then longest pattern there, satisfying `ok`.
 fn naive(pats: &[String], hay: &[u8], ok: impl Fn(usize, usize) -> bool) -> Option<(usize, usize)> {
@@ -18,27 +19,6 @@ fn naive(pats: &[String], hay: &[u8], ok: impl Fn(usize, usize) -> bool) -> Opti
             .map(|p| (s, s + p.len()))
             .find(|&(s, e)| ok(s, e))
     })
-}
-
-/// The character ending at `i` / starting at `i`, if a well-formed one is there.
-fn char_before(b: &[u8], i: usize) -> Option<char> {
-    (1..=4.min(i)).find_map(|k| {
-        std::str::from_utf8(&b[i - k..i])
-            .ok()
-            .and_then(|s| s.chars().next_back())
-            .filter(|c| c.len_utf8() == k)
-    })
-}
-fn char_after(b: &[u8], i: usize) -> Option<char> {
-    (1..=4.min(b.len() - i)).find_map(|k| {
-        std::str::from_utf8(&b[i..i + k])
-            .ok()
-            .and_then(|s| s.chars().next())
-    })
-}
-
-fn word_ok(b: &[u8], s: usize, e: usize) -> bool {
-    !char_before(b, s).is_some_and(is_word_char) && !char_after(b, e).is_some_and(is_word_char)
 }
 
 fuzz_target!(|data: &[u8]| {
