@@ -105,3 +105,25 @@ pub fn vectors(dir: &std::path::Path) -> Vec<Vector> {
         })
         .collect()
 }
+
+/// Writes `total` bytes, `blk` repeated, to `w` (a child's standard input) on a thread of its
+/// own, generating the input on the fly; the thread answers the bytes written (fewer when
+/// the reader went away first).
+pub fn feed_repeated(
+    mut w: impl std::io::Write + Send + 'static,
+    blk: &[u8],
+    total: u64,
+) -> std::thread::JoinHandle<u64> {
+    let blk = blk.to_vec();
+    std::thread::spawn(move || {
+        let mut left = total;
+        while left > 0 {
+            let n = left.min(blk.len() as u64) as usize;
+            if w.write_all(&blk[..n]).is_err() {
+                break;
+            }
+            left -= n as u64;
+        }
+        total - left
+    })
+}

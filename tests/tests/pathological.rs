@@ -106,20 +106,8 @@ fn run_for(
         .stderr(Stdio::piped())
         .spawn()
         .expect("spawn peak-rss");
-    let writer = input.map(|(blk, total)| {
-        let mut stdin = child.stdin.take().unwrap();
-        let blk = blk.to_vec();
-        std::thread::spawn(move || {
-            let mut left = total;
-            while left > 0 {
-                let n = left.min(blk.len() as u64) as usize;
-                if stdin.write_all(&blk[..n]).is_err() {
-                    break;
-                }
-                left -= n as u64;
-            }
-        })
-    });
+    let writer = input
+        .map(|(blk, total)| utf8_tests::feed_repeated(child.stdin.take().unwrap(), blk, total));
     let mut out = child.stdout.take().unwrap();
     let reader = std::thread::spawn(move || {
         let (mut head, mut buf) = (Vec::new(), vec![0; 1 << 16]);

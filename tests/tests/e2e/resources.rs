@@ -11,7 +11,7 @@
 //! dev-profile binaries take minutes for them. CI runs them in release:
 //! `cargo test --release -p utf8-tests --test e2e -- --ignored resources`.
 
-use std::io::{Read, Write};
+use std::io::Read;
 use std::path::Path;
 use std::process::{Command, Stdio};
 use std::time::Instant;
@@ -87,19 +87,7 @@ fn measure(dir: &Path, tool: &str, args: &[&str], blk: &[u8], total: u64) -> Run
         .stderr(Stdio::piped())
         .spawn()
         .expect("spawn peak-rss");
-    let mut stdin = child.stdin.take().unwrap();
-    let blk = blk.to_vec();
-    let writer = std::thread::spawn(move || {
-        let mut left = total;
-        while left > 0 {
-            let n = left.min(blk.len() as u64) as usize;
-            if stdin.write_all(&blk[..n]).is_err() {
-                break;
-            }
-            left -= n as u64;
-        }
-        total - left
-    });
+    let writer = utf8_tests::feed_repeated(child.stdin.take().unwrap(), blk, total);
     let mut stdout = child.stdout.take().unwrap();
     let reader = std::thread::spawn(move || {
         let mut head = Vec::new();
