@@ -27,7 +27,7 @@ mod table;
 
 use core::ops::AddAssign;
 
-use crate::simd::{self, Kernel, WordMasks};
+use crate::simd::{self, Kernel, WordState};
 
 /// Words of some input, or of one part of it: parts counted apart join with `+=` (a word
 /// split between two parts counts once).
@@ -431,66 +431,58 @@ fn words_with(k: Kernel, w: &mut Words, bytes: &[u8], last: bool) -> usize {
             None => return p,
         }
     }
-    let mut masks = [WordMasks::default(); BATCH];
-    // Separator bytes of a sequence that began in the block before.
-    let mut carry = 0u64;
-    loop {
+    let mut st = WordState {
+        count: w.count,
+        open: w.open,
+        carry: 0,
+    };
+    // The state at the start of each block of a batch, to go back to.
+    let mut before = [WordState::default(); BATCH];
+    // Offsets in the batch of the run starts the kernel cannot vouch for.
+    let mut pending = [0u32; 32 * BATCH + 4];
+    'batches: loop {
         let blocks = (bytes.len().saturating_sub(p + 2) / 64).min(BATCH);
-        if blocks == 0 || !simd::word_masks_with(k, bytes, p, &mut masks[..blocks]) {
+        let Some(n) = (blocks > 0)
+            .then(|| {
+                simd::word_blocks_with(k, bytes, p, &mut st, &mut before[..blocks], &mut pending)
+            })
+            .flatten()
+        else {
             break;
+        };
+        let mut ok = true;
+        for &j in &pending[..n] {
+            ok &= surely_word(bytes, p + j as usize);
         }
-        let mut b = 0;
-        while b < blocks {
-            let m = &masks[b];
-            let at = p + 64 * b;
-            let sep = m.blank | m.sep2 | m.sep2 << 1 | m.sep3 | m.sep3 << 1 | m.sep3 << 2 | carry;
-            let non = !sep;
-            // Run starts: a non-separator after a separator, or at 0 unless a word is open
-            // (then the byte before is inside that word).
-            let starts = non & !(non << 1 | u64::from(w.open));
-            let others = starts & !m.print & !m.word_lead;
-            let mut ok = true;
-            let mut rest = others;
-            while rest != 0 {
-                ok &= surely_word(bytes, at + rest.trailing_zeros() as usize);
-                rest &= rest - 1;
-            }
-            if !ok {
-                // The exact test, for the starts the table cannot vouch for.
-                ok = true;
-                let mut rest = others;
-                while rest != 0 {
-                    let j = rest.trailing_zeros() as usize;
-                    if !surely_word(bytes, at + j)
-                        && !matches!(step(bytes, at + j, false), Some((Class::Print, _)))
-                    {
-                        ok = false;
-                        break;
-                    }
-                    rest &= rest - 1;
+        if !ok {
+            for &j in &pending[..n] {
+                let at = p + j as usize;
+                if surely_word(bytes, at)
+                    || matches!(step(bytes, at, false), Some((Class::Print, _)))
+                {
+                    continue;
                 }
-            }
-            if !ok {
-                // A run that begins with a character that is not printable: this block, to the
-                // first character boundary at or after its end, through the exact machine.
+                // A run that begins with a character that is not printable: its block, to the
+                // first character boundary at or after the block's end, through the exact
+                // machine.
+                let b = j as usize / 64;
+                (w.count, w.open) = (before[b].count, before[b].open);
+                let at = p + 64 * b;
                 let end = scalar(w, bytes, at, at + 64, last);
                 if end < at + 64 || end >= bytes.len() {
                     return end;
                 }
                 p = end;
-                carry = 0;
-                break;
+                st = WordState {
+                    count: w.count,
+                    open: w.open,
+                    carry: 0,
+                };
+                continue 'batches;
             }
-            w.count += u64::from(starts.count_ones());
-            w.open = non >> 63 != 0;
-            let wide =
-                (u128::from(m.sep2) << 1 | u128::from(m.sep3) << 1 | u128::from(m.sep3) << 2) >> 64;
-            carry = wide as u64;
-            b += 1;
         }
-        if b == blocks {
-            p += 64 * blocks;
-        }
+        p += 64 * blocks;
+        (w.count, w.open) = (st.count, st.open);
     }
     // Bytes still carried are continuation bytes of a separator: the scalar machine skips
     // them as it skips any continuation byte.

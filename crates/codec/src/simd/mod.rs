@@ -17,6 +17,7 @@ mod lean;
 mod utf16_avx2;
 #[cfg(target_arch = "x86_64")]
 mod utf16_tables;
+mod words;
 #[cfg(target_arch = "x86_64")]
 mod x86_64;
 #[cfg(target_arch = "x86_64")]
@@ -359,10 +360,11 @@ pub(crate) fn probe(k: Kernel, bytes: &[u8]) -> Option<usize> {
 /// How many bytes the scalar kernel's probe decodes before the kernel is called.
 const PROBE: usize = 16;
 
-#[cfg(test)]
-pub(crate) use counting::WORD_LEADS;
-pub(crate) use counting::{WindowCounts, WordMasks};
+pub(crate) use counting::WindowCounts;
 pub(crate) use generic::{DENSE_SPAN, DenseMasks};
+#[cfg(test)]
+pub(crate) use words::WORD_LEADS;
+pub(crate) use words::WordState;
 
 /// Counts the dense scanner's windows of `bytes` from `o`, a unit boundary, into `c` with
 /// kernel `k` (available), up to and including the first with at most one error, and returns
@@ -450,38 +452,48 @@ pub(crate) fn count_valid_with(k: Kernel, bytes: &[u8], acc: &mut [u64; 5]) {
     }
 }
 
-/// Fills `out` with the [`WordMasks`] of the 64-byte blocks of `bytes` from `o` with kernel
-/// `k` (available) and returns `true`; `false` (nothing written) for the scalar kernel.
+/// Counts the run starts of the 64-byte blocks of `bytes` from `o`, one per element of
+/// `before`, into `st` with kernel `k` (available), as [`words::word_blocks`]: the state at
+/// each block's start goes to `before`, the offsets (from `o`) of the run starts it cannot
+/// vouch for to `pending`, and it returns how many; `None` (nothing done) for the portable
+/// kernels.
 ///
 /// # Panics
 ///
-/// If `bytes` has fewer than `o + 64 * out.len() + 2` bytes.
+/// If `bytes` has fewer than `o + 64 * before.len() + 2` bytes, or `pending` holds fewer than
+/// `32 * before.len() + 4` offsets.
 #[inline]
-pub(crate) fn word_masks_with(k: Kernel, bytes: &[u8], o: usize, out: &mut [WordMasks]) -> bool {
+pub(crate) fn word_blocks_with(
+    k: Kernel,
+    bytes: &[u8],
+    o: usize,
+    st: &mut WordState,
+    before: &mut [WordState],
+    pending: &mut [u32],
+) -> Option<usize> {
     assert!(
-        o + 64 * out.len() + 2 <= bytes.len(),
+        o + 64 * before.len() + 2 <= bytes.len() && pending.len() >= 32 * before.len() + 4,
         "word blocks past the end"
     );
-    let _ = (bytes, o, &out);
+    let _ = (bytes, o, &st, &before, &pending);
     #[cfg(target_arch = "x86_64")]
     {
         let ptr = bytes[o..].as_ptr();
-        match k {
-            // SAFETY: `k` is available (the caller's contract); the assert above keeps every
-            // read inside `bytes`.
-            Kernel::Avx512 => unsafe { x86_64_words::word_masks_avx512(ptr, out) },
-            // SAFETY: as above.
-            Kernel::Avx2 => unsafe { x86_64_words::word_masks_avx2(ptr, out) },
-            // SAFETY: as above.
-            Kernel::Sse42 => unsafe { x86_64_words::word_masks_sse42(ptr, out) },
-            _ => return false,
-        }
-        true
+        let f = match k {
+            Kernel::Avx512 => x86_64_words::word_blocks_avx512,
+            Kernel::Avx2 => x86_64_words::word_blocks_avx2,
+            Kernel::Sse42 => x86_64_words::word_blocks_sse42,
+            _ => return None,
+        };
+        // SAFETY: `f` is the entry point of kernel `k`, which is available (the caller's
+        // contract); the assert above keeps every read inside `bytes` and every offset inside
+        // `pending`.
+        Some(unsafe { f(ptr, st, before, pending) })
     }
     #[cfg(not(target_arch = "x86_64"))]
     {
         let _ = k;
-        false
+        None
     }
 }
 

@@ -1,33 +1,48 @@
-//! `#[target_feature]` entry points of word counting's byte classes
-//! ([`counting::word_masks`]), beside `x86_64.rs` whose vector types they use.
+//! `#[target_feature]` entry points of word counting's vector pass
+//! ([`words::word_blocks`]), beside `x86_64.rs` whose vector types they use.
 
-use super::counting;
+use super::words::{self, WordState};
 use super::x86_64::{Avx2, Avx512, Sse};
 
-/// Word counting's byte classes with SSE4.2 (see [`counting::word_masks`]).
+/// Word counting's vector pass with SSE4.2 (see [`words::word_blocks`]).
 /// # Safety
-/// The CPU must support SSE4.2; `ptr .. ptr + 64 * out.len() + 2` must be readable.
-#[target_feature(enable = "sse4.2")]
-pub(crate) unsafe fn word_masks_sse42(ptr: *const u8, out: &mut [counting::WordMasks]) {
-    // SAFETY: SSE4.2 is present and the range is readable (this function's contract).
-    unsafe { counting::word_masks::<Sse>(ptr, out) }
+/// The CPU must support SSE4.2 and POPCNT; the contract of [`words::word_blocks`].
+#[target_feature(enable = "sse4.2,popcnt")]
+pub(crate) unsafe fn word_blocks_sse42(
+    ptr: *const u8,
+    st: &mut WordState,
+    before: &mut [WordState],
+    pending: &mut [u32],
+) -> usize {
+    // SAFETY: SSE4.2 is present and the ranges are valid (this function's contract).
+    unsafe { words::word_blocks::<Sse>(ptr, st, before, pending) }
 }
 
-/// Word counting's byte classes with AVX2 (see [`counting::word_masks`]).
+/// Word counting's vector pass with AVX2 (see [`words::word_blocks`]).
 /// # Safety
-/// The CPU must support AVX2; `ptr .. ptr + 64 * out.len() + 2` must be readable.
-#[target_feature(enable = "avx2")]
-pub(crate) unsafe fn word_masks_avx2(ptr: *const u8, out: &mut [counting::WordMasks]) {
-    // SAFETY: AVX2 is present and the range is readable (this function's contract).
-    unsafe { counting::word_masks::<Avx2>(ptr, out) }
+/// The CPU must support AVX2 and POPCNT; the contract of [`words::word_blocks`].
+#[target_feature(enable = "avx2,popcnt")]
+pub(crate) unsafe fn word_blocks_avx2(
+    ptr: *const u8,
+    st: &mut WordState,
+    before: &mut [WordState],
+    pending: &mut [u32],
+) -> usize {
+    // SAFETY: AVX2 is present and the ranges are valid (this function's contract).
+    unsafe { words::word_blocks::<Avx2>(ptr, st, before, pending) }
 }
 
-/// Word counting's byte classes with AVX-512F and AVX-512BW (see [`counting::word_masks`]).
+/// Word counting's vector pass with AVX-512F and AVX-512BW (see [`words::word_blocks`]).
 /// # Safety
-/// The CPU must support AVX-512F and AVX-512BW; `ptr .. ptr + 64 * out.len() + 2` must be
-/// readable.
-#[target_feature(enable = "avx512f,avx512bw")]
-pub(crate) unsafe fn word_masks_avx512(ptr: *const u8, out: &mut [counting::WordMasks]) {
-    // SAFETY: AVX-512F/BW are present and the range is readable (this function's contract).
-    unsafe { counting::word_masks::<Avx512>(ptr, out) }
+/// The CPU must support AVX-512F, AVX-512BW and POPCNT; the contract of
+/// [`words::word_blocks`].
+#[target_feature(enable = "avx512f,avx512bw,popcnt")]
+pub(crate) unsafe fn word_blocks_avx512(
+    ptr: *const u8,
+    st: &mut WordState,
+    before: &mut [WordState],
+    pending: &mut [u32],
+) -> usize {
+    // SAFETY: AVX-512F/BW are present and the ranges are valid (this function's contract).
+    unsafe { words::word_blocks::<Avx512>(ptr, st, before, pending) }
 }

@@ -222,7 +222,7 @@ fn word_leads_are_always_words() {
     // not a separator.
     let (hi, lo) = crate::simd::WORD_LEADS;
     for lead in 0xC0..=0xEFu32 {
-        if hi[(lead >> 4) as usize] & lo[(lead & 15) as usize] == 0 {
+        if hi[(lead >> 4) as usize] & lo[(lead & 15) as usize] & 7 == 0 {
             continue;
         }
         let (first, last) = if lead < 0xE0 {

@@ -1,0 +1,214 @@
+//! Word counting's vector pass: the byte classes of 64-byte blocks and the word starts they
+//! give, written once over [`Vector`] and compiled per kernel in `x86_64_words.rs`.
+//! `words.rs` (the crate's) checks the run starts this pass cannot vouch for.
+
+use core::hint::black_box;
+
+use super::generic::Vector;
+
+/// Lead bytes every well-formed character of which is printable and not a separator
+/// (glibc 2.36): two-byte leads C3..CC, CF, D0..D3, D8..DB (Latin, Greek, Cyrillic,
+/// Armenian, Arabic) and three-byte leads E4..E9 (CJK ideographs), EB, EC (Hangul). As
+/// nibble tables: row C is bit 0, row D bit 1, row E bit 2 (words.rs tests them). Bits 3
+/// and 4 mark the leads of the non-ASCII separators: C2 (bit 3), E1..E3 (bit 4).
+pub(crate) const WORD_LEADS: ([u8; 16], [u8; 16]) = {
+    let mut hi = [0u8; 16];
+    hi[0xC] = 1 | SEP_LEAD2;
+    hi[0xD] = 2;
+    hi[0xE] = 4 | SEP_LEAD3;
+    let rows: [&[u8]; 3] = [
+        &[3, 4, 5, 6, 7, 8, 9, 0xA, 0xB, 0xC, 0xF],
+        &[0, 1, 2, 3, 8, 9, 0xA, 0xB],
+        &[4, 5, 6, 7, 8, 9, 0xB, 0xC],
+    ];
+    let mut lo = [0u8; 16];
+    let mut r = 0;
+    while r < 3 {
+        let mut i = 0;
+        while i < rows[r].len() {
+            lo[rows[r][i] as usize] |= 1 << r;
+            i += 1;
+        }
+        r += 1;
+    }
+    lo[2] |= SEP_LEAD2;
+    lo[1] |= SEP_LEAD3;
+    lo[2] |= SEP_LEAD3;
+    lo[3] |= SEP_LEAD3;
+    (hi, lo)
+};
+
+/// [`WORD_LEADS`]'s bit for C2, the lead of U+00A0.
+const SEP_LEAD2: u8 = 1 << 3;
+/// [`WORD_LEADS`]'s bit for E1, E2 and E3, the leads of the three-byte separators.
+const SEP_LEAD3: u8 = 1 << 4;
+
+/// The word state between blocks.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(crate) struct WordState {
+    /// Run starts so far (words, once the pending starts are vouched for).
+    pub(crate) count: u64,
+    /// The last byte is inside a run of non-separators.
+    pub(crate) open: bool,
+    /// Bytes of the next block that are continuation bytes of a separator begun in this one.
+    pub(crate) carry: u64,
+}
+
+/// The byte classes of one 64-byte block (byte `i` in bit `i`).
+#[derive(Clone, Copy, Debug, Default)]
+struct Classes {
+    /// Separator bytes: ASCII blanks and every byte of the non-ASCII separators that begin
+    /// in the block (their continuation bytes past it in `carry`).
+    sep: u64,
+    /// Bytes that surely begin a word when a run starts there: printable ASCII and the
+    /// leads of [`WORD_LEADS`] followed by the continuation bytes they need.
+    word: u64,
+    /// Separator bytes of the next block.
+    carry: u64,
+}
+
+/// The [`Classes`] of the 64 bytes at `block`.
+///
+/// # Safety
+///
+/// Only on a CPU with `V`'s ISA; `block .. block + 66` must be readable (a separator is
+/// recognized at its lead from the two bytes after it).
+#[inline(always)]
+unsafe fn classes<V: Vector>(block: *const u8) -> Classes {
+    // SAFETY: V's ISA is present (the caller's contract); every load reads `V::LANES` bytes
+    // at `block + i + d` with `i + V::LANES <= 64` and `d <= 2`, inside the readable range.
+    unsafe {
+        let k = |b: u8| V::splat(b);
+        // ASCII classes and the non-ASCII bytes: all most blocks of English need.
+        let (mut blank, mut print, mut high) = (0u64, 0u64, 0u64);
+        let mut i = 0;
+        while i < 64 {
+            let v = V::load(block.add(i));
+            let is_blank = v
+                .eq(k(b' '))
+                .or(v.signed_gt(k(0x08)).and(k(0x0E).signed_gt(v)));
+            let is_print = v.signed_gt(k(0x20)).and(k(0x7F).signed_gt(v));
+            // Opaque masks: LLVM otherwise merges the compares of the lanes into a vector of
+            // booleans it rebuilds bit by bit.
+            blank |= black_box(is_blank.high_bit_mask()) << i;
+            print |= black_box(is_print.high_bit_mask()) << i;
+            high |= black_box(v.high_bit_mask()) << i;
+            i += V::LANES;
+        }
+        let mut c = Classes {
+            sep: blank,
+            word: print,
+            carry: 0,
+        };
+        if high == 0 {
+            return c;
+        }
+        // The leads: which surely begin a word (when their continuation bytes follow), and
+        // whether a separator may begin here.
+        let (mut lead2, mut lead3, mut cand, mut cont1, mut cont2) = (0u64, 0, 0, 0, 0);
+        let (hi_t, lo_t) = (V::table(&WORD_LEADS.0), V::table(&WORD_LEADS.1));
+        // The bits of one lane's mask.
+        let full = u64::MAX >> (64 - V::LANES);
+        let mut i = 0;
+        while i < 64 {
+            let p = block.add(i);
+            let v = V::load(p);
+            let row = v
+                .high_nibbles()
+                .lookup(hi_t)
+                .and(v.low_nibbles().lookup(lo_t));
+            // A lane's mask of the bytes whose row has one of `bits`.
+            let has = |bits: u8| black_box(row.and(k(bits)).eq(k(0)).high_bit_mask()) ^ full;
+            lead2 |= has(3) << i;
+            lead3 |= has(4) << i;
+            cand |= has(SEP_LEAD2 | SEP_LEAD3) << i;
+            // Continuation bytes (0x80..0xBF) are the signed values below 0xC0.
+            cont1 |= black_box(k(0xC0).signed_gt(V::load(p.add(1))).high_bit_mask()) << i;
+            cont2 |= black_box(k(0xC0).signed_gt(V::load(p.add(2))).high_bit_mask()) << i;
+            i += V::LANES;
+        }
+        c.word |= lead2 & cont1 | lead3 & cont1 & cont2;
+        if cand == 0 {
+            return c;
+        }
+        let (mut sep2, mut sep3) = (0u64, 0u64);
+        let mut i = 0;
+        while i < 64 {
+            let p = block.add(i);
+            let (v, v1, v2) = (V::load(p), V::load(p.add(1)), V::load(p.add(2)));
+            let (v1_80, v2_80) = (v1.eq(k(0x80)), v2.eq(k(0x80)));
+            let s2 = v.eq(k(0xC2)).and(v1.eq(k(0xA0)));
+            // E2 80 80..8A (signed: 0x80..0x8A are below 0x8B), E2 80 AF; E2 81 9F, E2 81 A0;
+            // E1 9A 80; E3 80 80.
+            let e2_80 = v1_80.and(k(0x8B).signed_gt(v2).or(v2.eq(k(0xAF))));
+            let e2_81 = v1.eq(k(0x81)).and(v2.eq(k(0x9F)).or(v2.eq(k(0xA0))));
+            let s3 = v
+                .eq(k(0xE2))
+                .and(e2_80.or(e2_81))
+                .or(v.eq(k(0xE1)).and(v1.eq(k(0x9A))).and(v2_80))
+                .or(v.eq(k(0xE3)).and(v1_80).and(v2_80));
+            sep2 |= black_box(s2.high_bit_mask()) << i;
+            sep3 |= black_box(s3.high_bit_mask()) << i;
+            i += V::LANES;
+        }
+        c.sep |= sep2 | sep2 << 1 | sep3 | sep3 << 1 | sep3 << 2;
+        c.carry =
+            ((u128::from(sep2) << 1 | u128::from(sep3) << 1 | u128::from(sep3) << 2) >> 64) as u64;
+        c
+    }
+}
+
+/// Counts the run starts of the `before.len()` 64-byte blocks at `ptr` into `st`: a run
+/// of non-separators counts as a word when its first character is printable. Writes the
+/// state at the start of each block to `before` and the offsets (from `ptr`) of the run
+/// starts it cannot vouch for to `pending`, and returns how many it wrote there: the caller
+/// checks them, and where one is not printable recounts that block.
+///
+/// # Safety
+///
+/// Only on a CPU with `V`'s ISA; `ptr .. ptr + 64 * before.len() + 2` must be readable;
+/// `pending` must hold `32 * before.len() + 4` offsets.
+#[inline(always)]
+pub(crate) unsafe fn word_blocks<V: Vector>(
+    ptr: *const u8,
+    st: &mut WordState,
+    before: &mut [WordState],
+    pending: &mut [u32],
+) -> usize {
+    let (mut count, mut open, mut carry) = (st.count, st.open, st.carry);
+    let mut n = 0;
+    for (b, at) in before.iter_mut().enumerate() {
+        *at = WordState { count, open, carry };
+        // SAFETY: the caller's contract covers `ptr + 64 * b .. + 66`.
+        let c = unsafe { classes::<V>(ptr.add(64 * b)) };
+        let non = !(c.sep | carry);
+        // Run starts: a non-separator after a separator, or at 0 unless a word is open (then
+        // the byte before is inside that word).
+        let starts = non & !(non << 1 | u64::from(open));
+        let others = starts & !c.word;
+        // Usually none or one: no branch on how many unless more than four (a run start
+        // follows a separator byte: at most 32 a block, so `n + 4` stays in `pending`).
+        let base = 64 * b as u32;
+        let slots = &mut pending[n..n + 4];
+        let o1 = others & others.wrapping_sub(1);
+        let o2 = o1 & o1.wrapping_sub(1);
+        let o3 = o2 & o2.wrapping_sub(1);
+        slots[0] = base + others.trailing_zeros();
+        slots[1] = base + o1.trailing_zeros();
+        slots[2] = base + o2.trailing_zeros();
+        slots[3] = base + o3.trailing_zeros();
+        let mut rest = o3 & o3.wrapping_sub(1);
+        let mut extra = n + 4;
+        while rest != 0 {
+            pending[extra] = base + rest.trailing_zeros();
+            rest &= rest - 1;
+            extra += 1;
+        }
+        n += others.count_ones() as usize;
+        count += u64::from(starts.count_ones());
+        open = non >> 63 != 0;
+        carry = c.carry;
+    }
+    *st = WordState { count, open, carry };
+    n
+}
