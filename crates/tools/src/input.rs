@@ -67,7 +67,13 @@ impl Input {
             Input::Stdin { .. } => Ok(Source::stdin()),
             Input::Path(path) => {
                 let name = self.name();
-                let file = File::open(path).map_err(|e| ToolError::input(&name, &e))?;
+                let file = match File::open(path) {
+                    // A path past PATH_MAX (from a deep `-r` walk): a piece at a time.
+                    #[cfg(unix)]
+                    Err(e) if crate::longpath::too_long(&e) => crate::longpath::open_file(path),
+                    r => r,
+                }
+                .map_err(|e| ToolError::input(&name, &e))?;
                 let meta = file.metadata().map_err(|e| ToolError::input(&name, &e))?;
                 if meta.is_dir() {
                     return Err(ToolError::Input {

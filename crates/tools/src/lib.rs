@@ -33,6 +33,8 @@ pub mod engine;
 pub mod exit;
 pub mod grep;
 pub mod input;
+#[cfg(unix)]
+pub mod longpath;
 #[allow(unsafe_code)]
 pub mod mmap;
 pub mod mojibake;

@@ -10,6 +10,7 @@ mod count_words;
 mod faults;
 mod grep;
 mod grep_conventions;
+mod grep_deep;
 mod grep_parallel;
 mod hostile;
 mod legacy;

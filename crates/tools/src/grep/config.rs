@@ -6,9 +6,9 @@ use std::ffi::OsString;
 use std::io::Read;
 
 use super::args::{GrepArgs, InvalidMode};
+use super::filters::Filters;
 use super::matcher::Matcher;
 use super::printer::{Mode, Style};
-use super::walk::Filters;
 use crate::diag::ToolError;
 use crate::engine::Engine;
 

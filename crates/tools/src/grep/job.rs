@@ -2,8 +2,8 @@
 //! trouble met finding them, and the sums of what was found. Below `run`, `parallel` and
 //! `split`, which all use them.
 
+use super::filters::Found;
 use super::sink::FileResult;
-use super::walk::Found;
 use crate::diag::ToolError;
 use crate::input::Input;
 

@@ -8,6 +8,9 @@
 mod args;
 mod buffer;
 mod config;
+#[cfg(unix)]
+mod deep;
+mod filters;
 mod glob;
 mod job;
 mod json;

@@ -1,109 +1,17 @@
 //! `-r`: the files under a directory, walked by `walkdir` in name order, depth first,
 //! without following symbolic links met inside it (a directory named on the command line
 //! is entered even when it is a link, as GNU grep does); `-R` follows them all, and says
-//! "recursive directory loop" (a warning, as GNU grep) for one that leads back up; `--include`, `--exclude`,
-//! `--exclude-dir` are fnmatch patterns on base names ([`super::glob`]).
+//! "recursive directory loop" (a warning, as GNU grep) for one that leads back up; the
+//! filters of [`super::filters`] decide which names are searched. Below `PATH_MAX` the walk
+//! goes on in [`super::deep`].
 
-use std::ffi::OsStr;
 use std::path::{Path, PathBuf};
 
 use walkdir::WalkDir;
 
-use super::glob::Globs;
-
-/// The filters of `-r` and of FILE operands, as GNU grep applies them (gnulib's
-/// `excluded_file_name`): among `--include` and `--exclude`, the last pattern that matches
-/// decides; a name none matches is searched unless the first pattern is an `--include`.
-/// Files met in a walk are matched by base name, FILE operands by their whole name or any
-/// part of it after a `/` (GNU's "name suffix").
-#[derive(Debug, Default, Clone)]
-pub struct Filters {
-    /// `--include` and `--exclude` patterns, in command-line order.
-    files: Globs,
-    /// Whether each of them is an `--include`.
-    include: Vec<bool>,
-    /// `--exclude-dir` patterns (a trailing `/` dropped).
-    exclude_dir: Globs,
-}
-
-impl Filters {
-    /// The filters of these `--include` (true) / `--exclude` (false) patterns, in the order
-    /// given, and `--exclude-dir` patterns.
-    pub fn new(file_filters: &[(bool, String)], exclude_dir: &[String]) -> Filters {
-        let dirs = exclude_dir.iter().map(|p| match p.trim_end_matches('/') {
-            "" => p.as_str(),
-            trimmed => trimmed,
-        });
-        Filters {
-            files: Globs::new(file_filters.iter().map(|(_, p)| p.as_str())),
-            include: file_filters.iter().map(|&(inc, _)| inc).collect(),
-            exclude_dir: Globs::new(dirs),
-        }
-    }
-
-    fn decide(&self, last: Option<usize>) -> bool {
-        match last {
-            Some(i) => self.include[i],
-            None => !self.include.first().copied().unwrap_or(false),
-        }
-    }
-
-    /// Whether a file met in a walk, with this base name, is searched.
-    pub fn file_ok(&self, base: &OsStr) -> bool {
-        self.decide(self.files.last_match(base))
-    }
-
-    /// Whether a FILE operand is searched.
-    pub fn operand_ok(&self, name: &OsStr) -> bool {
-        self.decide(
-            suffixes(name)
-                .into_iter()
-                .filter_map(|s| self.files.last_match(s))
-                .max(),
-        )
-    }
-
-    /// Whether a directory met in a walk, with this base name, is entered.
-    pub fn dir_ok(&self, base: &OsStr) -> bool {
-        self.exclude_dir.last_match(base).is_none()
-    }
-
-    /// Whether a directory FILE operand of `-r` is searched.
-    pub fn dir_operand_ok(&self, name: &OsStr) -> bool {
-        suffixes(name)
-            .into_iter()
-            .all(|s| self.exclude_dir.last_match(s).is_none())
-    }
-}
-
-/// A name and each part of it that follows a `/` not followed by another `/` (gnulib's
-/// unanchored exclude matching).
-fn suffixes(name: &OsStr) -> Vec<&OsStr> {
-    #[cfg(unix)]
-    {
-        use std::os::unix::ffi::OsStrExt;
-        let b = name.as_bytes();
-        (0..b.len())
-            .filter(|&i| i == 0 || (b[i - 1] == b'/' && b[i] != b'/'))
-            .map(|i| OsStr::from_bytes(&b[i..]))
-            .collect()
-    }
-    #[cfg(not(unix))]
-    {
-        vec![name]
-    }
-}
-
-/// One entry found while walking: a file to search, or an error to report.
-#[derive(Debug)]
-pub enum Found {
-    /// A file (or anything that is not a directory or a symbolic link) to search.
-    File(PathBuf),
-    /// A directory that could not be read (or, under `-R`, a link to nothing).
-    Error(PathBuf, std::io::Error),
-    /// Under `-R`, a link back to a directory being walked: not entered again.
-    Loop(PathBuf),
-}
+#[cfg(unix)]
+use super::deep::DeepWalk;
+use super::filters::{Filters, Found};
 
 /// The files under `dir` (sorted by name, depth first), with the errors met where they
 /// were met; `implicit` when `dir` is the `.` of `-r` without FILE (names are then given
@@ -129,18 +37,49 @@ pub fn walk(
         .sort_by_file_name()
         .into_iter()
         .filter_entry(|e| !e.file_type().is_dir() || filters.dir_ok(e.file_name()))
-        .filter_map(move |r| match r {
+        .flat_map(move |r| match r {
             Ok(e) => {
                 let ft = e.file_type();
-                (!ft.is_dir() && !ft.is_symlink() && filters.file_ok(e.file_name()))
-                    .then(|| Found::File(shown(e.path())))
+                let file = !ft.is_dir() && !ft.is_symlink() && filters.file_ok(e.file_name());
+                Walked::One(file.then(|| Found::File(shown(e.path()))))
             }
             // An entry a directory listing could not name is skipped.
-            Err(err) if err.loop_ancestor().is_some() => Some(Found::Loop(shown(err.path()?))),
+            Err(err) if err.loop_ancestor().is_some() => {
+                Walked::One(err.path().map(|p| Found::Loop(shown(p))))
+            }
             Err(err) => {
-                let path = shown(err.path()?);
-                let io = err.into_io_error()?;
-                Some(Found::Error(path, io))
+                let Some(path) = err.path().map(&shown) else {
+                    return Walked::One(None);
+                };
+                match err.into_io_error() {
+                    // Past PATH_MAX: the rest of this directory from descriptors.
+                    #[cfg(unix)]
+                    Some(io) if crate::longpath::too_long(&io) => {
+                        Walked::Deep(Box::new(DeepWalk::new(path, follow, filters)))
+                    }
+                    Some(io) => Walked::One(Some(Found::Error(path, io))),
+                    None => Walked::One(None),
+                }
             }
         })
+}
+
+/// What one step of walkdir gives: at most one entry, or the walk below a directory too deep
+/// for it.
+enum Walked {
+    One(Option<Found>),
+    #[cfg(unix)]
+    Deep(Box<DeepWalk>),
+}
+
+impl Iterator for Walked {
+    type Item = Found;
+
+    fn next(&mut self) -> Option<Found> {
+        match self {
+            Walked::One(f) => f.take(),
+            #[cfg(unix)]
+            Walked::Deep(d) => d.next(),
+        }
+    }
 }
