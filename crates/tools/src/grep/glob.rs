@@ -120,7 +120,14 @@ struct Class {
 
 /// Reads the bracket expression after a `[` at `p[0..]`: the class and the characters it
 /// took (its closing `]` included), `None` when it has no `]` (the `[` is then literal),
-/// or `Some(None, ..)` when it names an unknown class (fnmatch then matches nothing).
+/// or `Some(None, ..)` when it can match nothing (then so does the pattern, as with a bracket
+/// without `]` that ends in a `\` or a member and `-`).
+///
+/// An unknown class name (`[:foo:]`) ends what the class matches: glibc's fnmatch tries the
+/// members in order, answers "no match" for the whole pattern when it reaches the unknown
+/// name, and skips the rest unread once a member matched; so `[a[:foo:]b]` matches `a`
+/// only, and `[!a[:foo:]]` nothing (fuzz finding, glob_fnmatch:
+/// `[a\x01[hpla[:a:]**/b[]` matches `a`).
 fn read_class(p: &[char]) -> Option<(Option<Class>, usize)> {
     let mut i = 0;
     let negated = matches!(p.first(), Some('!' | '^'));
@@ -129,6 +136,8 @@ fn read_class(p: &[char]) -> Option<(Option<Class>, usize)> {
     }
     let mut ranges = Vec::new();
     let mut bad = false;
+    // Past an unknown class name: members are read but match nothing.
+    let mut cut = false;
     let mut first = true;
     loop {
         let c = *p.get(i)?;
@@ -161,8 +170,10 @@ fn read_class(p: &[char]) -> Option<(Option<Class>, usize)> {
             i = end + 2;
             if delim == ':' {
                 match posix_class(&inner) {
-                    Some(r) => ranges.extend_from_slice(r),
-                    None => bad = true,
+                    Some(r) if !cut => ranges.extend_from_slice(r),
+                    Some(_) => {}
+                    None if negated => bad = true,
+                    None => cut = true,
                 }
                 continue;
             }
@@ -176,23 +187,35 @@ fn read_class(p: &[char]) -> Option<(Option<Class>, usize)> {
             }
         } else if c == '\\' {
             i += 2;
-            *p.get(i - 1)?
+            match p.get(i - 1) {
+                Some(&e) => e,
+                // A `\` at the end of an unterminated bracket: glibc matches nothing.
+                None => return Some((None, p.len())),
+            }
         } else {
             i += 1;
             c
         };
+        // A member and then `-` at the end of the pattern: glibc reads a range to the end
+        // and matches nothing (fuzz finding, glob_fnmatch: `][a-`).
+        if p.get(i) == Some(&'-') && i + 1 == p.len() {
+            return Some((None, p.len()));
+        }
         if p.get(i) == Some(&'-') && p.get(i + 1).is_some_and(|&c| c != ']') {
             let hi = if p[i + 1] == '\\' {
                 i += 3;
-                *p.get(i - 1)?
+                match p.get(i - 1) {
+                    Some(&e) => e,
+                    None => return Some((None, p.len())),
+                }
             } else {
                 i += 2;
                 p[i - 1]
             };
-            if lo <= hi {
+            if lo <= hi && !cut {
                 ranges.push((lo, hi));
             }
-        } else {
+        } else if !cut {
             ranges.push((lo, lo));
         }
     }
@@ -424,5 +447,39 @@ mod tests {
         assert!(glob_match("[a[:x]]", "a]"));
         assert!(glob_match("[[:Alpha:]]", "A]"));
         assert!(glob_match("[[=]", "="));
+    }
+
+    /// Fuzz finding (glob_fnmatch, issue 21): an unknown class name inside brackets made us
+    /// match nothing, where glibc's fnmatch matches the members before it (it stops at the
+    /// unknown name only when none of them matched). Answers of glibc 2.36.
+    #[test]
+    fn fuzz_glob_fnmatch_unknown_class_and_unterminated_range() {
+        for (p, n, want) in [
+            ("[a\u{1}[hpla[:a:]**/b[]", "a", true),
+            ("[a\u{1}[hpla[:a:]**/b[]", "h", true),
+            ("[a[:a:]b]", "a", true),
+            ("[a[:a:]b]", "b", false),
+            ("[a[:a:]b]x", "ax", true),
+            ("[!a[:a:]b]", "c", false),
+            ("[a[:alpha:][:a:]]", "z", true),
+            ("[a[:foo:]]]", "a]", true),
+            ("[a[:foo:]]]", "a", false),
+            ("[[:foo:]a]", "a", false),
+            // A bracket without `]` is a literal `[`, unless it ends in a member and `-`
+            // (a range to the end) or a `\`.
+            ("][a-", "][a-", false),
+            ("[ab-", "[ab-", false),
+            ("[]-", "[]-", false),
+            ("[\\", "[\\", false),
+            ("[a-\\", "[a-\\", false),
+            ("[!-", "[!-", true),
+            ("x[-", "x[-", true),
+            ("[a--", "[a--", true),
+            ("[a-b-", "[a-b-", true),
+            ("[[a", "[[a", true),
+            ("[Z-a", "[Z-a", true),
+        ] {
+            assert_eq!(glob_match(p, n), want, "{p:?} on {n:?}");
+        }
     }
 }
