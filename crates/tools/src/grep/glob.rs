@@ -120,14 +120,16 @@ struct Class {
 
 /// Reads the bracket expression after a `[` at `p[0..]`: the class and the characters it
 /// took (its closing `]` included), `None` when it has no `]` (the `[` is then literal),
-/// or `Some(None, ..)` when it can match nothing (then so does the pattern, as with a bracket
-/// without `]` that ends in a `\` or a member and `-`).
+/// or `Some(None, ..)` when it can match nothing (and so the pattern).
 ///
-/// An unknown class name (`[:foo:]`) ends what the class matches: glibc's fnmatch tries the
-/// members in order, answers "no match" for the whole pattern when it reaches the unknown
-/// name, and skips the rest unread once a member matched; so `[a[:foo:]b]` matches `a`
-/// only, and `[!a[:foo:]]` nothing (fuzz finding, glob_fnmatch:
-/// `[a\x01[hpla[:a:]**/b[]` matches `a`).
+/// glibc's fnmatch tries the members in order and skips the rest unread once one matched;
+/// what stops it on the way makes the whole pattern fail (fuzz findings, glob_fnmatch):
+/// - an unknown class name (`[:foo:]`) or a collating symbol of several characters
+///   (`[.ab.]`): `[a[:foo:]b]` matches `a` only, `[!a[:foo:]]` nothing;
+/// - in a bracket without `]` (whose `[` is otherwise a literal: only a name's `[` gets that
+///   far), the same, a `\` at the end, or a member and `-` at the end (a range to the end),
+///   unless a member before it matched `[`: `][a-` matches nothing, `z[[-` itself;
+/// - a `[.` without its `.]`.
 fn read_class(p: &[char]) -> Option<(Option<Class>, usize)> {
     let mut i = 0;
     let negated = matches!(p.first(), Some('!' | '^'));
@@ -135,53 +137,75 @@ fn read_class(p: &[char]) -> Option<(Option<Class>, usize)> {
         i += 1;
     }
     let mut ranges = Vec::new();
-    let mut bad = false;
-    // Past an unknown class name: members are read but match nothing.
+    // Past an unknown name: members are read but match nothing (a negated class: nothing).
     let mut cut = false;
+    // Whether a member read so far matches `[`, and whether glibc gave up before one did.
+    let (mut lbracket, mut trouble) = (false, false);
+    // glibc gives up there (the pattern matches nothing) unless a `[` member came first.
+    let gives_up = |literal: bool| if literal { None } else { Some((None, p.len())) };
     let mut first = true;
     loop {
-        let c = *p.get(i)?;
+        let Some(&c) = p.get(i) else {
+            // No `]`: a literal `[`, unless glibc gave up on the way.
+            return if trouble { Some((None, p.len())) } else { None };
+        };
         if c == ']' && !first {
             i += 1;
             break;
         }
         first = false;
         // One member: `[:name:]`, `[=c=]`, `[.c.]`, `\c`, or a character; then maybe `-END`.
-        // `[:` without its `:]` is a `[` member.
+        // `[:` without its `:]`, and `[=` without one character and `=]`, are `[` members.
         let named = match (c, p.get(i + 1)) {
             ('[', Some(&d @ (':' | '=' | '.'))) => (i + 2..p.len().saturating_sub(1))
                 .find(|&j| p[j] == d && p[j + 1] == ']')
                 .map(|end| (d, end))
                 // glibc reads a class name of letters `a`..`y` only: any other character
                 // makes the `[` a member (fuzz finding, glob_fnmatch: `[[:[:alpha:]]`).
-                .filter(|&(d, end)| {
-                    d != ':' || p[i + 2..end].iter().all(|c| ('a'..='y').contains(c))
+                .filter(|&(d, end)| match d {
+                    ':' => p[i + 2..end].iter().all(|c| ('a'..='y').contains(c)),
+                    '=' => end == i + 3,
+                    _ => true,
                 }),
             _ => None,
         };
-        // `[.` without its `.]`: glibc's fnmatch matches nothing with the whole pattern
-        // (fuzz finding, glob_fnmatch); `[:` and `[=` are `[` members instead.
         if named.is_none() && c == '[' && p.get(i + 1) == Some(&'.') {
             return Some((None, p.len()));
         }
         let lo = if let Some((delim, end)) = named {
-            let start = i + 2;
-            let inner: String = p[start..end].iter().collect();
+            let inner = &p[i + 2..end];
             i = end + 2;
-            if delim == ':' {
-                match posix_class(&inner) {
-                    Some(r) if !cut => ranges.extend_from_slice(r),
-                    Some(_) => {}
-                    None if negated => bad = true,
-                    None => cut = true,
+            let known: Option<&[(char, char)]> = match (delim, inner) {
+                (':', _) => posix_class(&inner.iter().collect::<String>()),
+                (_, &[c]) => {
+                    if p.get(i) == Some(&'-') && p.get(i + 1).is_some_and(|&c| c != ']') {
+                        // `[.c.]` or `[=c=]` as the start of a range.
+                        Some(&[])
+                    } else {
+                        lbracket |= !cut && c == '[';
+                        if !cut {
+                            ranges.push((c, c));
+                        }
+                        continue;
+                    }
                 }
-                continue;
-            }
-            let mut chars = inner.chars();
-            match (chars.next(), chars.next()) {
-                (Some(c), None) => c,
-                _ => {
-                    bad = true;
+                _ => None,
+            };
+            match known {
+                Some([]) => match inner {
+                    &[c] => c,
+                    _ => unreachable!("a range start is one character"),
+                },
+                Some(r) => {
+                    if !cut {
+                        lbracket |= r.iter().any(|&(a, b)| a <= '[' && '[' <= b);
+                        ranges.extend_from_slice(r);
+                    }
+                    continue;
+                }
+                None => {
+                    trouble |= !lbracket;
+                    cut = true;
                     continue;
                 }
             }
@@ -189,37 +213,37 @@ fn read_class(p: &[char]) -> Option<(Option<Class>, usize)> {
             i += 2;
             match p.get(i - 1) {
                 Some(&e) => e,
-                // A `\` at the end of an unterminated bracket: glibc matches nothing.
-                None => return Some((None, p.len())),
+                None => return gives_up(lbracket && !trouble),
             }
         } else {
             i += 1;
             c
         };
-        // A member and then `-` at the end of the pattern: glibc reads a range to the end
-        // and matches nothing (fuzz finding, glob_fnmatch: `][a-`).
+        lbracket |= !cut && lo == '[';
+        // A member and then `-` at the end of the pattern: a range to the end.
         if p.get(i) == Some(&'-') && i + 1 == p.len() {
-            return Some((None, p.len()));
+            return gives_up(lbracket && !trouble);
         }
         if p.get(i) == Some(&'-') && p.get(i + 1).is_some_and(|&c| c != ']') {
             let hi = if p[i + 1] == '\\' {
                 i += 3;
                 match p.get(i - 1) {
                     Some(&e) => e,
-                    None => return Some((None, p.len())),
+                    None => return gives_up(lbracket && !trouble),
                 }
             } else {
                 i += 2;
                 p[i - 1]
             };
             if lo <= hi && !cut {
+                lbracket |= lo <= '[' && '[' <= hi;
                 ranges.push((lo, hi));
             }
         } else if !cut {
             ranges.push((lo, lo));
         }
     }
-    let class = (!bad).then_some(Class { negated, ranges });
+    let class = (!(cut && negated)).then_some(Class { negated, ranges });
     Some((class, i))
 }
 
@@ -478,6 +502,20 @@ mod tests {
             ("[a-b-", "[a-b-", true),
             ("[[a", "[[a", true),
             ("[Z-a", "[Z-a", true),
+            // Review of the above: a `[` member before the trouble keeps the `[` literal.
+            ("z[[-", "z[[-", true),
+            ("[\\[-", "[[-", true),
+            ("[[!-", "[[!-", true),
+            ("[![-", "[![-", true),
+            ("[Z-a-", "[Z-a-", true),
+            ("[[:foo:]", "[f", false),
+            ("[![:foo:]", "[!f", false),
+            ("[a[:foo:]", "[af", false),
+            // Collating symbols and equivalence classes of several characters.
+            ("[a[.ab.]]", "a", true),
+            ("[b[.ab.]]", "a", false),
+            ("[[=ab=]]", "=]", true),
+            ("[[=ab=]]", "a", false),
         ] {
             assert_eq!(glob_match(p, n), want, "{p:?} on {n:?}");
         }
