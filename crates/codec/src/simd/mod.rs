@@ -15,6 +15,8 @@ mod generic;
 mod lean;
 #[cfg(target_arch = "x86_64")]
 mod utf16_avx2;
+#[cfg(all(test, target_arch = "x86_64", feature = "std"))]
+mod utf16_simdutf;
 #[cfg(target_arch = "x86_64")]
 mod utf16_tables;
 #[cfg(target_arch = "x86_64")]
@@ -494,10 +496,55 @@ pub(crate) fn transcode_valid_prefix(src: &[u8], dst: &mut [u16]) -> (usize, usi
     #[cfg(target_arch = "x86_64")]
     if matches!(Kernel::active(), Kernel::Avx2 | Kernel::Avx512) && Kernel::Avx2.is_available() {
         // SAFETY: AVX2 is available (checked just above).
-        return unsafe { utf16_avx2::transcode_valid_avx2(src, dst) };
+        return unsafe { utf16_avx2::transcode_valid_avx2(src, dst.as_mut_ptr(), dst.len()) };
     }
     let _ = (src, dst);
     (0, 0)
+}
+
+/// Appends to `out` the UTF-16 of a prefix of `src`, which the caller has validated, with
+/// the vector transcoder of [`transcode_valid_prefix`] writing straight into the spare
+/// capacity (no zero fill); returns the bytes converted: 0 without the transcoder, and
+/// otherwise all but at most 80 bytes at the end, which the caller converts.
+#[cfg(feature = "alloc")]
+#[inline]
+pub(crate) fn extend_valid_prefix(src: &[u8], out: &mut alloc::vec::Vec<u16>) -> usize {
+    #[cfg(target_arch = "x86_64")]
+    if src.len() >= 80
+        && matches!(Kernel::active(), Kernel::Avx2 | Kernel::Avx512)
+        && Kernel::Avx2.is_available()
+    {
+        out.reserve(src.len());
+        let spare = out.spare_capacity_mut();
+        // SAFETY: AVX2 is available (checked just above); `spare` is valid for writing its
+        // `spare.len()` units.
+        let (read, written) = unsafe {
+            utf16_avx2::transcode_valid_avx2(src, spare.as_mut_ptr().cast(), spare.len())
+        };
+        // SAFETY: `transcode_valid_avx2` stored to each of the first `written` units of the
+        // spare capacity (its contract), which holds at least `written` units.
+        unsafe { out.set_len(out.len() + written) };
+        return read;
+    }
+    let _ = (src, out);
+    0
+}
+
+/// Writes to `dst` the UTF-16 of an ASCII prefix of `src` and returns its length (as many
+/// units written): with AVX2 (when the active kernel is AVX2 or AVX-512) whole blocks of 32
+/// bytes up to the first block with a byte that is not ASCII, as far as `dst` has room, in
+/// one pass; otherwise nothing. The prefix always ends before a byte that starts a unit.
+#[inline]
+pub(crate) fn widen_ascii(src: &[u8], dst: &mut [u16]) -> usize {
+    let src = &src[..src.len().min(dst.len())];
+    #[cfg(target_arch = "x86_64")]
+    if matches!(Kernel::active(), Kernel::Avx2 | Kernel::Avx512) && Kernel::Avx2.is_available() {
+        // SAFETY: AVX2 is available (checked just above); `dst` has room for `src.len()`
+        // units (`src` was cut to its length), which is all the function may write.
+        return unsafe { utf16_avx2::widen_ascii_avx2(src, dst.as_mut_ptr()) };
+    }
+    let _ = (src, dst);
+    0
 }
 
 /// Appends to `out` the UTF-16 of the ASCII prefix of `src` and returns its length: with

@@ -22,17 +22,25 @@ use super::utf16_tables::{COMPRESS, INDEX, NONE, SHUFFLES};
 /// (67).
 const ROOM: usize = 80;
 
-/// Transcodes a prefix of `src` into `dst` and returns (bytes read, units written): whole
-/// blocks while [`ROOM`] bytes and units are left, ending at a code point boundary when
-/// `src` is valid UTF-8. The caller converts the rest.
+/// Transcodes a prefix of `src` into the `room` units at `dst` and returns (bytes read,
+/// units written): whole blocks while [`ROOM`] bytes and units are left, ending at a code
+/// point boundary when `src` is valid UTF-8. The caller converts the rest. Every one of the
+/// units written (`dst[..written]`) has been stored to, whatever the input: the memory may
+/// start uninitialized (a `Vec`'s spare capacity).
 ///
 /// # Safety
 ///
-/// The CPU must support AVX2.
+/// The CPU must support AVX2; `dst` must be valid for writing `room` units.
 #[target_feature(enable = "avx2")]
-pub(crate) unsafe fn transcode_valid_avx2(src: &[u8], dst: &mut [u16]) -> (usize, usize) {
+pub(crate) unsafe fn transcode_valid_avx2(
+    src: &[u8],
+    dst: *mut u16,
+    room: usize,
+) -> (usize, usize) {
     let (mut i, mut o) = (0, 0);
-    while src.len() - i >= ROOM && dst.len() - o >= ROOM {
+    // Every step stores a contiguous run of units from `o` that covers the units it counts
+    // (at most 16 from `o`): `dst[..o]` is always written.
+    while src.len() - i >= ROOM && room - o >= ROOM {
         // SAFETY: `i + 80 <= src.len()`, so 64 bytes are readable at `i`.
         let (a, b) = unsafe {
             let p = src.as_ptr().add(i);
@@ -42,9 +50,9 @@ pub(crate) unsafe fn transcode_valid_avx2(src: &[u8], dst: &mut [u16]) -> (usize
             )
         };
         if _mm256_movemask_epi8(_mm256_or_si256(a, b)) == 0 {
-            // SAFETY: `o + 80 <= dst.len()`: 64 units are writable at `o`.
+            // SAFETY: `o + 80 <= room`: 64 units are writable at `o`.
             unsafe {
-                let q = dst.as_mut_ptr().add(o).cast::<__m256i>();
+                let q = dst.add(o).cast::<__m256i>();
                 _mm256_storeu_si256(q, _mm256_cvtepu8_epi16(_mm256_castsi256_si128(a)));
                 _mm256_storeu_si256(
                     q.add(1),
@@ -71,8 +79,8 @@ pub(crate) unsafe fn transcode_valid_avx2(src: &[u8], dst: &mut [u16]) -> (usize
         while i < stop {
             // SAFETY: `i < stop <= start + 52` with `start + 80 <= src.len()`, so 28 bytes are
             // readable at `i`; every step so far wrote no more units than it read bytes, so
-            // `o <= ostart + 51` and 16 units are writable at `o` (`ostart + 80 <= dst.len()`).
-            let (used, wrote) = unsafe { step(src.as_ptr().add(i), ends, dst.as_mut_ptr().add(o)) };
+            // `o <= ostart + 51` and 16 units are writable at `o` (`ostart + 80 <= room`).
+            let (used, wrote) = unsafe { step(src.as_ptr().add(i), ends, dst.add(o)) };
             if used == 0 {
                 return (i, o);
             }
@@ -225,7 +233,6 @@ fn four_bytes(perm: __m128i) -> (__m128i, usize) {
 /// # Safety
 ///
 /// The CPU must support AVX2; `dst` must be valid for writing `src.len()` units.
-#[cfg(feature = "alloc")]
 #[target_feature(enable = "avx2")]
 pub(crate) unsafe fn widen_ascii_avx2(src: &[u8], dst: *mut u16) -> usize {
     let (len, p) = (src.len(), src.as_ptr());
