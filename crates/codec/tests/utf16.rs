@@ -320,3 +320,21 @@ fn errors_across_the_pieces() {
     }
     check(text.as_bytes(), true);
 }
+
+/// Text of one- and two-byte sequences only (the transcoder's two-byte blocks), shifted by
+/// every offset so that a lead byte ends a 64-byte block at every alignment, valid and with
+/// an error in the middle.
+#[test]
+fn two_byte_text_at_every_shift() {
+    let text = "Привет, мир! Grüße aus Köln, ελληνικά ÿ ".repeat(12);
+    for shift in 0..70 {
+        let mut v = vec![b'x'; shift];
+        v.extend_from_slice(text.as_bytes());
+        check(&v, true);
+        let mid = v.len() / 2;
+        v[mid] = 0xC3;
+        v[mid + 1] = b'!';
+        check(&v, true);
+        check_resumed(&v, 100);
+    }
+}

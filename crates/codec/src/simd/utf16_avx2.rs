@@ -15,7 +15,7 @@
 
 use core::arch::x86_64::*;
 
-use super::utf16_tables::{COMPRESS, INDEX, NONE, SHUFFLES};
+use super::utf16_tables::{COMPRESS, INDEX, NONE, PACK, SHUFFLES};
 
 /// Input bytes and output units that must be left for a block: a step starts at most 51
 /// bytes into it and reads up to 28 bytes (79), writes at most 16 units at most 51 units in
@@ -68,6 +68,16 @@ pub(crate) unsafe fn transcode_valid_avx2(
             o += 64;
             continue;
         }
+        // No byte above 0xDF: only one- and two-byte sequences (Latin, Cyrillic, Greek, ...).
+        let high = _mm256_subs_epu8(_mm256_max_epu8(a, b), _mm256_set1_epi8(0xDFu8 as i8));
+        if _mm256_testz_si256(high, high) == 1 {
+            // SAFETY: `i + 80 <= src.len()` and `o + 80 <= room` (the loop's condition), what
+            // `two_byte_block` needs.
+            let (used, wrote) = unsafe { two_byte_block(src.as_ptr().add(i), dst.add(o)) };
+            i += used;
+            o += wrote;
+            continue;
+        }
         // Continuation bytes are 0x80..=0xBF, below -64 as signed bytes.
         let below = _mm256_set1_epi8(-64);
         let cont_a = _mm256_movemask_epi8(_mm256_cmpgt_epi8(below, a)) as u32;
@@ -90,6 +100,65 @@ pub(crate) unsafe fn transcode_valid_avx2(
         }
     }
     (i, o)
+}
+
+/// 64 bytes at `p` (a code point boundary) of one- and two-byte sequences only, 16 at a
+/// time without looking for where sequences end: each byte becomes a 16-bit lane, a lead's
+/// lane combined with the byte after it (from a second load one byte later), and the lanes
+/// of continuation bytes are dropped by a shuffle from [`PACK`] (a fixed 16 bytes per step,
+/// so no step waits on the one before, as the steps of [`step`] do). A lead at byte 63
+/// takes its continuation at byte 64, which is then consumed too. Returns (bytes consumed,
+/// units written): 64 or 65 bytes, at most 64 units, every one of them stored to.
+///
+/// # Safety
+///
+/// The CPU must support AVX2; 80 bytes must be readable at `p` and 80 units writable at `q`.
+#[target_feature(enable = "avx2")]
+#[inline]
+unsafe fn two_byte_block(p: *const u8, q: *mut u16) -> (usize, usize) {
+    let mut o = 0;
+    for k in (0..64).step_by(16) {
+        // SAFETY: bytes `k..k + 17 <= 65` are readable at `p` (the contract).
+        let (cur, next) = unsafe {
+            (
+                _mm_loadu_si128(p.add(k).cast()),
+                _mm_loadu_si128(p.add(k + 1).cast()),
+            )
+        };
+        let (c, n) = (_mm256_cvtepu8_epi16(cur), _mm256_cvtepu8_epi16(next));
+        let next_cont = _mm256_cmpeq_epi16(
+            _mm256_and_si256(n, _mm256_set1_epi16(0xC0)),
+            _mm256_set1_epi16(0x80),
+        );
+        let two = _mm256_or_si256(
+            _mm256_and_si256(_mm256_slli_epi16::<6>(c), _mm256_set1_epi16(0x7C0)),
+            _mm256_and_si256(n, _mm256_set1_epi16(0x3F)),
+        );
+        let units = _mm256_blendv_epi8(c, two, next_cont);
+        // Lanes to keep: bytes that are not continuations (above -65 as signed bytes).
+        let keep = _mm_movemask_epi8(_mm_cmpgt_epi8(cur, _mm_set1_epi8(-65))) as usize;
+        let (k0, k1) = (keep & 0xFF, (keep >> 8) & 0xFF);
+        // SAFETY: `k0, k1 < 256`, the length of PACK, whose rows are 16 bytes.
+        let (s0, s1) = unsafe {
+            (
+                _mm_loadu_si128(PACK[k0].as_ptr().cast()),
+                _mm_loadu_si128(PACK[k1].as_ptr().cast()),
+            )
+        };
+        let lo = _mm_shuffle_epi8(_mm256_castsi256_si128(units), s0);
+        let hi = _mm_shuffle_epi8(_mm256_extracti128_si256::<1>(units), s1);
+        // SAFETY: `o <= k` (at most one unit per byte so far), so the 8 units at `o` and the
+        // 8 at `o + popcount(k0) <= k + 8` lie within the first 72 of the 80 writable units.
+        unsafe {
+            _mm_storeu_si128(q.add(o).cast(), lo);
+            o += k0.count_ones() as usize;
+            _mm_storeu_si128(q.add(o).cast(), hi);
+            o += k1.count_ones() as usize;
+        }
+    }
+    // SAFETY: byte 64 is readable (the contract).
+    let after = unsafe { *p.add(64) };
+    (64 + usize::from((after as i8) < -64), o)
 }
 
 /// One step at `p` (a code point boundary) with `ends` the end-of-code-point mask from `p`:
