@@ -22,6 +22,8 @@ mod utf16_tables;
 #[cfg(target_arch = "x86_64")]
 mod x86_64;
 #[cfg(target_arch = "x86_64")]
+mod x86_64_copy;
+#[cfg(target_arch = "x86_64")]
 mod x86_64_entry;
 #[cfg(target_arch = "x86_64")]
 mod x86_64_short;
@@ -337,6 +339,38 @@ pub(crate) fn valid_up_to_with(k: Kernel, bytes: &[u8]) -> usize {
 #[inline]
 pub(crate) fn kernel_valid_up_to(k: Kernel, bytes: &[u8]) -> usize {
     run(k, bytes)
+}
+
+/// Appends the longest valid prefix of `bytes` to `out` and returns its length, as
+/// [`kernel_valid_up_to`] and a copy would, but in one pass with AVX2 (the active kernel
+/// AVX2 or AVX-512, at least one block of input): each block is copied straight after it is
+/// checked (`x86_64_copy.rs`), reading the input once.
+#[cfg(feature = "alloc")]
+#[inline]
+pub(crate) fn push_valid_prefix(k: Kernel, bytes: &[u8], out: &mut alloc::string::String) -> usize {
+    #[cfg(target_arch = "x86_64")]
+    if bytes.len() >= 64
+        && matches!(k, Kernel::Avx2 | Kernel::Avx512)
+        && Kernel::Avx2.is_available()
+    {
+        out.reserve(bytes.len());
+        // SAFETY: the bytes appended to the `String`'s vector are `bytes[..n]`, which the
+        // kernel found well-formed: the `String` stays UTF-8.
+        let v = unsafe { out.as_mut_vec() };
+        let spare = v.spare_capacity_mut();
+        // SAFETY: AVX2 is available (checked just above); `spare` is writable for at least
+        // `bytes.len()` bytes (reserved just above) and does not overlap `bytes` (a shared
+        // borrow, while `out` is borrowed exclusively).
+        let n = unsafe { x86_64_copy::copy_valid_avx2(bytes, spare.as_mut_ptr().cast()) };
+        // SAFETY: `copy_valid_avx2` wrote (initialized) the first `n <= bytes.len()` bytes
+        // of the spare capacity, a copy of `bytes[..n]`, which is well-formed.
+        unsafe { v.set_len(v.len() + n) };
+        return n;
+    }
+    let n = run(k, bytes);
+    // SAFETY: the kernel returns the length of a well-formed prefix.
+    out.push_str(unsafe { core::str::from_utf8_unchecked(&bytes[..n]) });
+    n
 }
 
 /// The length of the valid prefix of `bytes` when it is settled for less than a kernel call
