@@ -21,7 +21,7 @@ mod utf16_simdutf;
 mod utf16_tables;
 #[cfg(target_arch = "x86_64")]
 mod x86_64;
-#[cfg(target_arch = "x86_64")]
+#[cfg(all(target_arch = "x86_64", feature = "alloc"))]
 mod x86_64_copy;
 #[cfg(target_arch = "x86_64")]
 mod x86_64_entry;
