@@ -342,9 +342,8 @@ pub(crate) fn kernel_valid_up_to(k: Kernel, bytes: &[u8]) -> usize {
 }
 
 /// Appends the longest valid prefix of `bytes` to `out` and returns its length, as
-/// [`kernel_valid_up_to`] and a copy would, but in one pass with AVX2 (the active kernel
-/// AVX2 or AVX-512, at least one block of input): each block is copied straight after it is
-/// checked (`x86_64_copy.rs`), reading the input once.
+/// [`kernel_valid_up_to`] and a copy would, but in one pass with AVX2 (the active kernel AVX2
+/// or AVX-512, at least one block of input): `x86_64_copy.rs`.
 #[cfg(feature = "alloc")]
 #[inline]
 pub(crate) fn push_valid_prefix(k: Kernel, bytes: &[u8], out: &mut alloc::string::String) -> usize {
@@ -353,19 +352,8 @@ pub(crate) fn push_valid_prefix(k: Kernel, bytes: &[u8], out: &mut alloc::string
         && matches!(k, Kernel::Avx2 | Kernel::Avx512)
         && Kernel::Avx2.is_available()
     {
-        out.reserve(bytes.len());
-        // SAFETY: the bytes appended to the `String`'s vector are `bytes[..n]`, which the
-        // kernel found well-formed: the `String` stays UTF-8.
-        let v = unsafe { out.as_mut_vec() };
-        let spare = v.spare_capacity_mut();
-        // SAFETY: AVX2 is available (checked just above); `spare` is writable for at least
-        // `bytes.len()` bytes (reserved just above) and does not overlap `bytes` (a shared
-        // borrow, while `out` is borrowed exclusively).
-        let n = unsafe { x86_64_copy::copy_valid_avx2(bytes, spare.as_mut_ptr().cast()) };
-        // SAFETY: `copy_valid_avx2` wrote (initialized) the first `n <= bytes.len()` bytes
-        // of the spare capacity, a copy of `bytes[..n]`, which is well-formed.
-        unsafe { v.set_len(v.len() + n) };
-        return n;
+        // SAFETY: AVX2 is available (checked just above).
+        return unsafe { x86_64_copy::push_valid_avx2(bytes, out) };
     }
     let n = run(k, bytes);
     // SAFETY: the kernel returns the length of a well-formed prefix.
@@ -521,6 +509,13 @@ pub(crate) fn word_masks_with(k: Kernel, bytes: &[u8], o: usize, out: &mut [Word
     }
 }
 
+/// Whether the AVX2 UTF-16 transcoder is used: the active kernel is AVX2 or AVX-512.
+#[cfg(target_arch = "x86_64")]
+#[inline]
+fn utf16_avx2() -> bool {
+    matches!(Kernel::active(), Kernel::Avx2 | Kernel::Avx512) && Kernel::Avx2.is_available()
+}
+
 /// Transcodes a prefix of `src`, valid UTF-8, into `dst` with a vector transcoder when the
 /// active kernel has one (AVX2, used by the AVX2 and AVX-512 kernels), and returns (bytes
 /// read, units written), a code point boundary; `(0, 0)` otherwise. The caller converts the
@@ -528,37 +523,23 @@ pub(crate) fn word_masks_with(k: Kernel, bytes: &[u8], o: usize, out: &mut [Word
 #[inline]
 pub(crate) fn transcode_valid_prefix(src: &[u8], dst: &mut [u16]) -> (usize, usize) {
     #[cfg(target_arch = "x86_64")]
-    if matches!(Kernel::active(), Kernel::Avx2 | Kernel::Avx512) && Kernel::Avx2.is_available() {
-        // SAFETY: AVX2 is available (checked just above).
+    if utf16_avx2() {
+        // SAFETY: AVX2 is available (checked just above); `dst` is writable for its length.
         return unsafe { utf16_avx2::transcode_valid_avx2(src, dst.as_mut_ptr(), dst.len()) };
     }
     let _ = (src, dst);
     (0, 0)
 }
 
-/// Appends to `out` the UTF-16 of a prefix of `src`, which the caller has validated, with
-/// the vector transcoder of [`transcode_valid_prefix`] writing straight into the spare
-/// capacity (no zero fill); returns the bytes converted: 0 without the transcoder, and
-/// otherwise all but at most 80 bytes at the end, which the caller converts.
+/// [`transcode_valid_prefix`] appending to `out`, the transcoder writing straight into the
+/// spare capacity (no zero fill); returns the bytes converted, 0 without the transcoder.
 #[cfg(feature = "alloc")]
 #[inline]
 pub(crate) fn extend_valid_prefix(src: &[u8], out: &mut alloc::vec::Vec<u16>) -> usize {
     #[cfg(target_arch = "x86_64")]
-    if src.len() >= 80
-        && matches!(Kernel::active(), Kernel::Avx2 | Kernel::Avx512)
-        && Kernel::Avx2.is_available()
-    {
-        out.reserve(src.len());
-        let spare = out.spare_capacity_mut();
-        // SAFETY: AVX2 is available (checked just above); `spare` is valid for writing its
-        // `spare.len()` units.
-        let (read, written) = unsafe {
-            utf16_avx2::transcode_valid_avx2(src, spare.as_mut_ptr().cast(), spare.len())
-        };
-        // SAFETY: `transcode_valid_avx2` stored to each of the first `written` units of the
-        // spare capacity (its contract), which holds at least `written` units.
-        unsafe { out.set_len(out.len() + written) };
-        return read;
+    if src.len() >= 80 && utf16_avx2() {
+        // SAFETY: AVX2 is available (checked just above).
+        return unsafe { utf16_avx2::extend_valid_avx2(src, out) };
     }
     let _ = (src, out);
     0
@@ -572,7 +553,7 @@ pub(crate) fn extend_valid_prefix(src: &[u8], out: &mut alloc::vec::Vec<u16>) ->
 pub(crate) fn widen_ascii(src: &[u8], dst: &mut [u16]) -> usize {
     let src = &src[..src.len().min(dst.len())];
     #[cfg(target_arch = "x86_64")]
-    if matches!(Kernel::active(), Kernel::Avx2 | Kernel::Avx512) && Kernel::Avx2.is_available() {
+    if utf16_avx2() {
         // SAFETY: AVX2 is available (checked just above); `dst` has room for `src.len()`
         // units (`src` was cut to its length), which is all the function may write.
         return unsafe { utf16_avx2::widen_ascii_avx2(src, dst.as_mut_ptr()) };
@@ -589,18 +570,9 @@ pub(crate) fn widen_ascii(src: &[u8], dst: &mut [u16]) -> usize {
 #[inline]
 pub(crate) fn extend_ascii(src: &[u8], out: &mut alloc::vec::Vec<u16>) -> usize {
     #[cfg(target_arch = "x86_64")]
-    let n = if matches!(Kernel::active(), Kernel::Avx2 | Kernel::Avx512)
-        && Kernel::Avx2.is_available()
-    {
-        out.reserve(src.len());
-        let spare = out.spare_capacity_mut();
-        // SAFETY: AVX2 is available (checked just above); `spare` has room for `src.len()`
-        // units (reserved just above), which is all the function may write.
-        let n = unsafe { utf16_avx2::widen_ascii_avx2(src, spare.as_mut_ptr().cast()) };
-        // SAFETY: the first `n` units of the spare capacity were written (initialized) by
-        // `widen_ascii_avx2`, and `n <= src.len()` fit in it.
-        unsafe { out.set_len(out.len() + n) };
-        n
+    let n = if utf16_avx2() {
+        // SAFETY: AVX2 is available (checked just above).
+        unsafe { utf16_avx2::extend_ascii_avx2(src, out) }
     } else {
         0
     };

@@ -347,3 +347,43 @@ pub(crate) unsafe fn widen_ascii_avx2(src: &[u8], dst: *mut u16) -> usize {
     }
     i
 }
+
+/// Appends to `out` the units of [`transcode_valid_avx2`] over `src`, written straight into
+/// the spare capacity; returns the bytes converted.
+///
+/// # Safety
+///
+/// The CPU must support AVX2.
+#[cfg(feature = "alloc")]
+#[target_feature(enable = "avx2")]
+pub(crate) unsafe fn extend_valid_avx2(src: &[u8], out: &mut alloc::vec::Vec<u16>) -> usize {
+    out.reserve(src.len());
+    let spare = out.spare_capacity_mut();
+    // SAFETY: AVX2 (this function's contract); `spare` is writable for its `spare.len()` units.
+    let (read, written) =
+        unsafe { transcode_valid_avx2(src, spare.as_mut_ptr().cast(), spare.len()) };
+    // SAFETY: `transcode_valid_avx2` stored to each of the first `written` units of the spare
+    // capacity (its contract), which holds at least `written` units.
+    unsafe { out.set_len(out.len() + written) };
+    read
+}
+
+/// Appends to `out` the units of [`widen_ascii_avx2`] over `src`, written straight into the
+/// spare capacity; returns the bytes widened.
+///
+/// # Safety
+///
+/// The CPU must support AVX2.
+#[cfg(feature = "alloc")]
+#[target_feature(enable = "avx2")]
+pub(crate) unsafe fn extend_ascii_avx2(src: &[u8], out: &mut alloc::vec::Vec<u16>) -> usize {
+    out.reserve(src.len());
+    let spare = out.spare_capacity_mut();
+    // SAFETY: AVX2 (this function's contract); `spare` has room for `src.len()` units
+    // (reserved just above), which is all the function may write.
+    let n = unsafe { widen_ascii_avx2(src, spare.as_mut_ptr().cast()) };
+    // SAFETY: the first `n` units of the spare capacity were written (initialized) by
+    // `widen_ascii_avx2`, and `n <= src.len()` fit in it.
+    unsafe { out.set_len(out.len() + n) };
+    n
+}

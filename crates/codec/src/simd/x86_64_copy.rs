@@ -15,6 +15,29 @@ const BLOCK: usize = 64;
 /// How far ahead to ask for the cache line (as `lean.rs`).
 const PREFETCH: usize = 2048;
 
+/// Appends the longest valid prefix of `bytes` to `out`, validated and copied in one pass
+/// by [`copy_valid_avx2`] straight into the spare capacity; returns its length.
+///
+/// # Safety
+///
+/// The CPU must support AVX2.
+#[target_feature(enable = "avx2")]
+pub(crate) unsafe fn push_valid_avx2(bytes: &[u8], out: &mut alloc::string::String) -> usize {
+    out.reserve(bytes.len());
+    // SAFETY: the bytes appended to the `String`'s vector are `bytes[..n]`, which the kernel
+    // found well-formed: the `String` stays UTF-8.
+    let v = unsafe { out.as_mut_vec() };
+    let spare = v.spare_capacity_mut();
+    // SAFETY: AVX2 (this function's contract); `spare` is writable for at least `bytes.len()`
+    // bytes (reserved just above) and does not overlap `bytes` (a shared borrow, while `out`
+    // is borrowed exclusively).
+    let n = unsafe { copy_valid_avx2(bytes, spare.as_mut_ptr().cast()) };
+    // SAFETY: `copy_valid_avx2` wrote (initialized) the first `n <= bytes.len()` bytes of the
+    // spare capacity, a copy of `bytes[..n]`, which is well-formed.
+    unsafe { v.set_len(v.len() + n) };
+    n
+}
+
 /// Copies the longest valid prefix of `bytes` to `dst` and returns its length `n`:
 /// `dst[..n] == bytes[..n]` afterwards (bytes of `dst` after `n`, up to `bytes.len()`, may
 /// have been written too).
