@@ -218,11 +218,11 @@ pub fn utf8_to_utf16_lossy(bytes: &[u8], out: &mut alloc::vec::Vec<u16>) -> usiz
     // A window of input at a time, cut before a unit start: its errors found, then its
     // valid runs transcoded while the window is in the cache, the vector transcoder writing
     // straight into the spare capacity (only the last bytes of a run, under 80, go through
-    // a zero-filled slice to the portable loop). A window that starts with ASCII has its
+    // a scratch buffer to the portable loop). A window that starts with ASCII has its
     // ASCII prefix (all of it, often) widened first, in one pass with the ASCII test.
     const WINDOW: usize = 4096;
     out.reserve(bytes.len());
-    let (mut rest, mut replaced) = (bytes, 0);
+    let (mut rest, mut replaced, mut scratch) = (bytes, 0, [0; 80]);
     while !rest.is_empty() {
         if rest.len() < 32 || rest.first_chunk::<32>().is_some_and(|b| b.is_ascii()) {
             rest = &rest[extend_ascii(rest, out)..];
@@ -234,28 +234,38 @@ pub fn utf8_to_utf16_lossy(bytes: &[u8], out: &mut alloc::vec::Vec<u16>) -> usiz
         rest = &rest[piece.len()..];
         let mut at = 0;
         for e in errors(piece) {
-            extend_valid(&piece[at..e.offset()], out);
+            extend_valid(&piece[at..e.offset()], out, &mut scratch);
             out.push(0xFFFD);
             replaced += 1;
             at = e.offset() + e.len();
         }
-        extend_valid(&piece[at..], out);
+        extend_valid(&piece[at..], out, &mut scratch);
     }
     replaced
 }
 
-/// Appends the UTF-16 of `run`, which the validator found well-formed.
+/// Appends the UTF-16 of `run`, which the validator found well-formed; the last bytes
+/// (under 80: all of a short run) are converted into `scratch` and copied from there, a long
+/// run without the vector transcoder into zero-filled room.
 #[cfg(feature = "alloc")]
 #[inline]
-fn extend_valid(run: &[u8], out: &mut alloc::vec::Vec<u16>) {
+fn extend_valid(run: &[u8], out: &mut alloc::vec::Vec<u16>, scratch: &mut [u16; 80]) {
+    if run.is_empty() {
+        return;
+    }
     let tail = &run[extend_valid_prefix(run, out)..];
-    if !tail.is_empty() {
+    let read = if tail.len() < scratch.len() {
+        let (read, written) = transcode_valid(tail, scratch);
+        out.extend_from_slice(&scratch[..written]);
+        read
+    } else {
         let w = out.len();
         out.resize(w + tail.len(), 0);
         let (read, written) = transcode_valid(tail, &mut out[w..]);
-        debug_assert_eq!(read, tail.len(), "as many units as bytes always suffice");
         out.truncate(w + written);
-    }
+        read
+    };
+    debug_assert_eq!(read, tail.len(), "as many units as bytes always suffice");
 }
 
 /// The number of UTF-16 code units [`utf8_to_utf16_lossy_into`] writes for `bytes`: one per
