@@ -167,11 +167,11 @@ pub fn repair_with<'a>(bytes: &'a [u8], options: &RepairOptions<'_>) -> Cow<'a, 
 #[cfg_attr(docsrs, doc(cfg(feature = "alloc")))]
 pub fn repair_into(bytes: &[u8], options: &RepairOptions<'_>, out: &mut String) {
     let k = Kernel::active();
-    let head = valid_prefix(k, bytes);
-    out.push_str(head);
-    if head.len() < bytes.len() {
-        out.reserve(bytes.len() - head.len());
-        repair_rest(k, bytes, head.len(), options, out);
+    // Validated and copied in one pass where the kernel can (see `simd::push_valid_prefix`).
+    let head = simd::push_valid_prefix(k, bytes, out);
+    if head < bytes.len() {
+        out.reserve(bytes.len() - head);
+        repair_rest(k, bytes, head, options, out);
     }
 }
 
@@ -254,15 +254,16 @@ fn replace_subparts(k: Kernel, bytes: &[u8], mut pos: usize, sub: &str, out: &mu
         }
         // Clean for 61 positions, or just after a single error: the kernel finds where the
         // text ends.
-        let text = valid_prefix(k, &bytes[pos..]);
-        debug_assert!(!probe || text.len() >= simd::DENSE_SPAN);
-        if text.is_empty() && probe {
+        // Validated and copied to `out` in one pass (after what the stage holds).
+        stage.flush(out);
+        let text = simd::push_valid_prefix(k, &bytes[pos..], out);
+        debug_assert!(!probe || text >= simd::DENSE_SPAN);
+        if text == 0 && probe {
             // Unreachable (the kernel and the scanner agree); the general path below
             // would still give the right answer.
             break;
         }
-        stage.text(text, out);
-        pos += text.len();
+        pos += text;
         probe = true;
     }
     let mut scan = ErrorScan::new();

@@ -13,8 +13,8 @@
 use crate::count::count;
 use crate::scalar::unit_cut;
 #[cfg(feature = "alloc")]
-use crate::simd::extend_ascii;
-use crate::simd::transcode_valid_prefix;
+use crate::simd::{extend_ascii, extend_valid_prefix};
+use crate::simd::{transcode_valid_prefix, widen_ascii};
 use crate::validate::errors;
 
 /// What [`utf8_to_utf16_lossy_into`] did: bytes read, UTF-16 units written, and how many
@@ -29,6 +29,10 @@ pub struct Utf16Progress {
     /// Ill-formed subparts replaced by U+FFFD (a U+FFFD in the input is not counted).
     pub replacements: usize,
 }
+
+/// The largest piece [`utf8_to_utf16_lossy_into`] validates before transcoding it: the
+/// piece and its units stay in the core's L2 cache between the two passes.
+const WINDOW: usize = 16 << 10;
 
 const HI16: u128 = 0x8080_8080_8080_8080_8080_8080_8080_8080;
 
@@ -135,15 +139,25 @@ fn transcode_valid(src: &[u8], dst: &mut [u16]) -> (usize, usize) {
 /// ```
 #[must_use = "the progress says how much of the buffer holds output"]
 pub fn utf8_to_utf16_lossy_into(bytes: &[u8], dst: &mut [u16]) -> Utf16Progress {
-    // In pieces of about the room left, each cut before a byte that starts a unit, so that
-    // the error search never runs far past what fits (a piece of n bytes gives at most n
-    // units): a small buffer over a large input costs what it converts.
+    // In pieces of at most [`WINDOW`] bytes and about the room left, each cut before a byte
+    // that starts a unit: the error search never runs far past what fits (a piece of n bytes
+    // gives at most n units), so a small buffer over a large input costs what it converts,
+    // and the transcoder reads each piece again while it is still in the cache (one piece for
+    // the whole input read it from memory twice). A piece that starts with ASCII has its
+    // ASCII prefix widened straight into `dst` first, the ASCII test reading the same loads.
     let mut p = Utf16Progress::default();
     loop {
-        let rest = &bytes[p.read..];
+        let mut rest = &bytes[p.read..];
+        if rest.first_chunk::<32>().is_some_and(|b| b.is_ascii()) {
+            let n = widen_ascii(rest, &mut dst[p.written..]);
+            p.read += n;
+            p.written += n;
+            rest = &rest[n..];
+        }
         let room = dst.len() - p.written;
-        let piece = match rest.len() > room + 4 {
-            true => &rest[..unit_cut(rest, room + 4)],
+        let cap = (room + 4).min(WINDOW);
+        let piece = match rest.len() > cap {
+            true => &rest[..unit_cut(rest, cap)],
             false => rest,
         };
         let q = convert(piece, &mut dst[p.written..]);
@@ -201,45 +215,57 @@ fn convert(bytes: &[u8], dst: &mut [u16]) -> Utf16Progress {
 #[cfg(feature = "alloc")]
 #[cfg_attr(docsrs, doc(cfg(feature = "alloc")))]
 pub fn utf8_to_utf16_lossy(bytes: &[u8], out: &mut alloc::vec::Vec<u16>) -> usize {
-    // A window of input at a time, cut before a unit start, into zero-filled room for as many
-    // units as it has bytes (always enough), overwritten while it is in L1: one zero-filled
-    // buffer for the whole input took as long as the transcoding on ASCII. The room a window
-    // did not use is kept for the next (`w` is where output ends), so that only as many
-    // units are zeroed as are written, plus one window: a third of the input on CJK.
+    // A window of input at a time, cut before a unit start: its errors found, then its
+    // valid runs transcoded while the window is in the cache, the vector transcoder writing
+    // straight into the spare capacity (only the last bytes of a run, under 80, go through
+    // a scratch buffer to the portable loop). A window that starts with ASCII has its
+    // ASCII prefix (all of it, often) widened first, in one pass with the ASCII test.
     const WINDOW: usize = 4096;
     out.reserve(bytes.len());
-    // The ASCII prefix in one pass, however long: no windows, no zero fill.
-    let n = extend_ascii(bytes, out);
-    let (mut rest, mut replaced, mut w) = (&bytes[n..], 0, out.len());
+    let (mut rest, mut replaced, mut scratch) = (bytes, 0, [0; 80]);
     while !rest.is_empty() {
+        if rest.len() < 32 || rest.first_chunk::<32>().is_some_and(|b| b.is_ascii()) {
+            rest = &rest[extend_ascii(rest, out)..];
+        }
         let piece = match rest.len() > WINDOW {
             true => &rest[..unit_cut(rest, WINDOW)],
             false => rest,
         };
         rest = &rest[piece.len()..];
-        let mut piece = piece;
-        if piece.first_chunk::<32>().is_some_and(|b| b.is_ascii()) || piece.len() < 32 {
-            // A window that starts with ASCII: its ASCII prefix (all of it, often) widened
-            // straight into the spare capacity in one pass, no zero fill and no validation
-            // pass; the rest, from the unit that ends it, as any other window.
-            out.truncate(w);
-            let n = extend_ascii(piece, out);
-            w = out.len();
-            piece = &piece[n..];
-            if piece.is_empty() {
-                continue;
-            }
+        let mut at = 0;
+        for e in errors(piece) {
+            extend_valid(&piece[at..e.offset()], out, &mut scratch);
+            out.push(0xFFFD);
+            replaced += 1;
+            at = e.offset() + e.len();
         }
-        if out.len() < w + piece.len() {
-            out.resize(w + piece.len(), 0);
-        }
-        let p = convert(piece, &mut out[w..w + piece.len()]);
-        debug_assert_eq!(p.read, piece.len(), "as many units as bytes always suffice");
-        w += p.written;
-        replaced += p.replacements;
+        extend_valid(&piece[at..], out, &mut scratch);
     }
-    out.truncate(w);
     replaced
+}
+
+/// Appends the UTF-16 of `run`, which the validator found well-formed; the last bytes
+/// (under 80: all of a short run) are converted into `scratch` and copied from there, a long
+/// run without the vector transcoder into zero-filled room.
+#[cfg(feature = "alloc")]
+#[inline]
+fn extend_valid(run: &[u8], out: &mut alloc::vec::Vec<u16>, scratch: &mut [u16; 80]) {
+    if run.is_empty() {
+        return;
+    }
+    let tail = &run[extend_valid_prefix(run, out)..];
+    let read = if tail.len() < scratch.len() {
+        let (read, written) = transcode_valid(tail, scratch);
+        out.extend_from_slice(&scratch[..written]);
+        read
+    } else {
+        let w = out.len();
+        out.resize(w + tail.len(), 0);
+        let (read, written) = transcode_valid(tail, &mut out[w..]);
+        out.truncate(w + written);
+        read
+    };
+    debug_assert_eq!(read, tail.len(), "as many units as bytes always suffice");
 }
 
 /// The number of UTF-16 code units [`utf8_to_utf16_lossy_into`] writes for `bytes`: one per

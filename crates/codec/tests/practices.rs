@@ -116,3 +116,38 @@ fn explanations_of_the_design_examples() {
     assert_eq!(decode_loose(b"\xFE"), None);
     assert_eq!(decode_loose(b"\x80"), None);
 }
+
+/// Long text repaired into a buffer (validated and copied in one pass, block by block):
+/// an ill-formed subpart, or a sequence cut off, at every offset around the first block
+/// edges, and at the very end, against std's `from_utf8_lossy`.
+#[test]
+fn repair_into_with_an_error_near_every_block_edge() {
+    let text = "Grüße, мир, 你好 😀 plain ASCII for a while, then more. ".repeat(20);
+    let check = |v: &[u8]| {
+        let mut out = String::from("kept ");
+        utf8_codec::repair_into(v, &RepairOptions::default(), &mut out);
+        assert_eq!(
+            out,
+            format!("kept {}", String::from_utf8_lossy(v)),
+            "{v:02X?}"
+        );
+    };
+    check(text.as_bytes());
+    for at in (0..200).chain(1000..1100) {
+        for bad in [&b"\xFF"[..], b"\xE2\x82", b"\xF0\x9F\x98", b"\xC3"] {
+            let mut v = text.as_bytes()[..at].to_vec();
+            v.extend_from_slice(bad);
+            check(&v);
+            v.extend_from_slice(&text.as_bytes()[at..]);
+            check(&v);
+        }
+    }
+    // All ASCII blocks, then a sequence cut off by a block edge.
+    for at in 60..70 {
+        let mut v = vec![b'a'; 300];
+        v[at..at + 3].copy_from_slice("€".as_bytes());
+        check(&v);
+        v[at + 2] = b'b';
+        check(&v);
+    }
+}

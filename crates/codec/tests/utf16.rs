@@ -285,3 +285,56 @@ fn ascii_prefix_at_every_alignment_of_the_output() {
         }
     }
 }
+
+/// The slice form's ASCII prefix (widened straight into the buffer, as far as it has room)
+/// ending at every offset near the vector blocks, before a two-byte character or an error,
+/// through buffers smaller and larger than the prefix.
+#[test]
+fn ascii_prefix_through_buffers_of_every_size() {
+    for at in (0..200)
+        .step_by(5)
+        .chain([31, 32, 33, 63, 64, 65, 95, 96, 97, 199])
+    {
+        for x in [&b"\xC3\xA9"[..], b"\xFF", b"\xF0\x9F\x98\x80"] {
+            let mut v = vec![b'a'; 260];
+            v[at..at + x.len()].copy_from_slice(x);
+            check(&v, true);
+            for cap in [1, 2, 31, 32, 33, 64, 96, 97, 128, 300] {
+                check_resumed(&v, cap);
+            }
+        }
+    }
+}
+
+/// Errors and sequences across the slice form's 16 KiB pieces (validated, then transcoded
+/// while in the cache): every offset around the first cuts.
+#[test]
+fn errors_across_the_pieces() {
+    let text = "Grüße, мир, 你好 😀 and some ASCII text too. ".repeat(1200);
+    for cut in [16 << 10, 32 << 10] {
+        for d in 0..8 {
+            let mut v = text.clone().into_bytes();
+            v[cut - 4 + d] = 0xE2;
+            check(&v, true);
+        }
+    }
+    check(text.as_bytes(), true);
+}
+
+/// Text of one- and two-byte sequences only (the transcoder's two-byte blocks), shifted by
+/// every offset so that a lead byte ends a 64-byte block at every alignment, valid and with
+/// an error in the middle.
+#[test]
+fn two_byte_text_at_every_shift() {
+    let text = "Привет, мир! Grüße aus Köln, ελληνικά ÿ ".repeat(12);
+    for shift in 0..70 {
+        let mut v = vec![b'x'; shift];
+        v.extend_from_slice(text.as_bytes());
+        check(&v, true);
+        let mid = v.len() / 2;
+        v[mid] = 0xC3;
+        v[mid + 1] = b'!';
+        check(&v, true);
+        check_resumed(&v, 100);
+    }
+}

@@ -71,8 +71,11 @@
 //!
 //! # Performance
 //!
-//! The hot loop steps the DFA directly (`next_state_unchecked`, one table load per byte):
-//! ASCII runs are skipped 128 (then 16) bytes at a time; the rest is cut into windows (256 bytes, doubling up to 4 KiB), each
+//! The hot loop steps the DFA two bytes at a time: the same transition function laid out
+//! once, on first use, as a table by state and pair of byte classes (`pairs.rs`: 16 x 256
+//! entries of `u16`, derived from the generated DFA's `next_state`), one table load per two
+//! bytes and chain, safe code; the exact walk that locates errors steps the generated DFA
+//! itself (`next_state_unchecked`). ASCII runs are skipped 128 (then 16) bytes at a time; the rest is cut into windows (256 bytes, doubling up to 4 KiB), each
 //! split at non-continuation bytes into four parts that are walked side by side so that their
 //! table loads overlap, and each part must end at a character boundary. Nothing is tested
 //! inside the loop: the dead state is absorbing. When a part fails, an exact walk over it
@@ -94,8 +97,8 @@
 //! mixed text (utf8_codec 725 MiB/s), 18 MiB/s on random bytes (utf8_codec 13 MiB/s). The
 //! machine was shared and heavily loaded during the run: across runs the mixed-text ratio
 //! ranged from 2.6x to 6x and the ASCII ratio from 0.9x to 1.8x; compare within one run.
-//! The DFA's speed is bound by the latency of one table load per byte (four chains in
-//! flight); the codec's SIMD kernels are much faster and remain the production path. This
+//! The DFA's speed is bound by the latency of one table load per pair of bytes (four chains
+//! in flight; 12% faster than one load per byte on the Zen 3 of BENCHMARKS.md); the codec's SIMD kernels are much faster and remain the production path. This
 //! crate's job is to be the independent second opinion.
 //!
 //! # Cargo features
@@ -111,6 +114,7 @@
 pub mod build;
 #[rustfmt::skip]
 mod generated;
+mod pairs;
 mod patterns;
 mod validator;
 

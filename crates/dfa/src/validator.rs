@@ -32,6 +32,7 @@ use regex_automata::util::start;
 use utf8_codec::{ErrorKind, Utf8Error};
 
 use crate::generated;
+use crate::pairs::Pairs;
 
 /// Independent chains walked side by side over one window of input.
 const CHAINS: usize = 4;
@@ -71,6 +72,8 @@ const ASCII_BLOCK: usize = 128;
 pub struct Validator {
     dfa: &'static DFA<&'static [u32]>,
     start: StateID,
+    /// The same DFA laid out two bytes per step, for the fast path.
+    pairs: &'static Pairs,
 }
 
 impl fmt::Debug for Validator {
@@ -105,12 +108,14 @@ impl Validator {
     /// ```
     pub fn new() -> Validator {
         static SHARED: OnceLock<Validator> = OnceLock::new();
+        static PAIRS: OnceLock<Pairs> = OnceLock::new();
         *SHARED.get_or_init(|| {
             let dfa = generated::dfa();
             let start = dfa
                 .start_state(&start::Config::new().anchored(Anchored::Yes))
                 .expect("the generated DFA has an anchored start state");
-            Validator { dfa, start }
+            let pairs = PAIRS.get_or_init(|| Pairs::new(dfa, start));
+            Validator { dfa, start, pairs }
         })
     }
 
@@ -232,11 +237,11 @@ impl Validator {
     /// Whether `bytes` is well-formed when walked from the start state (a boundary).
     #[inline(always)]
     fn accepts(&self, bytes: &[u8]) -> bool {
-        let mut s = self.start;
+        let mut s = Pairs::START;
         for &b in bytes {
-            s = self.step(s, b);
+            s = self.pairs.step(s, b);
         }
-        self.dfa.is_match_state(self.dfa.next_eoi_state(s))
+        self.pairs.accepts(s)
     }
 
     /// The fast path: a length `p` such that `bytes[..p]` is proven well-formed, `bytes.len()`
@@ -267,7 +272,7 @@ impl Validator {
             let parts: [&[u8]; CHAINS] = core::array::from_fn(|k| &bytes[cuts[k]..cuts[k + 1]]);
             let ends = self.walk_chains(parts);
             for (k, s) in ends.into_iter().enumerate() {
-                if !self.dfa.is_match_state(self.dfa.next_eoi_state(s)) {
+                if !self.pairs.accepts(s) {
                     return cuts[k];
                 }
             }
@@ -280,21 +285,21 @@ impl Validator {
     /// Walks each part from the start state, all parts interleaved eight bytes at a time;
     /// returns the end states.
     #[inline(always)]
-    fn walk_chains<const N: usize>(&self, parts: [&[u8]; N]) -> [StateID; N] {
-        let mut s = [self.start; N];
+    fn walk_chains<const N: usize>(&self, parts: [&[u8]; N]) -> [u16; N] {
+        let (pairs, mut s) = (self.pairs, [Pairs::START; N]);
         let common = parts.iter().map(|p| p.len()).min().unwrap_or(0);
         let done = common - common % 8;
         for at in (0..done).step_by(8) {
             let w: [u64; N] = core::array::from_fn(|k| word(&parts[k][at..at + 8]));
-            for t in 0..8 {
+            for t in (0..8).step_by(2) {
                 for (sk, wk) in s.iter_mut().zip(&w) {
-                    *sk = self.step(*sk, (wk >> (8 * t)) as u8);
+                    *sk = pairs.step2(*sk, (wk >> (8 * t)) as u8, (wk >> (8 * t + 8)) as u8);
                 }
             }
         }
         for (sk, part) in s.iter_mut().zip(&parts) {
             for &b in &part[done..] {
-                *sk = self.step(*sk, b);
+                *sk = pairs.step(*sk, b);
             }
         }
         s

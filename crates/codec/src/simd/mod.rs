@@ -15,11 +15,15 @@ mod generic;
 mod lean;
 #[cfg(target_arch = "x86_64")]
 mod utf16_avx2;
+#[cfg(all(test, target_arch = "x86_64", feature = "std"))]
+mod utf16_simdutf;
 #[cfg(target_arch = "x86_64")]
 mod utf16_tables;
 mod words;
 #[cfg(target_arch = "x86_64")]
 mod x86_64;
+#[cfg(all(target_arch = "x86_64", feature = "alloc"))]
+mod x86_64_copy;
 #[cfg(target_arch = "x86_64")]
 mod x86_64_entry;
 #[cfg(target_arch = "x86_64")]
@@ -338,6 +342,26 @@ pub(crate) fn kernel_valid_up_to(k: Kernel, bytes: &[u8]) -> usize {
     run(k, bytes)
 }
 
+/// Appends the longest valid prefix of `bytes` to `out` and returns its length, as
+/// [`kernel_valid_up_to`] and a copy would, but in one pass with AVX2 (the active kernel AVX2
+/// or AVX-512, at least one block of input): `x86_64_copy.rs`.
+#[cfg(feature = "alloc")]
+#[inline]
+pub(crate) fn push_valid_prefix(k: Kernel, bytes: &[u8], out: &mut alloc::string::String) -> usize {
+    #[cfg(target_arch = "x86_64")]
+    if bytes.len() >= 64
+        && matches!(k, Kernel::Avx2 | Kernel::Avx512)
+        && Kernel::Avx2.is_available()
+    {
+        // SAFETY: AVX2 is available (checked just above).
+        return unsafe { x86_64_copy::push_valid_avx2(bytes, out) };
+    }
+    let n = run(k, bytes);
+    // SAFETY: the kernel returns the length of a well-formed prefix.
+    out.push_str(unsafe { core::str::from_utf8_unchecked(&bytes[..n]) });
+    n
+}
+
 /// The length of the valid prefix of `bytes` when it is settled for less than a kernel call
 /// costs: input shorter than a block (the scalar decoder), or an error among the first
 /// [`DENSE_SPAN`] positions (the dense scanner, which does not branch on the data: a scalar
@@ -497,6 +521,13 @@ pub(crate) fn word_blocks_with(
     }
 }
 
+/// Whether the AVX2 UTF-16 transcoder is used: the active kernel is AVX2 or AVX-512.
+#[cfg(target_arch = "x86_64")]
+#[inline]
+fn utf16_avx2() -> bool {
+    matches!(Kernel::active(), Kernel::Avx2 | Kernel::Avx512) && Kernel::Avx2.is_available()
+}
+
 /// Transcodes a prefix of `src`, valid UTF-8, into `dst` with a vector transcoder when the
 /// active kernel has one (AVX2, used by the AVX2 and AVX-512 kernels), and returns (bytes
 /// read, units written), a code point boundary; `(0, 0)` otherwise. The caller converts the
@@ -504,12 +535,43 @@ pub(crate) fn word_blocks_with(
 #[inline]
 pub(crate) fn transcode_valid_prefix(src: &[u8], dst: &mut [u16]) -> (usize, usize) {
     #[cfg(target_arch = "x86_64")]
-    if matches!(Kernel::active(), Kernel::Avx2 | Kernel::Avx512) && Kernel::Avx2.is_available() {
-        // SAFETY: AVX2 is available (checked just above).
-        return unsafe { utf16_avx2::transcode_valid_avx2(src, dst) };
+    if utf16_avx2() {
+        // SAFETY: AVX2 is available (checked just above); `dst` is writable for its length.
+        return unsafe { utf16_avx2::transcode_valid_avx2(src, dst.as_mut_ptr(), dst.len()) };
     }
     let _ = (src, dst);
     (0, 0)
+}
+
+/// [`transcode_valid_prefix`] appending to `out`, the transcoder writing straight into the
+/// spare capacity (no zero fill); returns the bytes converted, 0 without the transcoder.
+#[cfg(feature = "alloc")]
+#[inline]
+pub(crate) fn extend_valid_prefix(src: &[u8], out: &mut alloc::vec::Vec<u16>) -> usize {
+    #[cfg(target_arch = "x86_64")]
+    if src.len() >= 80 && utf16_avx2() {
+        // SAFETY: AVX2 is available (checked just above).
+        return unsafe { utf16_avx2::extend_valid_avx2(src, out) };
+    }
+    let _ = (src, out);
+    0
+}
+
+/// Writes to `dst` the UTF-16 of an ASCII prefix of `src` and returns its length (as many
+/// units written): with AVX2 (when the active kernel is AVX2 or AVX-512) whole blocks of 32
+/// bytes up to the first block with a byte that is not ASCII, as far as `dst` has room, in
+/// one pass; otherwise nothing. The prefix always ends before a byte that starts a unit.
+#[inline]
+pub(crate) fn widen_ascii(src: &[u8], dst: &mut [u16]) -> usize {
+    let src = &src[..src.len().min(dst.len())];
+    #[cfg(target_arch = "x86_64")]
+    if utf16_avx2() {
+        // SAFETY: AVX2 is available (checked just above); `dst` has room for `src.len()`
+        // units (`src` was cut to its length), which is all the function may write.
+        return unsafe { utf16_avx2::widen_ascii_avx2(src, dst.as_mut_ptr()) };
+    }
+    let _ = (src, dst);
+    0
 }
 
 /// Appends to `out` the UTF-16 of the ASCII prefix of `src` and returns its length: with
@@ -520,18 +582,9 @@ pub(crate) fn transcode_valid_prefix(src: &[u8], dst: &mut [u16]) -> (usize, usi
 #[inline]
 pub(crate) fn extend_ascii(src: &[u8], out: &mut alloc::vec::Vec<u16>) -> usize {
     #[cfg(target_arch = "x86_64")]
-    let n = if matches!(Kernel::active(), Kernel::Avx2 | Kernel::Avx512)
-        && Kernel::Avx2.is_available()
-    {
-        out.reserve(src.len());
-        let spare = out.spare_capacity_mut();
-        // SAFETY: AVX2 is available (checked just above); `spare` has room for `src.len()`
-        // units (reserved just above), which is all the function may write.
-        let n = unsafe { utf16_avx2::widen_ascii_avx2(src, spare.as_mut_ptr().cast()) };
-        // SAFETY: the first `n` units of the spare capacity were written (initialized) by
-        // `widen_ascii_avx2`, and `n <= src.len()` fit in it.
-        unsafe { out.set_len(out.len() + n) };
-        n
+    let n = if utf16_avx2() {
+        // SAFETY: AVX2 is available (checked just above).
+        unsafe { utf16_avx2::extend_ascii_avx2(src, out) }
     } else {
         0
     };

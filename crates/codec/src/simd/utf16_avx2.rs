@@ -15,24 +15,32 @@
 
 use core::arch::x86_64::*;
 
-use super::utf16_tables::{COMPRESS, INDEX, NONE, SHUFFLES};
+use super::utf16_tables::{COMPRESS, INDEX, NONE, PACK, SHUFFLES};
 
 /// Input bytes and output units that must be left for a block: a step starts at most 51
 /// bytes into it and reads up to 28 bytes (79), writes at most 16 units at most 51 units in
 /// (67).
 const ROOM: usize = 80;
 
-/// Transcodes a prefix of `src` into `dst` and returns (bytes read, units written): whole
-/// blocks while [`ROOM`] bytes and units are left, ending at a code point boundary when
-/// `src` is valid UTF-8. The caller converts the rest.
+/// Transcodes a prefix of `src` into the `room` units at `dst` and returns (bytes read,
+/// units written): whole blocks while [`ROOM`] bytes and units are left, ending at a code
+/// point boundary when `src` is valid UTF-8. The caller converts the rest. Every one of the
+/// units written (`dst[..written]`) has been stored to, whatever the input: the memory may
+/// start uninitialized (a `Vec`'s spare capacity).
 ///
 /// # Safety
 ///
-/// The CPU must support AVX2.
+/// The CPU must support AVX2; `dst` must be valid for writing `room` units.
 #[target_feature(enable = "avx2")]
-pub(crate) unsafe fn transcode_valid_avx2(src: &[u8], dst: &mut [u16]) -> (usize, usize) {
+pub(crate) unsafe fn transcode_valid_avx2(
+    src: &[u8],
+    dst: *mut u16,
+    room: usize,
+) -> (usize, usize) {
     let (mut i, mut o) = (0, 0);
-    while src.len() - i >= ROOM && dst.len() - o >= ROOM {
+    // Every step stores a contiguous run of units from `o` that covers the units it counts
+    // (at most 16 from `o`): `dst[..o]` is always written.
+    while src.len() - i >= ROOM && room - o >= ROOM {
         // SAFETY: `i + 80 <= src.len()`, so 64 bytes are readable at `i`.
         let (a, b) = unsafe {
             let p = src.as_ptr().add(i);
@@ -42,9 +50,9 @@ pub(crate) unsafe fn transcode_valid_avx2(src: &[u8], dst: &mut [u16]) -> (usize
             )
         };
         if _mm256_movemask_epi8(_mm256_or_si256(a, b)) == 0 {
-            // SAFETY: `o + 80 <= dst.len()`: 64 units are writable at `o`.
+            // SAFETY: `o + 80 <= room`: 64 units are writable at `o`.
             unsafe {
-                let q = dst.as_mut_ptr().add(o).cast::<__m256i>();
+                let q = dst.add(o).cast::<__m256i>();
                 _mm256_storeu_si256(q, _mm256_cvtepu8_epi16(_mm256_castsi256_si128(a)));
                 _mm256_storeu_si256(
                     q.add(1),
@@ -60,6 +68,16 @@ pub(crate) unsafe fn transcode_valid_avx2(src: &[u8], dst: &mut [u16]) -> (usize
             o += 64;
             continue;
         }
+        // No byte above 0xDF: only one- and two-byte sequences (Latin, Cyrillic, Greek, ...).
+        let high = _mm256_subs_epu8(_mm256_max_epu8(a, b), _mm256_set1_epi8(0xDFu8 as i8));
+        if _mm256_testz_si256(high, high) == 1 {
+            // SAFETY: `i + 80 <= src.len()` and `o + 80 <= room` (the loop's condition), what
+            // `two_byte_block` needs.
+            let (used, wrote) = unsafe { two_byte_block(src.as_ptr().add(i), dst.add(o)) };
+            i += used;
+            o += wrote;
+            continue;
+        }
         // Continuation bytes are 0x80..=0xBF, below -64 as signed bytes.
         let below = _mm256_set1_epi8(-64);
         let cont_a = _mm256_movemask_epi8(_mm256_cmpgt_epi8(below, a)) as u32;
@@ -71,8 +89,8 @@ pub(crate) unsafe fn transcode_valid_avx2(src: &[u8], dst: &mut [u16]) -> (usize
         while i < stop {
             // SAFETY: `i < stop <= start + 52` with `start + 80 <= src.len()`, so 28 bytes are
             // readable at `i`; every step so far wrote no more units than it read bytes, so
-            // `o <= ostart + 51` and 16 units are writable at `o` (`ostart + 80 <= dst.len()`).
-            let (used, wrote) = unsafe { step(src.as_ptr().add(i), ends, dst.as_mut_ptr().add(o)) };
+            // `o <= ostart + 51` and 16 units are writable at `o` (`ostart + 80 <= room`).
+            let (used, wrote) = unsafe { step(src.as_ptr().add(i), ends, dst.add(o)) };
             if used == 0 {
                 return (i, o);
             }
@@ -82,6 +100,65 @@ pub(crate) unsafe fn transcode_valid_avx2(src: &[u8], dst: &mut [u16]) -> (usize
         }
     }
     (i, o)
+}
+
+/// 64 bytes at `p` (a code point boundary) of one- and two-byte sequences only, 16 at a
+/// time without looking for where sequences end: each byte becomes a 16-bit lane, a lead's
+/// lane combined with the byte after it (from a second load one byte later), and the lanes
+/// of continuation bytes are dropped by a shuffle from [`PACK`] (a fixed 16 bytes per step,
+/// so no step waits on the one before, as the steps of [`step`] do). A lead at byte 63
+/// takes its continuation at byte 64, which is then consumed too. Returns (bytes consumed,
+/// units written): 64 or 65 bytes, at most 64 units, every one of them stored to.
+///
+/// # Safety
+///
+/// The CPU must support AVX2; 80 bytes must be readable at `p` and 80 units writable at `q`.
+#[target_feature(enable = "avx2")]
+#[inline]
+unsafe fn two_byte_block(p: *const u8, q: *mut u16) -> (usize, usize) {
+    let mut o = 0;
+    for k in (0..64).step_by(16) {
+        // SAFETY: bytes `k..k + 17 <= 65` are readable at `p` (the contract).
+        let (cur, next) = unsafe {
+            (
+                _mm_loadu_si128(p.add(k).cast()),
+                _mm_loadu_si128(p.add(k + 1).cast()),
+            )
+        };
+        let (c, n) = (_mm256_cvtepu8_epi16(cur), _mm256_cvtepu8_epi16(next));
+        let next_cont = _mm256_cmpeq_epi16(
+            _mm256_and_si256(n, _mm256_set1_epi16(0xC0)),
+            _mm256_set1_epi16(0x80),
+        );
+        let two = _mm256_or_si256(
+            _mm256_and_si256(_mm256_slli_epi16::<6>(c), _mm256_set1_epi16(0x7C0)),
+            _mm256_and_si256(n, _mm256_set1_epi16(0x3F)),
+        );
+        let units = _mm256_blendv_epi8(c, two, next_cont);
+        // Lanes to keep: bytes that are not continuations (above -65 as signed bytes).
+        let keep = _mm_movemask_epi8(_mm_cmpgt_epi8(cur, _mm_set1_epi8(-65))) as usize;
+        let (k0, k1) = (keep & 0xFF, (keep >> 8) & 0xFF);
+        // SAFETY: `k0, k1 < 256`, the length of PACK, whose rows are 16 bytes.
+        let (s0, s1) = unsafe {
+            (
+                _mm_loadu_si128(PACK[k0].as_ptr().cast()),
+                _mm_loadu_si128(PACK[k1].as_ptr().cast()),
+            )
+        };
+        let lo = _mm_shuffle_epi8(_mm256_castsi256_si128(units), s0);
+        let hi = _mm_shuffle_epi8(_mm256_extracti128_si256::<1>(units), s1);
+        // SAFETY: `o <= k` (at most one unit per byte so far), so the 8 units at `o` and the
+        // 8 at `o + popcount(k0) <= k + 8` lie within the first 72 of the 80 writable units.
+        unsafe {
+            _mm_storeu_si128(q.add(o).cast(), lo);
+            o += k0.count_ones() as usize;
+            _mm_storeu_si128(q.add(o).cast(), hi);
+            o += k1.count_ones() as usize;
+        }
+    }
+    // SAFETY: byte 64 is readable (the contract).
+    let after = unsafe { *p.add(64) };
+    (64 + usize::from((after as i8) < -64), o)
 }
 
 /// One step at `p` (a code point boundary) with `ends` the end-of-code-point mask from `p`:
@@ -225,7 +302,6 @@ fn four_bytes(perm: __m128i) -> (__m128i, usize) {
 /// # Safety
 ///
 /// The CPU must support AVX2; `dst` must be valid for writing `src.len()` units.
-#[cfg(feature = "alloc")]
 #[target_feature(enable = "avx2")]
 pub(crate) unsafe fn widen_ascii_avx2(src: &[u8], dst: *mut u16) -> usize {
     let (len, p) = (src.len(), src.as_ptr());
@@ -270,4 +346,44 @@ pub(crate) unsafe fn widen_ascii_avx2(src: &[u8], dst: *mut u16) -> usize {
         }
     }
     i
+}
+
+/// Appends to `out` the units of [`transcode_valid_avx2`] over `src`, written straight into
+/// the spare capacity; returns the bytes converted.
+///
+/// # Safety
+///
+/// The CPU must support AVX2.
+#[cfg(feature = "alloc")]
+#[target_feature(enable = "avx2")]
+pub(crate) unsafe fn extend_valid_avx2(src: &[u8], out: &mut alloc::vec::Vec<u16>) -> usize {
+    out.reserve(src.len());
+    let spare = out.spare_capacity_mut();
+    // SAFETY: AVX2 (this function's contract); `spare` is writable for its `spare.len()` units.
+    let (read, written) =
+        unsafe { transcode_valid_avx2(src, spare.as_mut_ptr().cast(), spare.len()) };
+    // SAFETY: `transcode_valid_avx2` stored to each of the first `written` units of the spare
+    // capacity (its contract), which holds at least `written` units.
+    unsafe { out.set_len(out.len() + written) };
+    read
+}
+
+/// Appends to `out` the units of [`widen_ascii_avx2`] over `src`, written straight into the
+/// spare capacity; returns the bytes widened.
+///
+/// # Safety
+///
+/// The CPU must support AVX2.
+#[cfg(feature = "alloc")]
+#[target_feature(enable = "avx2")]
+pub(crate) unsafe fn extend_ascii_avx2(src: &[u8], out: &mut alloc::vec::Vec<u16>) -> usize {
+    out.reserve(src.len());
+    let spare = out.spare_capacity_mut();
+    // SAFETY: AVX2 (this function's contract); `spare` has room for `src.len()` units
+    // (reserved just above), which is all the function may write.
+    let n = unsafe { widen_ascii_avx2(src, spare.as_mut_ptr().cast()) };
+    // SAFETY: the first `n` units of the spare capacity were written (initialized) by
+    // `widen_ascii_avx2`, and `n <= src.len()` fit in it.
+    unsafe { out.set_len(out.len() + n) };
+    n
 }

@@ -33,6 +33,29 @@ pub(crate) static SHUFFLES: [[u8; 16]; 209] = build_shuffles();
 /// half): the shuffle packing the lanes' units together, in order.
 pub(crate) static COMPRESS: [[u8; 16]; 16] = build_compress();
 
+/// By 8-bit mask of the 16-bit lanes to keep: the shuffle packing those lanes together, in
+/// order, at the start (the two-byte path: a lane per input byte, the continuation bytes'
+/// lanes dropped). The number of lanes kept is the mask's popcount.
+pub(crate) static PACK: [[u8; 16]; 256] = build_pack();
+
+const fn build_pack() -> [[u8; 16]; 256] {
+    let mut t = [[0x80; 16]; 256];
+    let mut mask = 0;
+    while mask < 256 {
+        let (mut lane, mut n) = (0, 0);
+        while lane < 8 {
+            if (mask >> lane) & 1 == 1 {
+                t[mask][2 * n] = (2 * lane) as u8;
+                t[mask][2 * n + 1] = (2 * lane + 1) as u8;
+                n += 1;
+            }
+            lane += 1;
+        }
+        mask += 1;
+    }
+    t
+}
+
 const fn build_compress() -> [[u8; 16]; 16] {
     let mut t = [[0x80; 16]; 16];
     let mut mask = 0;
@@ -171,6 +194,14 @@ mod tests {
             SHUFFLES[idx as usize][..8],
             [2, 1, 0, 0x80, 4, 3, 0x80, 0x80]
         );
+    }
+
+    #[test]
+    fn pack_keeps_the_masked_lanes_in_order() {
+        assert_eq!(PACK[0xFF], core::array::from_fn(|i| i as u8));
+        assert_eq!(PACK[0], [0x80; 16]);
+        assert_eq!(PACK[0b1000_0101][..6], [0, 1, 4, 5, 14, 15]);
+        assert_eq!(PACK[0b1000_0101][6..], [0x80; 10]);
     }
 
     #[test]
