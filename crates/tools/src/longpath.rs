@@ -38,9 +38,11 @@ pub fn open(path: &Path, directory: bool) -> io::Result<OwnedFd> {
         let cut = if rest.len() <= PIECE {
             rest.len()
         } else {
-            // After the last `/` within the piece (the leading `/` of an absolute path too).
+            // After the last `/` within the piece (the leading `/` of an absolute path too)
+            // and every `/` right after it: a piece that began with `/` would start again
+            // from the root.
             match rest[..PIECE].iter().rposition(|&b| b == b'/') {
-                Some(i) => i + 1,
+                Some(i) => i + 1 + rest[i + 1..].iter().take_while(|&&b| b == b'/').count(),
                 None => return Err(rustix::io::Errno::NAMETOOLONG.into()),
             }
         };
@@ -80,9 +82,35 @@ pub fn open_file(path: &Path) -> io::Result<File> {
     open(path, false).map(File::from)
 }
 
+/// `std::fs::metadata` (following links), however long the path.
+///
+/// ```
+/// assert!(utf8_tools::longpath::metadata("Cargo.toml".as_ref()).unwrap().is_file());
+/// ```
+///
+/// # Errors
+///
+/// As `std::fs::metadata`, or as [`open`] past `PATH_MAX`.
+pub fn metadata(path: &Path) -> io::Result<std::fs::Metadata> {
+    match std::fs::metadata(path) {
+        Err(e) if too_long(&e) => File::from(open(path, false)?).metadata(),
+        r => r,
+    }
+}
+
+/// Whether `path` names a directory (following links), however long it is.
+///
+/// ```
+/// assert!(utf8_tools::longpath::is_dir("src".as_ref()));
+/// ```
+pub fn is_dir(path: &Path) -> bool {
+    metadata(path).is_ok_and(|m| m.is_dir())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::path::PathBuf;
 
     #[test]
     fn opens_paths_past_path_max() {
@@ -117,6 +145,14 @@ mod tests {
         let mut text = String::new();
         io::Read::read_to_string(&mut open_file(&p).unwrap(), &mut text).unwrap();
         assert_eq!(text, "deep\n");
+        // Slashes doubled where the path is cut: still relative to the piece before.
+        let doubled = PathBuf::from(p.to_str().unwrap().replace('/', "//"));
+        assert!(doubled.as_os_str().len() > 2 * PIECE);
+        let mut text = String::new();
+        io::Read::read_to_string(&mut open_file(&doubled).unwrap(), &mut text).unwrap();
+        assert_eq!(text, "deep\n");
+        assert!(metadata(&p).unwrap().is_file());
+        assert!(is_dir(p.parent().unwrap()));
         // A directory asked for a file, and a file asked for a directory.
         assert!(open(p.parent().unwrap(), true).is_ok());
         assert!(open(&p, true).is_err());

@@ -31,6 +31,22 @@ fn tree(d: &Path) -> (String, String, String) {
     let upper = chain(&d.join("top"), 'n', 13);
     let lower = chain(&d.join("lower"), 'm', 12);
     std::fs::write(lower.join("f"), "needle at the bottom\n").unwrap();
+    // For -R: at the bottom (level 26, past PATH_MAX from level 21 on) a link 20 levels up,
+    // to a directory above where walkdir stopped, and a link to a directory outside.
+    std::os::unix::fs::symlink("../".repeat(20), lower.join("up")).unwrap();
+    std::fs::create_dir(d.join("other")).unwrap();
+    std::fs::write(d.join("other/g"), "needle elsewhere\n").unwrap();
+    std::os::unix::fs::symlink(d.join("other"), lower.join("skip")).unwrap();
+    // At level 20 (a path of 4,023 bytes) a link whose own path is past PATH_MAX: walkdir
+    // cannot even look at it.
+    let level20: PathBuf = std::iter::once(d.join("lower"))
+        .chain((0..6).map(|_| PathBuf::from(long('m'))))
+        .collect();
+    std::os::unix::fs::symlink(
+        d.join("other"),
+        level20.join(format!("skip{}", "x".repeat(90))),
+    )
+    .unwrap();
     let level3: PathBuf = ["top", &long('n'), &long('n'), &long('n')].iter().collect();
     std::fs::write(d.join(&level3).join("a.txt"), "needle at 3\n").unwrap();
     std::fs::write(upper.join("z.txt"), "needle at 13\n").unwrap();
@@ -70,6 +86,17 @@ fn recursive_search_goes_below_path_max() {
         assert_eq!(r.out(), want, "--threads {threads}");
         assert_eq!(r.err(), "");
     }
+    // A directory operand past PATH_MAX is walked, and its files opened.
+    let level21 = &f[..f.len() - 2 - 5 * 201];
+    assert!(level21.len() > 4096);
+    let r = TestCommand::new("utf8-grep", d)
+        .args(["-r", "needle", level21])
+        .run();
+    r.assert_code(0);
+    assert_eq!(r.out(), format!("{f}:needle at the bottom\n"));
+    let r = TestCommand::new("utf8-grep", d).args(["needle", &f]).run();
+    r.assert_code(0);
+    assert_eq!(r.out(), "needle at the bottom\n");
     // Filters apply below PATH_MAX too.
     let r = TestCommand::new("utf8-grep", d)
         .args(["-rc", "--include=f", "needle", "top"])
@@ -80,4 +107,87 @@ fn recursive_search_goes_below_path_max() {
         .args(["-rl", "--exclude-dir=m*", "needle", "top"])
         .run();
     assert_eq!(r.out(), format!("{a}\n{z}\n"));
+}
+
+#[test]
+fn dereference_recursive_below_path_max() {
+    let dir = tempdir();
+    let d = dir.path();
+    let (a, z, f) = tree(d);
+    let bottom = f.strip_suffix("/f").unwrap();
+    let up = format!("{bottom}/up");
+    let g = format!("{bottom}/skip/g");
+    let level20 = &bottom[..bottom.len() - 6 * 201];
+    let g20 = format!("{level20}/skip{}/g", "x".repeat(90));
+    let r = TestCommand::new("utf8-grep", d)
+        .args(["-R", "needle", "top"])
+        .run();
+    r.assert_code(0);
+    // Each file once: the link back up is a loop (a warning), not a second walk.
+    assert_eq!(
+        r.out(),
+        format!(
+            "{a}:needle at 3\n{f}:needle at the bottom\n{g}:needle elsewhere\n\
+             {g20}:needle elsewhere\n{z}:needle at 13\n"
+        )
+    );
+    assert_eq!(
+        r.err(),
+        format!("utf8-grep: {up}: warning: recursive directory loop\n")
+    );
+    // --exclude-dir applies to links past PATH_MAX too.
+    let r = TestCommand::new("utf8-grep", d)
+        .args(["-Rl", "--exclude-dir=skip*", "needle", "top"])
+        .run();
+    r.assert_code(0);
+    assert_eq!(r.out(), format!("{a}\n{f}\n{z}\n"));
+}
+
+/// 800 levels of 20-byte names (16 KiB paths), each with an empty sibling directory after
+/// it, built bottom up in pieces of 100 levels moved into one another (every path used stays
+/// under PATH_MAX); a file at the bottom.
+fn wide_chain(d: &Path) -> String {
+    let name = "a".repeat(20);
+    let piece = |k: usize| {
+        let root = d.join(format!("p{k}"));
+        let mut p = root.clone();
+        for _ in 0..100 {
+            std::fs::create_dir_all(p.join("b")).unwrap();
+            p.push(&name);
+        }
+        std::fs::create_dir_all(&p).unwrap();
+        (root, p)
+    };
+    let (_, bottom) = piece(7);
+    std::fs::write(bottom.join("f"), "needle\n").unwrap();
+    for k in (0..7).rev() {
+        let (_, lowest) = piece(k);
+        std::fs::rename(d.join(format!("p{}", k + 1)), lowest.join(&name)).unwrap();
+    }
+    let mut shown = "p0".to_string();
+    for _ in 0..(8 * 101 - 1) {
+        shown.push('/');
+        shown.push_str(&name);
+    }
+    format!("{shown}/f")
+}
+
+#[test]
+fn deep_walk_holds_few_descriptors() {
+    // Every level keeps a directory to enter after the one on the way down: a walk that held
+    // a descriptor per level would run out of them (ulimit -n 200) near level 400.
+    let dir = tempdir();
+    let d = dir.path();
+    let f = wide_chain(d);
+    let bin = utf8_tests::cli::bin("utf8-grep");
+    let out = std::process::Command::new("sh")
+        .arg("-c")
+        .arg("ulimit -n 200 && exec \"$0\" -rc needle p0")
+        .arg(&bin)
+        .current_dir(d)
+        .output()
+        .unwrap();
+    assert_eq!(String::from_utf8_lossy(&out.stderr), "");
+    assert_eq!(String::from_utf8_lossy(&out.stdout), format!("{f}:1\n"));
+    assert_eq!(out.status.code(), Some(0));
 }

@@ -156,7 +156,7 @@ impl Config {
                 self.input_error(out, diag, &e);
                 // GNU grep opens a directory, fails to read it and reports it as a file
                 // without matches: `dir:0` with -c, its name with -L.
-                if matches!(input, Input::Path(p) if p.is_dir()) && !self.settings.quiet {
+                if matches!(input, Input::Path(p) if is_dir(p)) && !self.settings.quiet {
                     if self.settings.count {
                         printer.count(out, &raw_name, 0)?;
                     } else if self.list_non_matches {
@@ -266,7 +266,7 @@ impl Config {
                 )));
             }
             let path = PathBuf::from(f);
-            if self.recursive && path.is_dir() {
+            if self.recursive && is_dir(&path) {
                 // --exclude-dir applies to a directory named on the command line too.
                 if !self.filters.dir_operand_ok(f) {
                     return Box::new(std::iter::empty());
@@ -343,12 +343,20 @@ fn fd_file(fd: std::os::fd::BorrowedFd<'_>) -> Option<std::fs::File> {
     Some(std::fs::File::from(fd.try_clone_to_owned().ok()?))
 }
 
+/// Whether `p` is a directory, however long its path.
+fn is_dir(p: &std::path::Path) -> bool {
+    #[cfg(unix)]
+    return crate::longpath::is_dir(p);
+    #[cfg(not(unix))]
+    p.is_dir()
+}
+
 /// The identity of an input when it is a non-empty regular file.
 #[cfg(unix)]
 fn input_file_id(input: &Input) -> Option<FileId> {
     use std::os::fd::AsFd;
     let m = match input {
-        Input::Path(p) => std::fs::metadata(p).ok()?,
+        Input::Path(p) => crate::longpath::metadata(p).ok()?,
         Input::Stdin { .. } => fd_file(std::io::stdin().as_fd())?.metadata().ok()?,
     };
     file_id(&m)
