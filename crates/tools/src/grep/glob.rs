@@ -175,37 +175,31 @@ fn read_class(p: &[char]) -> Option<(Option<Class>, usize)> {
         let lo = if let Some((delim, end)) = named {
             let inner = &p[i + 2..end];
             i = end + 2;
-            let known: Option<&[(char, char)]> = match (delim, inner) {
-                (':', _) => posix_class(&inner.iter().collect::<String>()),
-                (_, &[c]) => {
-                    if p.get(i) == Some(&'-') && p.get(i + 1).is_some_and(|&c| c != ']') {
-                        // `[.c.]` or `[=c=]` as the start of a range.
-                        Some(&[])
-                    } else {
-                        lbracket |= !cut && c == '[';
-                        if !cut {
-                            ranges.push((c, c));
-                        }
-                        continue;
-                    }
-                }
-                _ => None,
-            };
-            match known {
-                Some([]) => match inner {
-                    &[c] => c,
-                    _ => unreachable!("a range start is one character"),
-                },
-                Some(r) => {
+            let range_follows = p.get(i) == Some(&'-') && p.get(i + 1).is_some_and(|&c| c != ']');
+            match (delim, inner) {
+                // `[.c.]` or `[=c=]` as the start of a range.
+                (d, &[c]) if d != ':' && range_follows => c,
+                (d, &[c]) if d != ':' => {
+                    lbracket |= !cut && c == '[';
                     if !cut {
-                        lbracket |= r.iter().any(|&(a, b)| a <= '[' && '[' <= b);
-                        ranges.extend_from_slice(r);
+                        ranges.push((c, c));
                     }
                     continue;
                 }
-                None => {
-                    trouble |= !lbracket;
-                    cut = true;
+                // A class name, or a collating symbol of several characters (unknown).
+                _ => {
+                    match (delim == ':').then(|| posix_class(&inner.iter().collect::<String>())) {
+                        Some(Some(r)) => {
+                            if !cut {
+                                lbracket |= r.iter().any(|&(a, b)| a <= '[' && '[' <= b);
+                                ranges.extend_from_slice(r);
+                            }
+                        }
+                        _ => {
+                            trouble |= !lbracket;
+                            cut = true;
+                        }
+                    }
                     continue;
                 }
             }
