@@ -1,10 +1,10 @@
 //! `-r` on several threads, printing exactly what one thread prints, in the same order.
 //!
-//! A walking thread lists the inputs ([`Config::entries`]) while workers take them in
-//! order, a few at a time, and search each into memory ([`crate::capture`]): its standard
-//! output and its diagnostics, in the order written. This thread shows them in input order
-//! with the walk's trouble where it was met, as the single-threaded loop would have
-//! written them. Memory stays bounded: an input whose output grows past [`SPILL`] waits for its
+//! The workers take turns at the walk ([`Config::entries`]): each lists the next few inputs
+//! under a lock (no walking thread to compete with them for the cores, no wake-up per input
+//! found), then searches them into memory ([`crate::capture`]): their standard output and
+//! their diagnostics, in the order written. This thread shows them in input order with the
+//! walk's trouble where it was met, as the single-threaded loop would have written them. Memory stays bounded: an input whose output grows past [`SPILL`] waits for its
 //! turn and is then shown as it is searched (its worker hands over each [`SPILL`] bytes),
 //! and a worker does not start another input while finished ones hold more than [`HELD`]
 //! bytes, unless that input is the next to be shown.
@@ -33,8 +33,8 @@ const SPILL: usize = 256 * 1024;
 /// Output that finished inputs may hold, in all, before workers wait.
 const HELD: usize = 32 * 1024 * 1024;
 
-/// Inputs a worker claims at once (fewer when there are few): one message, and one wake-up
-/// of the showing thread, per block rather than per input.
+/// Inputs a worker lists at once (fewer at the end of the walk): one turn at the walk, one
+/// message and one wake-up of the showing thread per block rather than per input.
 const BLOCK: usize = 16;
 
 /// What the walker and the workers send.
@@ -59,10 +59,6 @@ struct Done {
 
 /// What the workers and the showing thread share.
 struct Shared {
-    /// Inputs found and not yet taken by a worker.
-    queue: Mutex<Queue>,
-    /// An input was found, or the walk ended.
-    fed: Condvar,
     /// Under `-q`: the first input known to have a selected line (none after it is needed).
     quiet_hit: AtomicUsize,
     /// The run ended (an output error, or `-q` satisfied): workers stop.
@@ -76,35 +72,39 @@ struct Shared {
     changed: Condvar,
 }
 
-/// The inputs found by the walker, each with its index.
-struct Queue {
-    found: VecDeque<(usize, Input, bool)>,
-    walked: bool,
+/// The walk: what is left of it and how many inputs it listed so far.
+struct Walk<'c> {
+    entries: Box<dyn Iterator<Item = Entry> + Send + 'c>,
+    found: usize,
+    over: bool,
+}
+
+/// The next [`BLOCK`] inputs of the walk, in order, each with its index (fewer at its end,
+/// none after it or once the run ended); the trouble met on the way goes to the showing
+/// thread.
+fn take(walk: &Mutex<Walk<'_>>, shared: &Shared, tx: &Sender<Msg>) -> Vec<(usize, Input, bool)> {
+    let mut walk = walk.lock().unwrap_or_else(|e| e.into_inner());
+    let mut block = Vec::new();
+    while block.len() < BLOCK && !walk.over && !shared.ended() {
+        let n = walk.found;
+        match walk.entries.next() {
+            Some(Entry::Input(input, show)) => {
+                block.push((n, input, show));
+                walk.found += 1;
+            }
+            Some(Entry::Trouble(t)) => {
+                let _ = tx.send(Msg::Trouble(n, t));
+            }
+            None => {
+                walk.over = true;
+                let _ = tx.send(Msg::Walked(n));
+            }
+        }
+    }
+    block
 }
 
 impl Shared {
-    /// Up to [`BLOCK`] inputs, in order, waiting for the walker if none is there; none
-    /// when the walk is over.
-    fn take(&self) -> Vec<(usize, Input, bool)> {
-        let mut q = self.queue.lock().unwrap_or_else(|e| e.into_inner());
-        while q.found.is_empty() && !q.walked && !self.ended() {
-            q = self.fed.wait(q).unwrap_or_else(|e| e.into_inner());
-        }
-        let n = q.found.len().min(BLOCK);
-        q.found.drain(..n).collect()
-    }
-
-    /// Hands a found input to the workers.
-    fn feed(&self, item: Option<(usize, Input, bool)>) {
-        let mut q = self.queue.lock().unwrap_or_else(|e| e.into_inner());
-        match item {
-            Some(item) => q.found.push_back(item),
-            None => q.walked = true,
-        }
-        drop(q);
-        self.fed.notify_all();
-    }
-
     fn lock(&self) -> MutexGuard<'_, usize> {
         self.waiting.lock().unwrap_or_else(|e| e.into_inner())
     }
@@ -147,15 +147,12 @@ impl Shared {
         }
     }
 
-    /// Ends the run: the walker and every worker stop at their next step.
+    /// Ends the run: every worker stops at its next step.
     fn end(&self) {
         let waiting = self.lock();
         self.abort.store(true, Ordering::Relaxed);
         self.changed.notify_all();
         drop(waiting);
-        let queue = self.queue.lock().unwrap_or_else(|e| e.into_inner());
-        self.fed.notify_all();
-        drop(queue);
     }
 }
 
@@ -168,12 +165,12 @@ pub(super) fn run(
     diag: &mut Diag,
     matched: &mut bool,
 ) -> Result<(), ToolError> {
+    let walk = Mutex::new(Walk {
+        entries: Box::new(cfg.entries()),
+        found: 0,
+        over: false,
+    });
     let shared = Arc::new(Shared {
-        queue: Mutex::new(Queue {
-            found: VecDeque::new(),
-            walked: false,
-        }),
-        fed: Condvar::new(),
         quiet_hit: AtomicUsize::new(usize::MAX),
         abort: AtomicBool::new(false),
         next: AtomicUsize::new(0),
@@ -184,15 +181,12 @@ pub(super) fn run(
     let (tx, rx) = channel::<Msg>();
     let program = diag.program();
     std::thread::scope(|s| {
-        {
-            let (shared, tx) = (Arc::clone(&shared), tx.clone());
-            s.spawn(move || walk(cfg, &shared, &tx));
-        }
         for _ in 0..cfg.threads {
             let worker = Worker {
                 cfg,
                 output,
                 program,
+                walk: &walk,
                 shared: Arc::clone(&shared),
                 tx: tx.clone(),
             };
@@ -251,38 +245,15 @@ pub(super) fn run(
     })
 }
 
-/// The walking thread: hands each input found to the workers, and trouble to the showing
-/// thread.
-fn walk(cfg: &Config, shared: &Shared, tx: &Sender<Msg>) {
-    let mut n = 0;
-    for entry in cfg.entries() {
-        if shared.ended() {
-            break;
-        }
-        match entry {
-            Entry::Input(input, show) => {
-                shared.feed(Some((n, input, show)));
-                n += 1;
-            }
-            Entry::Trouble(t) => {
-                if tx.send(Msg::Trouble(n, t)).is_err() {
-                    break;
-                }
-            }
-        }
-    }
-    let _ = tx.send(Msg::Walked(n));
-    shared.feed(None);
-}
-
 /// The inputs a worker searched and has not sent yet.
 type Batch = Rc<RefCell<Vec<(usize, Box<Done>)>>>;
 
-/// A searching thread: takes blocks of inputs in order and sends what each wrote.
-struct Worker<'c> {
+/// A searching thread: lists blocks of inputs in order and sends what each wrote.
+struct Worker<'s, 'c> {
     cfg: &'c Config,
     output: Option<FileId>,
     program: &'static str,
+    walk: &'s Mutex<Walk<'c>>,
     shared: Arc<Shared>,
     tx: Sender<Msg>,
 }
@@ -293,12 +264,12 @@ fn send(batch: &Batch, tx: &Sender<Msg>) -> bool {
     b.is_empty() || tx.send(Msg::Batch(b)).is_ok()
 }
 
-impl Worker<'_> {
+impl Worker<'_, '_> {
     fn run(self) {
         let mut printer = Printer::new(self.cfg.style);
         let batch: Batch = Rc::default();
         loop {
-            let block = self.shared.take();
+            let block = take(self.walk, &self.shared, &self.tx);
             if block.is_empty() {
                 return;
             }
