@@ -66,24 +66,26 @@ impl Input {
         match self {
             Input::Stdin { .. } => Ok(Source::stdin()),
             Input::Path(path) => {
-                let name = self.name();
                 let file = match File::open(path) {
                     // A path past PATH_MAX (from a deep `-r` walk): a piece at a time.
                     #[cfg(unix)]
                     Err(e) if crate::longpath::too_long(&e) => crate::longpath::open_file(path),
                     r => r,
                 }
-                .map_err(|e| ToolError::input(&name, &e))?;
-                let meta = file.metadata().map_err(|e| ToolError::input(&name, &e))?;
+                .map_err(|e| ToolError::input(self.name(), &e))?;
+                let meta = file
+                    .metadata()
+                    .map_err(|e| ToolError::input(self.name(), &e))?;
                 if meta.is_dir() {
                     return Err(ToolError::Input {
-                        path: name,
+                        path: self.name(),
                         message: "Is a directory".to_string(),
                     });
                 }
                 Ok(Source {
                     regular_len: meta.is_file().then_some(meta.len()),
                     reader: SourceReader::File(file),
+                    metadata: Some(meta),
                 })
             }
         }
@@ -179,6 +181,8 @@ pub struct Source {
     pub regular_len: Option<u64>,
     /// What to read from.
     pub reader: SourceReader,
+    /// A named file's metadata, as it was when opened (`None` for stdin).
+    pub metadata: Option<std::fs::Metadata>,
 }
 
 /// The reader behind a [`Source`].
@@ -195,6 +199,7 @@ impl Source {
         Source {
             regular_len: None,
             reader: SourceReader::Stdin(io::stdin()),
+            metadata: None,
         }
     }
 

@@ -16,7 +16,7 @@ use super::sink::{Dest, FileResult, Sink};
 use super::walk::walk;
 use crate::diag::{Diag, ToolError};
 use crate::exit::Status;
-use crate::input::Input;
+use crate::input::{Input, Source};
 use crate::mmap::MAP_MIN;
 use crate::output::{Output, conclude, parse_with_matches};
 
@@ -131,24 +131,14 @@ impl Config {
             (Input::Stdin { .. }, None) => "(standard input)".to_string(),
             (Input::Path(_), _) => input.name(),
         };
-        let diag_name = match (input, &self.label) {
-            (Input::Stdin { .. }, Some(l)) => l.clone(),
-            _ => input.name(),
+        let diag_name: &str = match (input, &self.label) {
+            (Input::Stdin { .. }, Some(_)) | (Input::Path(_), _) => &name,
+            (Input::Stdin { .. }, None) => "-",
         };
         let raw_name = match input {
             Input::Path(p) => os_bytes(p.as_os_str()),
             Input::Stdin { .. } => name.clone().into_bytes().into(),
         };
-        if let Some(out_id) = output
-            && input_file_id(input) == Some(out_id)
-        {
-            let e = ToolError::Input {
-                path: name.clone(),
-                message: "input file is also the output".to_string(),
-            };
-            self.input_error(out, diag, &e);
-            return Ok(None);
-        }
         printer.style.with_filename = self.with_filename.unwrap_or(show);
         let mut source = match input.open() {
             Ok(s) => s,
@@ -166,19 +156,30 @@ impl Config {
                 return Ok(None);
             }
         };
+        // The identity from the descriptor just opened: no second lookup of the path.
+        if let Some(out_id) = output
+            && source_file_id(&source) == Some(out_id)
+        {
+            let e = ToolError::Input {
+                path: name.clone(),
+                message: "input file is also the output".to_string(),
+            };
+            self.input_error(out, diag, &e);
+            return Ok(None);
+        }
         // Large regular files are mapped in windows (no copy through read(2)), and split
         // across threads when the answer is one for the whole file; the rest is read.
         let mut split = None;
         let feed = match source.regular_file() {
             Some((file, len)) if len >= MAP_MIN => {
-                crate::mmap::on_shrink_say(PROGRAM, &diag_name);
+                crate::mmap::on_shrink_say(PROGRAM, diag_name);
                 let parts = if whole {
                     super::split::parts(self, len)
                 } else {
                     1
                 };
                 if parts > 1 {
-                    match super::split::search(self, file, len, parts, &diag_name) {
+                    match super::split::search(self, file, len, parts, diag_name) {
                         Ok(r) => split = r,
                         Err(e @ ToolError::Input { .. }) => {
                             self.input_error(out, diag, &e);
@@ -197,7 +198,7 @@ impl Config {
                 dest: Dest {
                     out,
                     diag,
-                    name: &diag_name,
+                    name: diag_name,
                 },
                 invert: self.settings.invert,
                 engine: self.engine,
@@ -228,7 +229,7 @@ impl Config {
             Input::Stdin { .. } if self.settings.max_count.is_some() => stdin_position(None),
             _ => None,
         };
-        let search = FileSearch::new(&self.settings, &self.matcher, sink, &diag_name);
+        let search = FileSearch::new(&self.settings, &self.matcher, sink, diag_name);
         let r: FileResult = match search.run(feed) {
             Ok(r) => r,
             Err(e @ ToolError::Input { .. }) => {
@@ -351,15 +352,14 @@ fn is_dir(p: &std::path::Path) -> bool {
     p.is_dir()
 }
 
-/// The identity of an input when it is a non-empty regular file.
+/// The identity of an opened input when it is a non-empty regular file.
 #[cfg(unix)]
-fn input_file_id(input: &Input) -> Option<FileId> {
+fn source_file_id(source: &Source) -> Option<FileId> {
     use std::os::fd::AsFd;
-    let m = match input {
-        Input::Path(p) => crate::longpath::metadata(p).ok()?,
-        Input::Stdin { .. } => fd_file(std::io::stdin().as_fd())?.metadata().ok()?,
-    };
-    file_id(&m)
+    match &source.metadata {
+        Some(m) => file_id(m),
+        None => file_id(&fd_file(std::io::stdin().as_fd())?.metadata().ok()?),
+    }
 }
 
 #[cfg(not(unix))]
@@ -368,7 +368,7 @@ fn stdout_file_id() -> Option<FileId> {
 }
 
 #[cfg(not(unix))]
-fn input_file_id(_: &Input) -> Option<FileId> {
+fn source_file_id(_: &Source) -> Option<FileId> {
     None
 }
 
