@@ -34,7 +34,10 @@ pub fn walk(
         .min_depth(1)
         .follow_links(follow)
         .follow_root_links(true)
-        .sort_by_file_name()
+        // By name: siblings' paths share their parent's path exactly (walkdir joins each
+        // name to it), so comparing whole paths as bytes orders them by name, without
+        // parsing each path back into components as `sort_by_file_name` does.
+        .sort_by(|a, b| a.path().as_os_str().cmp(b.path().as_os_str()))
         .into_iter()
         .filter_entry(|e| !e.file_type().is_dir() || filters.dir_ok(e.file_name()))
         .flat_map(move |r| match r {
