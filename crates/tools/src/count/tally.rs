@@ -7,7 +7,7 @@ use utf8_codec::{Counter, Counts, ErrorKind, WordCounter, Words};
 
 use crate::engine::Engine;
 use crate::engine::Scanner;
-use crate::input::CHUNK_SIZE;
+use crate::input::{CHUNK_SIZE, ReadBuf};
 use crate::position::char_count;
 
 use super::width::LineWidths;
@@ -161,7 +161,7 @@ pub(crate) fn count_reader<R: Read>(
     mode: Mode,
     next_byte: Option<u8>,
 ) -> io::Result<Tally> {
-    let mut buf = vec![0u8; CHUNK_SIZE];
+    let mut buf = ReadBuf::new(CHUNK_SIZE);
     let mut counting = Counting::new(mode);
     loop {
         match reader.read(&mut buf) {

@@ -18,7 +18,7 @@ use crate::color::ERROR_KIND;
 use crate::detect::{self, Guess, Tee};
 use crate::engine::Engine;
 use crate::engine::Scanner;
-use crate::input::{CHUNK_SIZE, Chunks};
+use crate::input::{CHUNK_SIZE, Chunks, ReadBuf};
 use crate::position::LineTracker;
 use crate::report::{ErrorJson, ErrorReport, hex, json_line};
 
@@ -184,7 +184,7 @@ impl Pipeline<'_> {
         mut reporter: Option<&mut Reporter>,
     ) -> Result<Tally, Failure> {
         let mut decoder = enc.new_decoder();
-        let mut input = vec![0u8; CHUNK_SIZE];
+        let mut input = ReadBuf::new(CHUNK_SIZE);
         // A few bytes of the previous read: a malformed sequence may start there.
         let mut prev = [0u8; 8];
         let mut prev_len = 0usize;
