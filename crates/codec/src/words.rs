@@ -322,24 +322,23 @@ static WORD_BITS: [u64; 2048] = {
 /// [`step`]".
 #[inline(always)]
 fn surely_word(bytes: &[u8], a: usize) -> bool {
-    let (b0, b1, b2) = (bytes[a], bytes[a + 1], bytes[a + 2]);
-    let b3 = bytes.get(a + 3).copied().unwrap_or(0);
-    let cont = |x: u8| x & 0xC0 == 0x80;
-    let low = |x: u8| u32::from(x & 0x3F);
-    // Without branches: the scripts of a text mix unpredictably.
-    let (cp, min, conts) = if b0 >= 0xF0 {
-        let cp = u32::from(b0 & 0x07) << 18 | low(b1) << 12 | low(b2) << 6 | low(b3);
-        (cp, 0x10000, cont(b1) & cont(b2) & cont(b3))
-    } else if b0 >= 0xE0 {
-        let cp = u32::from(b0 & 0x0F) << 12 | low(b1) << 6 | low(b2);
-        (cp, 0x800, cont(b1) & cont(b2))
-    } else {
-        (u32::from(b0 & 0x1F) << 6 | low(b1), 0x80, cont(b1))
+    let x = match bytes.get(a..a + 4) {
+        Some(&[b0, b1, b2, b3]) => u32::from_be_bytes([b0, b1, b2, b3]),
+        _ => u32::from_be_bytes([bytes[a], bytes[a + 1], bytes[a + 2], 0]),
     };
+    // Without branches: the scripts of a text mix unpredictably. The sequence's length from
+    // its lead (0 for a byte that cannot lead one), then its last byte shifted to the bottom.
+    const LEN: [u8; 16] = [0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2, 2, 3, 4];
+    const MIN: [u32; 5] = [u32::MAX, 0, 0x80, 0x800, 0x10000];
+    const PAYLOAD: [u32; 5] = [0, 0, 0x7FF, 0xFFFF, 0x1F_FFFF];
+    const CONT: [u32; 5] = [0, 0, 0xC0, 0xC0C0, 0xC0_C0C0];
+    let n = usize::from(LEN[(x >> 28) as usize]);
+    let t = x >> ((32 - 8 * n as u32) & 31);
+    let cp =
+        ((t & 0x3F) | (t >> 2 & 0xFC0) | (t >> 4 & 0x3_F000) | (t >> 6 & 0x1C_0000)) & PAYLOAD[n];
     let i = cp.min(0x1FFFF);
-    (b0 >= 0xC0)
-        & conts
-        & (cp >= min)
+    (t & CONT[n] == 0x8080_8080 & CONT[n])
+        & (cp >= MIN[n])
         & (cp < 0x20000)
         & (WORD_BITS[(i >> 6) as usize] & (1 << (i & 63)) != 0)
 }
@@ -415,7 +414,7 @@ fn scalar(w: &mut Words, bytes: &[u8], mut i: usize, until: usize, last: bool) -
 }
 
 /// Blocks of 64 bytes per kernel call.
-const BATCH: usize = 8;
+const BATCH: usize = 32;
 
 /// Counts the words of `bytes` into `w` with kernel `k` (available); returns how many bytes
 /// were consumed: all, or all but a sequence cut by the end when `last` is false.
@@ -436,53 +435,60 @@ fn words_with(k: Kernel, w: &mut Words, bytes: &[u8], last: bool) -> usize {
         open: w.open,
         carry: 0,
     };
-    // The state at the start of each block of a batch, to go back to.
-    let mut before = [WordState::default(); BATCH];
-    // Offsets in the batch of the run starts the kernel cannot vouch for.
-    let mut pending = [0u32; 32 * BATCH + 4];
-    'batches: loop {
+    // The run starts of each block of a batch that the kernel cannot vouch for.
+    let mut others = [0u64; BATCH];
+    loop {
         let blocks = (bytes.len().saturating_sub(p + 2) / 64).min(BATCH);
-        let Some(n) = (blocks > 0)
-            .then(|| {
-                simd::word_blocks_with(k, bytes, p, &mut st, &mut before[..blocks], &mut pending)
-            })
-            .flatten()
-        else {
+        if blocks == 0 || !simd::word_blocks_with(k, bytes, p, &mut st, &mut others[..blocks]) {
             break;
-        };
-        let mut ok = true;
-        for &j in &pending[..n] {
-            ok &= surely_word(bytes, p + j as usize);
         }
-        if !ok {
-            for &j in &pending[..n] {
-                let at = p + j as usize;
-                if surely_word(bytes, at)
-                    || matches!(step(bytes, at, false), Some((Class::Print, _)))
-                {
-                    continue;
-                }
-                // A run that begins with a character that is not printable: its block, to the
-                // first character boundary at or after the block's end, through the exact
-                // machine.
-                let b = j as usize / 64;
-                (w.count, w.open) = (before[b].count, before[b].open);
-                let at = p + 64 * b;
-                let end = scalar(w, bytes, at, at + 64, last);
-                if end < at + 64 || end >= bytes.len() {
-                    return end;
-                }
-                p = end;
-                st = WordState {
-                    count: w.count,
-                    open: w.open,
-                    carry: 0,
-                };
-                continue 'batches;
+        let mut ok = true;
+        for (b, &o) in others[..blocks].iter().enumerate() {
+            let mut m = o;
+            while m != 0 {
+                ok &= surely_word(bytes, p + 64 * b + m.trailing_zeros() as usize);
+                m &= m - 1;
             }
         }
-        p += 64 * blocks;
-        (w.count, w.open) = (st.count, st.open);
+        if ok {
+            p += 64 * blocks;
+            (w.count, w.open) = (st.count, st.open);
+            continue;
+        }
+        // A run that may begin with a character that is not printable: the batch, to the
+        // first character boundary at or after the end of the first block with such a run,
+        // through the exact machine from the state at the batch's start (`w`; bytes carried
+        // into the batch are continuation bytes of a separator, which it skips).
+        let bad = others[..blocks].iter().enumerate().position(|(b, &o)| {
+            let mut m = o;
+            while m != 0 {
+                let at = p + 64 * b + m.trailing_zeros() as usize;
+                if !surely_word(bytes, at)
+                    && !matches!(step(bytes, at, false), Some((Class::Print, _)))
+                {
+                    return true;
+                }
+                m &= m - 1;
+            }
+            false
+        });
+        // All may be printable after all: then the batch stands as counted.
+        let Some(b) = bad else {
+            p += 64 * blocks;
+            (w.count, w.open) = (st.count, st.open);
+            continue;
+        };
+        let until = p + 64 * (b + 1);
+        let end = scalar(w, bytes, p, until, last);
+        if end < until || end >= bytes.len() {
+            return end;
+        }
+        p = end;
+        st = WordState {
+            count: w.count,
+            open: w.open,
+            carry: 0,
+        };
     }
     // Bytes still carried are continuation bytes of a separator: the scalar machine skips
     // them as it skips any continuation byte.

@@ -477,47 +477,41 @@ pub(crate) fn count_valid_with(k: Kernel, bytes: &[u8], acc: &mut [u64; 5]) {
 }
 
 /// Counts the run starts of the 64-byte blocks of `bytes` from `o`, one per element of
-/// `before`, into `st` with kernel `k` (available), as [`words::word_blocks`]: the state at
-/// each block's start goes to `before`, the offsets (from `o`) of the run starts it cannot
-/// vouch for to `pending`, and it returns how many; `None` (nothing done) for the portable
+/// `others`, into `st` with kernel `k` (available), as [`words::word_blocks`]: the run starts
+/// of each block it cannot vouch for go to `others`; `false` (nothing done) for the portable
 /// kernels.
 ///
 /// # Panics
 ///
-/// If `bytes` has fewer than `o + 64 * before.len() + 2` bytes, or `pending` holds fewer than
-/// `32 * before.len() + 4` offsets.
+/// If `bytes` has fewer than `o + 64 * others.len() + 2` bytes.
 #[inline]
 pub(crate) fn word_blocks_with(
     k: Kernel,
     bytes: &[u8],
     o: usize,
     st: &mut WordState,
-    before: &mut [WordState],
-    pending: &mut [u32],
-) -> Option<usize> {
+    others: &mut [u64],
+) -> bool {
     assert!(
-        o + 64 * before.len() + 2 <= bytes.len() && pending.len() >= 32 * before.len() + 4,
+        o + 64 * others.len() + 2 <= bytes.len(),
         "word blocks past the end"
     );
-    let _ = (bytes, o, &st, &before, &pending);
+    let _ = (bytes, o, &st, &others);
     #[cfg(target_arch = "x86_64")]
     {
         let ptr = bytes[o..].as_ptr();
-        let f = match k {
-            Kernel::Avx512 => x86_64_words::word_blocks_avx512,
-            Kernel::Avx2 => x86_64_words::word_blocks_avx2,
-            Kernel::Sse42 => x86_64_words::word_blocks_sse42,
-            _ => return None,
+        let Some(f) = x86_64_words::entry(k) else {
+            return false;
         };
         // SAFETY: `f` is the entry point of kernel `k`, which is available (the caller's
-        // contract); the assert above keeps every read inside `bytes` and every offset inside
-        // `pending`.
-        Some(unsafe { f(ptr, st, before, pending) })
+        // contract); the assert above keeps every read inside `bytes`.
+        unsafe { f(ptr, st, others) };
+        true
     }
     #[cfg(not(target_arch = "x86_64"))]
     {
         let _ = k;
-        None
+        false
     }
 }
 

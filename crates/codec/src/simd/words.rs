@@ -43,6 +43,10 @@ const SEP_LEAD2: u8 = 1 << 3;
 /// [`WORD_LEADS`]'s bit for E1, E2 and E3, the leads of the three-byte separators.
 const SEP_LEAD3: u8 = 1 << 4;
 
+/// How far ahead of the block being classified the next bytes are prefetched: mapped file
+/// pages stream in faster than the hardware prefetcher fetches them for this loop.
+pub(crate) const PREFETCH: usize = 2048;
+
 /// The word state between blocks.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub(crate) struct WordState {
@@ -56,16 +60,60 @@ pub(crate) struct WordState {
 
 /// The byte classes of one 64-byte block (byte `i` in bit `i`).
 #[derive(Clone, Copy, Debug, Default)]
-struct Classes {
+pub(crate) struct Classes {
     /// Separator bytes: ASCII blanks and every byte of the non-ASCII separators that begin
     /// in the block (their continuation bytes past it in `carry`).
-    sep: u64,
+    pub(crate) sep: u64,
     /// Bytes that surely begin a word when a run starts there: printable ASCII and the
     /// leads of [`WORD_LEADS`] followed by the continuation bytes they need.
-    word: u64,
+    pub(crate) word: u64,
     /// Separator bytes of the next block.
-    carry: u64,
+    pub(crate) carry: u64,
 }
+
+/// The bits of [`BYTE_CLASSES`].
+pub(crate) mod class {
+    /// An ASCII blank: tab, newline, VT, FF, CR, space.
+    pub(crate) const BLANK: u8 = 1;
+    /// Printable ASCII (0x21..0x7E).
+    pub(crate) const PRINT: u8 = 2;
+    /// A two-byte lead of [`WORD_LEADS`](super::WORD_LEADS).
+    pub(crate) const LEAD2: u8 = 4;
+    /// A three-byte lead of [`WORD_LEADS`](super::WORD_LEADS).
+    pub(crate) const LEAD3: u8 = 8;
+    /// The lead of a non-ASCII separator: C2, E1, E2, E3.
+    pub(crate) const SEP_LEAD: u8 = 16;
+}
+
+/// The class bits ([`class`]) of every byte value, for kernels that look a byte up in a
+/// 256-entry table (AVX-512 VBMI); the same classes the nibble tables of [`classes`] give.
+pub(crate) const BYTE_CLASSES: [u8; 256] = {
+    let (hi, lo) = WORD_LEADS;
+    let mut t = [0u8; 256];
+    let mut b = 0;
+    while b < 256 {
+        let row = hi[b >> 4] & lo[b & 15];
+        let mut c = 0;
+        if matches!(b, 0x09..=0x0D | 0x20) {
+            c |= class::BLANK;
+        }
+        if matches!(b, 0x21..=0x7E) {
+            c |= class::PRINT;
+        }
+        if row & 3 != 0 {
+            c |= class::LEAD2;
+        }
+        if row & 4 != 0 {
+            c |= class::LEAD3;
+        }
+        if row & (SEP_LEAD2 | SEP_LEAD3) != 0 {
+            c |= class::SEP_LEAD;
+        }
+        t[b] = c;
+        b += 1;
+    }
+    t
+};
 
 /// The [`Classes`] of the 64 bytes at `block`.
 ///
@@ -131,6 +179,35 @@ unsafe fn classes<V: Vector>(block: *const u8) -> Classes {
         if cand == 0 {
             return c;
         }
+        let (sep2, sep3) = wide_separators::<V>(block);
+        c.add_wide_separators(sep2, sep3);
+        c
+    }
+}
+
+impl Classes {
+    /// Adds the separators that begin at the bits of `sep2` (two bytes) and `sep3` (three
+    /// bytes), their continuation bytes past the block to `carry`.
+    #[inline(always)]
+    pub(crate) fn add_wide_separators(&mut self, sep2: u64, sep3: u64) {
+        self.sep |= sep2 | sep2 << 1 | sep3 | sep3 << 1 | sep3 << 2;
+        self.carry =
+            ((u128::from(sep2) << 1 | u128::from(sep3) << 1 | u128::from(sep3) << 2) >> 64) as u64;
+    }
+}
+
+/// The non-ASCII separators that begin in the 64-byte block at `block`: the leads of the
+/// two-byte ones (U+00A0) and of the three-byte ones.
+///
+/// # Safety
+///
+/// Only on a CPU with `V`'s ISA; `block .. block + 66` must be readable.
+#[inline(always)]
+pub(crate) unsafe fn wide_separators<V: Vector>(block: *const u8) -> (u64, u64) {
+    // SAFETY: V's ISA is present (the caller's contract); every load reads `V::LANES` bytes
+    // at `block + i + d` with `i + V::LANES <= 64` and `d <= 2`, inside the readable range.
+    unsafe {
+        let k = |b: u8| V::splat(b);
         let (mut sep2, mut sep3) = (0u64, 0u64);
         let mut i = 0;
         while i < 64 {
@@ -151,64 +228,60 @@ unsafe fn classes<V: Vector>(block: *const u8) -> Classes {
             sep3 |= black_box(s3.high_bit_mask()) << i;
             i += V::LANES;
         }
-        c.sep |= sep2 | sep2 << 1 | sep3 | sep3 << 1 | sep3 << 2;
-        c.carry =
-            ((u128::from(sep2) << 1 | u128::from(sep3) << 1 | u128::from(sep3) << 2) >> 64) as u64;
-        c
+        (sep2, sep3)
     }
 }
 
-/// Counts the run starts of the `before.len()` 64-byte blocks at `ptr` into `st`: a run
-/// of non-separators counts as a word when its first character is printable. Writes the
-/// state at the start of each block to `before` and the offsets (from `ptr`) of the run
-/// starts it cannot vouch for to `pending`, and returns how many it wrote there: the caller
-/// checks them, and where one is not printable recounts that block.
+/// Counts the run starts of the `others.len()` 64-byte blocks at `ptr` into `st`: a run of
+/// non-separators counts as a word when its first character is printable. Writes to
+/// `others[b]` the run starts of block `b` it cannot vouch for (byte `i` in bit `i`): the
+/// caller checks them, and where one is not printable recounts the blocks from the start.
 ///
 /// # Safety
 ///
-/// Only on a CPU with `V`'s ISA; `ptr .. ptr + 64 * before.len() + 2` must be readable;
-/// `pending` must hold `32 * before.len() + 4` offsets.
+/// Only on a CPU with `V`'s ISA; `ptr .. ptr + 64 * others.len() + 2` must be readable.
 #[inline(always)]
 pub(crate) unsafe fn word_blocks<V: Vector>(
     ptr: *const u8,
     st: &mut WordState,
-    before: &mut [WordState],
-    pending: &mut [u32],
-) -> usize {
+    others: &mut [u64],
+) {
+    // SAFETY: the caller's contract is `word_blocks_by`'s, and `classes::<V>`'s holds for
+    // every block it is given.
+    unsafe {
+        word_blocks_by(ptr, st, others, |b| {
+            // A prefetch is a hint: it does not fault on any address.
+            V::prefetch(b.wrapping_add(PREFETCH));
+            classes::<V>(b)
+        })
+    }
+}
+
+/// [`word_blocks`] with the byte classes of each block from `classes`.
+///
+/// # Safety
+///
+/// `classes` must be safe to call on any block `ptr + 64 * b` with `b < others.len()`;
+/// `ptr .. ptr + 64 * others.len() + 2` must be readable.
+#[inline(always)]
+pub(crate) unsafe fn word_blocks_by(
+    ptr: *const u8,
+    st: &mut WordState,
+    others: &mut [u64],
+    classes: impl Fn(*const u8) -> Classes,
+) {
     let (mut count, mut open, mut carry) = (st.count, st.open, st.carry);
-    let mut n = 0;
-    for (b, at) in before.iter_mut().enumerate() {
-        *at = WordState { count, open, carry };
+    for (b, o) in others.iter_mut().enumerate() {
         // SAFETY: the caller's contract covers `ptr + 64 * b .. + 66`.
-        let c = unsafe { classes::<V>(ptr.add(64 * b)) };
+        let c = classes(unsafe { ptr.add(64 * b) });
         let non = !(c.sep | carry);
         // Run starts: a non-separator after a separator, or at 0 unless a word is open (then
         // the byte before is inside that word).
         let starts = non & !(non << 1 | u64::from(open));
-        let others = starts & !c.word;
-        // Usually none or one: no branch on how many unless more than four (a run start
-        // follows a separator byte: at most 32 a block, so `n + 4` stays in `pending`).
-        let base = 64 * b as u32;
-        let slots = &mut pending[n..n + 4];
-        let o1 = others & others.wrapping_sub(1);
-        let o2 = o1 & o1.wrapping_sub(1);
-        let o3 = o2 & o2.wrapping_sub(1);
-        slots[0] = base + others.trailing_zeros();
-        slots[1] = base + o1.trailing_zeros();
-        slots[2] = base + o2.trailing_zeros();
-        slots[3] = base + o3.trailing_zeros();
-        let mut rest = o3 & o3.wrapping_sub(1);
-        let mut extra = n + 4;
-        while rest != 0 {
-            pending[extra] = base + rest.trailing_zeros();
-            rest &= rest - 1;
-            extra += 1;
-        }
-        n += others.count_ones() as usize;
+        *o = starts & !c.word;
         count += u64::from(starts.count_ones());
         open = non >> 63 != 0;
         carry = c.carry;
     }
     *st = WordState { count, open, carry };
-    n
 }
