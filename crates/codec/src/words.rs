@@ -397,6 +397,20 @@ fn step(bytes: &[u8], i: usize, last: bool) -> Option<(Class, usize)> {
     Some((class, len))
 }
 
+/// Whether the run of non-separators that begins at `bytes[at]` holds a printable
+/// character; `None` when it reaches the end of `bytes` (or, unless `last`, a sequence cut by
+/// it) without one.
+fn has_printable(bytes: &[u8], mut at: usize, last: bool) -> Option<bool> {
+    while at < bytes.len() {
+        match step(bytes, at, last)? {
+            (Class::Print, _) => return Some(true),
+            (Class::Sep, _) => return Some(false),
+            (Class::Other, len) => at += len,
+        }
+    }
+    None
+}
+
 /// Runs the exact state machine over the characters of `bytes` that start before `until`;
 /// returns where it stopped: after the last character, or at a prefix cut by the end of
 /// `bytes` when `last` is false.
@@ -435,61 +449,39 @@ fn words_with(k: Kernel, w: &mut Words, bytes: &[u8], last: bool) -> usize {
         open: w.open,
         carry: 0,
     };
-    // The run starts of each block of a batch that the kernel cannot vouch for.
+    // The run starts of each block of a batch whose first character the kernel cannot vouch
+    // for.
     let mut others = [0u64; BATCH];
+    // A run without a printable character so far reaches the end of `bytes`: no word is open.
+    let mut dangling = false;
     loop {
-        let blocks = (bytes.len().saturating_sub(p + 2) / 64).min(BATCH);
-        if blocks == 0 || !simd::word_blocks_with(k, bytes, p, &mut st, &mut others[..blocks]) {
+        let n = (bytes.len().saturating_sub(p + 2) / 64).min(BATCH);
+        if n == 0 || !simd::word_blocks_with(k, bytes, p, &mut st, &mut others[..n]) {
             break;
         }
-        let mut ok = true;
-        for (b, &o) in others[..blocks].iter().enumerate() {
-            let mut m = o;
-            while m != 0 {
-                ok &= surely_word(bytes, p + 64 * b + m.trailing_zeros() as usize);
-                m &= m - 1;
-            }
-        }
-        if ok {
-            p += 64 * blocks;
-            (w.count, w.open) = (st.count, st.open);
-            continue;
-        }
-        // A run that may begin with a character that is not printable: the batch, to the
-        // first character boundary at or after the end of the first block with such a run,
-        // through the exact machine from the state at the batch's start (`w`; bytes carried
-        // into the batch are continuation bytes of a separator, which it skips).
-        let bad = others[..blocks].iter().enumerate().position(|(b, &o)| {
+        // The kernel counted every run; a run is a word when it holds a printable character,
+        // which the table vouches for at most runs' first character. The others are looked
+        // into until a printable character or a separator.
+        for (b, &o) in others[..n].iter().enumerate() {
             let mut m = o;
             while m != 0 {
                 let at = p + 64 * b + m.trailing_zeros() as usize;
-                if !surely_word(bytes, at)
-                    && !matches!(step(bytes, at, false), Some((Class::Print, _)))
-                {
-                    return true;
+                if !surely_word(bytes, at) {
+                    match has_printable(bytes, at, last) {
+                        Some(true) => {}
+                        Some(false) => st.count -= 1,
+                        None => {
+                            st.count -= 1;
+                            dangling = true;
+                        }
+                    }
                 }
                 m &= m - 1;
             }
-            false
-        });
-        // All may be printable after all: then the batch stands as counted.
-        let Some(b) = bad else {
-            p += 64 * blocks;
-            (w.count, w.open) = (st.count, st.open);
-            continue;
-        };
-        let until = p + 64 * (b + 1);
-        let end = scalar(w, bytes, p, until, last);
-        if end < until || end >= bytes.len() {
-            return end;
         }
-        p = end;
-        st = WordState {
-            count: w.count,
-            open: w.open,
-            carry: 0,
-        };
+        p += 64 * n;
     }
+    (w.count, w.open) = (st.count, st.open && !dangling);
     // Bytes still carried are continuation bytes of a separator: the scalar machine skips
     // them as it skips any continuation byte.
     scalar(w, bytes, p, bytes.len(), last)

@@ -478,8 +478,8 @@ pub(crate) fn count_valid_with(k: Kernel, bytes: &[u8], acc: &mut [u64; 5]) {
 
 /// Counts the run starts of the 64-byte blocks of `bytes` from `o`, one per element of
 /// `others`, into `st` with kernel `k` (available), as [`words::word_blocks`]: the run starts
-/// of each block it cannot vouch for go to `others`; `false` (nothing done) for the portable
-/// kernels.
+/// of each block whose first character it cannot vouch for go to `others`; `false` (nothing
+/// done) for the portable kernels.
 ///
 /// # Panics
 ///

@@ -233,9 +233,10 @@ pub(crate) unsafe fn wide_separators<V: Vector>(block: *const u8) -> (u64, u64) 
 }
 
 /// Counts the run starts of the `others.len()` 64-byte blocks at `ptr` into `st`: a run of
-/// non-separators counts as a word when its first character is printable. Writes to
-/// `others[b]` the run starts of block `b` it cannot vouch for (byte `i` in bit `i`): the
-/// caller checks them, and where one is not printable recounts the blocks from the start.
+/// non-separators is a word when it holds a printable character, and the pass counts them
+/// all. Writes to `others[b]` the run starts of block `b` whose first character it cannot
+/// vouch for (byte `i` in bit `i`): the caller looks further into those runs and takes back
+/// the ones without a printable character.
 ///
 /// # Safety
 ///

@@ -238,3 +238,27 @@ fn word_leads_are_always_words() {
         }
     }
 }
+
+#[test]
+fn a_run_that_begins_unprintable_anywhere_in_a_batch() {
+    // One run that begins with a character that is not printable (a control, an unassigned
+    // code point, a stray continuation byte, a truncated sequence), at every offset of the
+    // first 40 blocks: the block it is in is recounted from the state at its start, whatever
+    // block of a kernel call that is.
+    let base = "Grüße, мир 日本語 カタカナ 😀 words\u{3000}and\u{A0}more ".repeat(60);
+    for odd in [
+        &b" \x01 "[..],
+        b" \x01x",
+        "\u{378} ".as_bytes(),
+        b" \x80 ",
+        b" \xE4\xB8 ",
+    ] {
+        for at in (0..64 * 40).step_by(7) {
+            let cut = (0..=at).rev().find(|&i| base.is_char_boundary(i)).unwrap();
+            let mut v = base.as_bytes()[..cut].to_vec();
+            v.extend_from_slice(odd);
+            v.extend_from_slice(&base.as_bytes()[cut..]);
+            all_ways(&v);
+        }
+    }
+}
