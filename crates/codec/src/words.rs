@@ -17,11 +17,15 @@
 //! ranges of cp in 0..0x110000 where libc.iswprint(cp) == 0
 //! ```
 //!
-//! Fast path: the vector kernel marks ASCII blanks, printable ASCII and the lead bytes of the
-//! non-ASCII separators (from the two bytes after them) for 64 bytes at a time. Inside a run of
-//! non-separators nothing matters, so only a run's first character needs the printable test:
-//! printable ASCII from the mask, anything else decoded and looked up. A run that begins with
-//! a character that is not printable sends its block through the exact scalar state machine.
+//! So a maximal run of non-separators (characters, unprintable ones and ill-formed bytes) is
+//! one word exactly when it holds a printable character. Fast path: the vector kernel marks
+//! separators (ASCII blanks from masks, the non-ASCII ones from their lead and the two bytes
+//! after it) and the bytes that surely begin a printable character (printable ASCII, the
+//! leads of scripts with no unprintable character, followed by their continuation bytes) for
+//! 64 bytes at a time, and counts every run. A run whose first character the masks cannot
+//! vouch for is decoded and looked up; if that character is not printable either, the run is
+//! read on until a printable character (a word after all) or a separator (not a word: taken
+//! back).
 
 mod table;
 
