@@ -129,7 +129,9 @@ struct Class {
 /// - in a bracket without `]` (whose `[` is otherwise a literal: only a name's `[` gets that
 ///   far), the same, a `\` at the end, or a member and `-` at the end (a range to the end),
 ///   unless a member before it matched `[`: `][a-` matches nothing, `z[[-` itself;
-/// - a `[.` without its `.]`.
+/// - a `[.` without its `.]`;
+/// - once a member matched, a `[=` that is not `[=c=]` (before that it is a `[` member):
+///   `[b[=[z]` matches `[`, `=` and `z`, not `b`.
 fn read_class(p: &[char]) -> Option<(Option<Class>, usize)> {
     let mut i = 0;
     let negated = matches!(p.first(), Some('!' | '^'));
@@ -141,6 +143,9 @@ fn read_class(p: &[char]) -> Option<(Option<Class>, usize)> {
     let mut cut = false;
     // Whether a member read so far matches `[`, and whether glibc gave up before one did.
     let (mut lbracket, mut trouble) = (false, false);
+    // The members before the last `[=` that is not `[=c=]`: a name's character that matches
+    // one of them makes glibc skip to that `[=`, where it gives up.
+    let mut poisoned = 0;
     // glibc gives up there (the pattern matches nothing) unless a `[` member came first.
     let gives_up = |literal: bool| if literal { None } else { Some((None, p.len())) };
     let mut first = true;
@@ -171,6 +176,11 @@ fn read_class(p: &[char]) -> Option<(Option<Class>, usize)> {
         };
         if named.is_none() && c == '[' && p.get(i + 1) == Some(&'.') {
             return Some((None, p.len()));
+        }
+        if named.is_none() && c == '[' && p.get(i + 1) == Some(&'=') {
+            poisoned = ranges.len();
+            // A `[` before it makes glibc give up where the `[` would otherwise be literal.
+            trouble |= lbracket;
         }
         let lo = if let Some((delim, end)) = named {
             let inner = &p[i + 2..end];
@@ -237,8 +247,36 @@ fn read_class(p: &[char]) -> Option<(Option<Class>, usize)> {
             ranges.push((lo, lo));
         }
     }
+    if !negated && poisoned > 0 {
+        let (before, after) = ranges.split_at(poisoned);
+        ranges = subtract(after, before);
+    }
     let class = (!(cut && negated)).then_some(Class { negated, ranges });
     Some((class, i))
+}
+
+/// The characters of `ranges` that are in none of `minus`, as ranges.
+fn subtract(ranges: &[(char, char)], minus: &[(char, char)]) -> Vec<(char, char)> {
+    // The neighbours of a character, across the surrogates' gap.
+    let before = |c: char| char::from_u32(c as u32 - 1).unwrap_or('\u{D7FF}');
+    let after = |c: char| char::from_u32(c as u32 + 1).unwrap_or('\u{E000}');
+    let mut out = ranges.to_vec();
+    for &(lo, hi) in minus {
+        out = out
+            .into_iter()
+            .flat_map(|(a, b)| {
+                if b < lo || a > hi {
+                    return [Some((a, b)), None];
+                }
+                [
+                    (a < lo).then(|| (a, before(lo))),
+                    (b > hi).then(|| (after(hi), b)),
+                ]
+            })
+            .flatten()
+            .collect();
+    }
+    out
 }
 
 /// `c` escaped for globset outside a class (every non-alphanumeric character is escaped).
@@ -510,6 +548,35 @@ mod tests {
             ("[b[.ab.]]", "a", false),
             ("[[=ab=]]", "=]", true),
             ("[[=ab=]]", "a", false),
+        ] {
+            assert_eq!(glob_match(p, n), want, "{p:?} on {n:?}");
+        }
+    }
+
+    #[test]
+    fn fuzz_glob_fnmatch_malformed_equivalence_after_a_match() {
+        // glob_fnmatch (session 11): once a member matched, glibc skips the rest of the
+        // bracket and gives up at a `[=` that is not `[=c=]`; before any match that `[=` is
+        // a `[` member. Checked against glibc 2.36 through ctypes.
+        for (p, n, want) in [
+            ("*[b[=[z]", "b", false),
+            ("[b[=[z]", "b", false),
+            ("[b[=[z]", "[", true),
+            ("[b[=[z]", "=", true),
+            ("[b[=[z]", "z", true),
+            ("[!b[=[z]", "b", false),
+            ("[!b[=[z]", "[", false),
+            ("[!b[=[z]", "a", true),
+            ("[b[=a]", "a", true),
+            ("[b[=a]", "b", false),
+            ("[a-c[=x]", "b", false),
+            ("[a-c[=x]", "x", true),
+            ("[b[=ab=]]", "b]", false),
+            ("[b[=ab=]]", "a]", true),
+            ("[a[=zz=]b]", "a", false),
+            // Without `]` the `[` is literal, unless a `[` member came before the `[=`.
+            ("[b[=", "[b[=", true),
+            ("[[[=", "[[[=", false),
         ] {
             assert_eq!(glob_match(p, n), want, "{p:?} on {n:?}");
         }
