@@ -11,16 +11,25 @@
 #![forbid(unsafe_code)]
 
 use libfuzzer_sys::fuzz_target;
+use utf8_fuzz::Unit;
 use utf8_fuzz::tool::{arg, run, work_dir};
 
-/// Line (1-based) and column (1-based, every unit counts one) of byte `off` of `data`.
-fn line_col(data: &[u8], off: usize) -> (u64, u64) {
-    let start = data[..off]
-        .iter()
-        .rposition(|&b| b == b'\n')
-        .map_or(0, |i| i + 1);
-    let line = 1 + data[..off].iter().filter(|&&b| b == b'\n').count() as u64;
-    (line, 1 + utf8_fuzz::units(&data[start..off]).len() as u64)
+/// Line and column (1-based, every unit counts one column) of each error of `data`, in
+/// order: one pass over its units (a newline is always a unit of its own).
+fn positions(data: &[u8]) -> Vec<(u64, u64)> {
+    let (mut line, mut column) = (1, 1);
+    let mut out = Vec::new();
+    for (_, u) in utf8_fuzz::units(data) {
+        if let Unit::Error(..) = u {
+            out.push((line, column));
+        }
+        if u == Unit::Char('\n', 1) {
+            (line, column) = (line + 1, 1);
+        } else {
+            column += 1;
+        }
+    }
+    out
 }
 
 fn hex(b: &[u8]) -> String {
@@ -72,8 +81,9 @@ fuzz_target!(|data: &[u8]| {
         // One line per error, then a summary.
         assert_eq!(lines.len(), errors.len() + 1, "{stderr}");
     }
-    for (l, &(off, len, kind)) in lines.iter().zip(&errors) {
-        let (line, column) = line_col(input, off);
+    let positions = positions(input);
+    assert_eq!(positions.len(), errors.len());
+    for ((l, &(off, len, kind)), &(line, column)) in lines.iter().zip(&errors).zip(&positions) {
         let bytes = hex(&input[off..off + len]);
         if json {
             let v: serde_json::Value = serde_json::from_str(l).expect("a JSON line");

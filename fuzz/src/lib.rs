@@ -165,15 +165,22 @@ pub enum Action<'a> {
 
 /// The naive repair of `b`.
 pub fn repair(b: &[u8], practice: Practice, action: Action<'_>) -> String {
+    render(&pieces(b, practice), action)
+}
+
+/// The repaired text of [`pieces`] under `action` (a target checking every action of a
+/// practice segments the input once).
+pub fn render(pieces: &[Result<String, Vec<u8>>], action: Action<'_>) -> String {
+    use std::fmt::Write as _;
     let mut s = String::new();
-    for p in pieces(b, practice) {
+    for p in pieces {
         match (p, action) {
-            (Ok(t), _) => s.push_str(&t),
+            (Ok(t), _) => s.push_str(t),
             (Err(_), Action::Replace(r)) => s.push_str(r),
             (Err(_), Action::Delete) => {}
             (Err(bytes), Action::Escape) => {
                 for x in bytes {
-                    s.push_str(&format!("\\x{x:02x}"));
+                    write!(s, "\\x{x:02x}").expect("write to a String");
                 }
             }
         }

@@ -100,6 +100,9 @@ enum Task {
 }
 
 fn main() -> ExitCode {
+    if let Some(code) = fuzz::rustc_wrapper() {
+        return code;
+    }
     let task = match parse(std::env::args_os()) {
         Ok(t) => t,
         Err(code) => return code,
