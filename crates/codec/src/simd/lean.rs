@@ -58,10 +58,10 @@ pub(crate) unsafe fn valid_up_to_lean<V: Vector, const BASIC: bool>(
         let end = len - BLOCK;
         let mut o = 0;
         // ASCII blocks, before any setup.
-        while o <= end && !load_or(o, V::splat(0)).any_high_bit() {
+        while o <= end && !V::block_has_high(ptr.add(o)) {
             o += BLOCK;
         }
-        if o > end && (o == len || !load_or(end, V::splat(0)).any_high_bit()) {
+        if o > end && (o == len || !V::block_has_high(ptr.add(end))) {
             // All ASCII, the last block overlapping the one before when it is short.
             return len;
         }
