@@ -500,8 +500,13 @@ pub(crate) fn word_blocks_with(
     #[cfg(target_arch = "x86_64")]
     {
         let ptr = bytes[o..].as_ptr();
-        let Some(f) = x86_64_words::entry(k) else {
-            return false;
+        // AVX-512 uses VBMI's byte permutes where the CPU has them.
+        let f: x86_64_words::WordBlocks = match k {
+            Kernel::Avx512 if x86_64_words::vbmi() => x86_64_words::word_blocks_vbmi,
+            Kernel::Avx512 => x86_64_words::word_blocks_avx512,
+            Kernel::Avx2 => x86_64_words::word_blocks_avx2,
+            Kernel::Sse42 => x86_64_words::word_blocks_sse42,
+            _ => return false,
         };
         // SAFETY: `f` is the entry point of kernel `k`, which is available (the caller's
         // contract); the assert above keeps every read inside `bytes`.
