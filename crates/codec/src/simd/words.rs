@@ -43,10 +43,6 @@ const SEP_LEAD2: u8 = 1 << 3;
 /// [`WORD_LEADS`]'s bit for E1, E2 and E3, the leads of the three-byte separators.
 const SEP_LEAD3: u8 = 1 << 4;
 
-/// How far ahead of the block being classified the next bytes are prefetched: mapped file
-/// pages stream in faster than the hardware prefetcher fetches them for this loop.
-pub(crate) const PREFETCH: usize = 2048;
-
 /// The word state between blocks.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub(crate) struct WordState {
@@ -203,7 +199,7 @@ impl Classes {
 ///
 /// Only on a CPU with `V`'s ISA; `block .. block + 66` must be readable.
 #[inline(always)]
-pub(crate) unsafe fn wide_separators<V: Vector>(block: *const u8) -> (u64, u64) {
+unsafe fn wide_separators<V: Vector>(block: *const u8) -> (u64, u64) {
     // SAFETY: V's ISA is present (the caller's contract); every load reads `V::LANES` bytes
     // at `block + i + d` with `i + V::LANES <= 64` and `d <= 2`, inside the readable range.
     unsafe {
@@ -249,13 +245,7 @@ pub(crate) unsafe fn word_blocks<V: Vector>(
 ) {
     // SAFETY: the caller's contract is `word_blocks_by`'s, and `classes::<V>`'s holds for
     // every block it is given.
-    unsafe {
-        word_blocks_by(ptr, st, others, |b| {
-            // A prefetch is a hint: it does not fault on any address.
-            V::prefetch(b.wrapping_add(PREFETCH));
-            classes::<V>(b)
-        })
-    }
+    unsafe { word_blocks_by(ptr, st, others, |b| classes::<V>(b)) }
 }
 
 /// [`word_blocks`] with the byte classes of each block from `classes`.

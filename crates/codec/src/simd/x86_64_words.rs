@@ -70,13 +70,7 @@ pub(crate) unsafe fn word_blocks_vbmi(ptr: *const u8, st: &mut WordState, others
     };
     // SAFETY: the ranges are valid (this function's contract) and `classes_vbmi`'s contract
     // holds for every block `word_blocks_by` gives it (66 readable bytes, this ISA).
-    unsafe {
-        words::word_blocks_by(ptr, st, others, |b| {
-            // A prefetch is a hint: it does not fault on any address.
-            _mm_prefetch::<_MM_HINT_T0>(b.wrapping_add(words::PREFETCH).cast());
-            classes_vbmi(&t, b)
-        })
-    }
+    unsafe { words::word_blocks_by(ptr, st, others, |b| classes_vbmi(&t, b)) }
 }
 
 /// The [`Classes`] of the 64 bytes at `block`, looked up in `t` ([`BYTE_CLASSES`] in four
