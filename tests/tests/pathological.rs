@@ -306,6 +306,24 @@ fn pathological_many_and_long_patterns() {
             let r = run_for(d, &name, "utf8-grep", args, None, slow);
             expect(&name, &r, 1);
         }
+        // A long periodic pattern among others, under 1 MiB: an Aho-Corasick DFA of it
+        // follows failure links as deep as the pattern is long for each transition (`abc`
+        // 300,000 times with -i took more than 100 s), so it gets the NFA.
+        std::fs::write(
+            d.join("L"),
+            format!("{}\nzq{unit}qz\n", unit.repeat(300_000 / unit.len() * 3)),
+        )
+        .unwrap();
+        for flags in [&["-c"][..], &["-c", "-i"]] {
+            let name = format!(
+                "grep {} -f a 900 KB periodic {script} pattern and another",
+                flags.join(" ")
+            );
+            let mut args = flags.to_vec();
+            args.extend(["-f", "L", "T"]);
+            let r = run_for(d, &name, "utf8-grep", &args, None, slow);
+            expect(&name, &r, 1);
+        }
     }
     finish();
 }

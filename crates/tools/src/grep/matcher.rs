@@ -54,8 +54,14 @@ enum Engine {
 }
 
 /// The most spellings `-i` expands several patterns into before it falls back to one
-/// case-insensitive regex of them all.
-const FOLD_VARIANTS_MAX: usize = 1 << 20;
+/// case-insensitive regex of them all: 16 per pattern on average, at least 256, at most
+/// 2^20. Many patterns (a `-f` list of 100,000 words) need the spellings: one regex of them
+/// all is too large to build. A few patterns do not, and a short one can have a great many
+/// (`kkkkkkkkkkkkkkkkkk`: 2^18, `k` and the Kelvin sign), which took 0.6 s and 100 MB to put
+/// into an automaton where the regex takes a millisecond.
+fn fold_variants_max(patterns: usize) -> usize {
+    patterns.saturating_mul(16).clamp(256, 1 << 20)
+}
 
 /// Every spelling of `pats` under Unicode simple case folding (the equivalence regex's
 /// `(?i)` uses), but with only one of the ASCII letters of each orbit: the searcher is
@@ -191,22 +197,44 @@ fn fold_longest(pats: &[String]) -> Result<(DFA, CachePool), ToolError> {
 }
 
 /// The leftmost-longest searcher of several fixed strings (ASCII case insensitive with
-/// `ascii_fold`), anchored only when one of them is empty (see `Engine::ManyWithEmpty`);
-/// its DFA, the fastest to search, up to 20,000 strings of 1 MiB in all.
-fn many(pats: &[String], ascii_fold: bool, anchored_only: bool) -> Result<AhoCorasick, ToolError> {
+/// `ascii_fold`); its DFA, the fastest to search, where [`dfa_fits`], else its contiguous
+/// NFA (never the library's own choice, which tries the DFA for up to 100 patterns).
+/// `start` says which searches it serves: anchored only when one of the patterns is empty
+/// (see `Engine::ManyWithEmpty`), both with `-x` (the whole line is an anchored match),
+/// else unanchored only: a DFA with both kinds of start takes twice as long to build.
+fn many(pats: &[String], ascii_fold: bool, start: StartKind) -> Result<AhoCorasick, ToolError> {
     AhoCorasick::builder()
         .match_kind(MatchKind::LeftmostLongest)
         .ascii_case_insensitive(ascii_fold)
-        .kind(Some(AhoCorasickKind::DFA).filter(|_| {
-            pats.len() <= 20_000 && pats.iter().map(String::len).sum::<usize>() <= 1 << 20
-        }))
-        .start_kind(if anchored_only {
-            StartKind::Anchored
+        .kind(Some(if dfa_fits(pats) {
+            AhoCorasickKind::DFA
         } else {
-            StartKind::Both
-        })
+            AhoCorasickKind::ContiguousNFA
+        }))
+        .start_kind(start)
         .build(pats)
         .map_err(|e| ToolError::Usage(format!("cannot compile the patterns: {e}")))
+}
+
+/// Whether aho-corasick's DFA of `pats` is quick to build: up to 20,000 patterns of 1 MiB
+/// in all, and their bytes times the longest one's at most 2^25. The builder finds each
+/// transition by following failure links, as long as the state is deep, so a long
+/// periodic pattern is quadratic: `a` 24,000 times and one more pattern took 3.5 s, `abc`
+/// 300,000 times (under 1 MiB) more than 100 s.
+fn dfa_fits(pats: &[String]) -> bool {
+    let total: usize = pats.iter().map(String::len).sum();
+    let longest = pats.iter().map(String::len).max().unwrap_or(0);
+    pats.len() <= 20_000 && total <= 1 << 20 && total.saturating_mul(longest) <= 1 << 25
+}
+
+/// The searches [`many`]'s automaton serves: anchored ones only with an empty pattern among
+/// several, both kinds with `-x`, else unanchored ones.
+fn starts(with_empty: bool, line: bool) -> StartKind {
+    match (with_empty, line) {
+        (true, _) => StartKind::Anchored,
+        (false, true) => StartKind::Both,
+        (false, false) => StartKind::Unanchored,
+    }
 }
 
 impl Matcher {
@@ -221,7 +249,8 @@ impl Matcher {
         word: bool,
         line: bool,
     ) -> Result<Matcher, ToolError> {
-        Matcher::build(patterns, ignore_case, word, line, FOLD_VARIANTS_MAX)
+        let max = fold_variants_max(patterns.len());
+        Matcher::build(patterns, ignore_case, word, line, max)
     }
 
     /// [`Matcher::new`], with `-i`'s several patterns expanded into at most `max_spellings`
@@ -245,7 +274,7 @@ impl Matcher {
         let (engine, max_match_len, line_re) = if let Some(mut spellings) = spellings {
             spellings.sort_by(|a, b| b.len().cmp(&a.len()).then_with(|| a.cmp(b)));
             spellings.dedup();
-            let ac = many(&spellings, true, false)?;
+            let ac = many(&spellings, true, starts(false, line))?;
             let max = spellings.first().map_or(0, String::len);
             patterns = spellings;
             (Engine::FoldMany(ac), max, None)
@@ -278,7 +307,7 @@ impl Matcher {
             // Sorted longest first: an empty pattern is the last one.
             let with_empty = patterns.last().is_some_and(String::is_empty);
             let nonempty = &patterns[..patterns.len() - usize::from(with_empty)];
-            let ac = many(nonempty, false, with_empty)?;
+            let ac = many(nonempty, false, starts(with_empty, line))?;
             let engine = if with_empty {
                 Engine::ManyWithEmpty(ac)
             } else {
