@@ -112,8 +112,8 @@ pub struct Config {
     pub(super) with_filename: Option<bool>,
     pub(super) label: Option<String>,
     pub(super) no_messages: bool,
-    /// `-j`/`--threads`: how many files of `-r` are searched at once.
-    pub(super) threads: usize,
+    /// `-j`/`--threads` as given: see [`Config::threads`].
+    threads: Option<usize>,
     /// `--engine`: what finds invalid sequences (`--invalid=report`, `--json`).
     pub(super) engine: Engine,
 }
@@ -243,10 +243,18 @@ impl Config {
             with_filename,
             label: a.label,
             no_messages: a.no_messages,
-            threads: a.threads.map_or_else(
-                || std::thread::available_parallelism().map_or(1, |n| n.get()),
-                usize::from,
-            ),
+            threads: a.threads.map(usize::from),
+        })
+    }
+}
+
+impl Config {
+    /// How many files of `-r`, or parts of one large file, are searched at once: `-j`, else
+    /// the CPUs this process may use. Asked only where several inputs or a large file make
+    /// threads worth having (reading the cgroup limits costs more than a small search).
+    pub(super) fn threads(&self) -> usize {
+        self.threads.unwrap_or_else(|| {
+            std::thread::available_parallelism().map_or(1, std::num::NonZero::get)
         })
     }
 }

@@ -156,7 +156,7 @@ impl Shared {
     }
 }
 
-/// Searches the inputs of `cfg` on `cfg.threads` threads and shows the results in order,
+/// Searches the inputs of `cfg` on `cfg.threads()` threads and shows the results in order,
 /// with the walk's trouble where it was met, as [`Config::run`]'s loop does.
 pub(super) fn run(
     cfg: &Config,
@@ -181,7 +181,7 @@ pub(super) fn run(
     let (tx, rx) = channel::<Msg>();
     let program = diag.program();
     std::thread::scope(|s| {
-        for _ in 0..cfg.threads {
+        for _ in 0..cfg.threads() {
             let worker = Worker {
                 cfg,
                 output,

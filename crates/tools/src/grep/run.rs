@@ -76,7 +76,7 @@ impl Config {
             stdout_file_id()
         };
         let several_inputs = self.recursive || self.files.len() > 1;
-        if self.threads > 1 && several_inputs && !self.files.iter().any(|f| f == "-") {
+        if several_inputs && self.threads() > 1 && !self.files.iter().any(|f| f == "-") {
             return super::parallel::run(self, output, out, diag, matched);
         }
         let mut totals = Totals::default();

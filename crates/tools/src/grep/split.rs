@@ -32,7 +32,7 @@ pub(super) fn parts(cfg: &Config, len: u64) -> usize {
         return 1;
     }
     let by_size = usize::try_from(len / PART_MIN).unwrap_or(usize::MAX);
-    cfg.threads.min(by_size).max(1)
+    cfg.threads().min(by_size).max(1)
 }
 
 /// Searches `file` (`len` bytes at open) in `parts` parts on as many threads: the sum of
