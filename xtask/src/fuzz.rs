@@ -1,11 +1,12 @@
-//! `cargo xtask fuzz [--seconds N] [--jobs N] [TARGET...]`: runs the cargo-fuzz targets of
-//! `fuzz/`.
+//! `cargo xtask fuzz [--seconds N] [--runs N] [--jobs N] [TARGET...]`: runs the cargo-fuzz
+//! targets of `fuzz/`.
 //!
 //! Installs cargo-fuzz when it is missing (`cargo install cargo-fuzz --locked`), builds
 //! every target once (nightly, ASan, `cargo fuzz build -O`, this program as rustc wrapper
 //! so that only this repository's crates get coverage instrumentation: [`rustc_wrapper`]),
-//! then runs each target (or the ones named) for N seconds (default 60), N targets at once
-//! with `--jobs N` (default 1). Each
+//! then runs each target (or the ones named) for N seconds (default 60), or until it has
+//! executed `--runs N` inputs (a campaign: `--runs 5000000` with no time limit unless
+//! `--seconds` is given too), N targets at once with `--jobs N` (default 1). Each
 //! run reads its corpus `fuzz/corpus/TARGET/` (kept between runs, not committed) and the
 //! seeds committed in `fuzz/seeds/TARGET/` (plus, for the byte-level targets, the vectors of
 //! `../shared/conformance`, skipped with a message when absent), with the libFuzzer flags
@@ -22,19 +23,22 @@ use std::process::{Command, ExitCode, Stdio};
 use std::sync::Mutex;
 
 /// The usage line for `cargo xtask help`.
-pub const USAGE: &str = "  fuzz [--seconds N] [--jobs N] [TARGET...]
+pub const USAGE: &str = "  fuzz [--seconds N] [--runs N] [--jobs N] [TARGET...]
                       run the cargo-fuzz targets of fuzz/ (nightly), N seconds each
-                      (default 60), --jobs targets at once (default 1); prints
+                      (default 60) or N executions each, --jobs targets at once
+                      (default 1); prints
                       `name executions exec_per_s` per target; installs cargo-fuzz";
 
 /// `cargo xtask fuzz`'s arguments.
 #[derive(Debug, clap::Args)]
-#[command(override_usage = "cargo xtask fuzz [--seconds N] [--jobs N] [TARGET...]")]
+#[command(override_usage = "cargo xtask fuzz [--seconds N] [--runs N] [--jobs N] [TARGET...]")]
 pub struct Args {
-    /// Seconds per target.
-    #[arg(long, value_name = "N", default_value_t = 60,
-          value_parser = crate::workspace::positive::<u64>)]
-    seconds: u64,
+    /// Seconds per target (default 60 without --runs, no limit with it).
+    #[arg(long, value_name = "N", value_parser = crate::workspace::positive::<u64>)]
+    seconds: Option<u64>,
+    /// Executions per target (libFuzzer's -runs, counting the corpus it starts from).
+    #[arg(long, value_name = "N", value_parser = crate::workspace::positive::<u64>)]
+    runs: Option<u64>,
     /// How many targets run at once (one core each).
     #[arg(long, value_name = "N", default_value_t = 1,
           value_parser = crate::workspace::positive::<usize>)]
@@ -133,8 +137,13 @@ fn fuzz(root: &Path, args: &Args) -> Result<bool> {
                     let Some(t) = queue.lock().expect("queue").next() else {
                         return;
                     };
-                    println!("== fuzz {t}: {} s", args.seconds);
-                    let r = run_target(&dir, t, args.seconds);
+                    let budget = match (args.seconds, args.runs) {
+                        (Some(s), Some(r)) => format!("{s} s or {r} runs"),
+                        (None, Some(r)) => format!("{r} runs"),
+                        (s, None) => format!("{} s", s.unwrap_or(60)),
+                    };
+                    println!("== fuzz {t}: {budget}");
+                    let r = run_target(&dir, t, args);
                     results.lock().expect("results").push((t.clone(), r));
                 }
             });
@@ -331,7 +340,7 @@ fn seed_corpus(corpus: &Path, target: &str, seeds: &[(String, Vec<u8>)]) -> Resu
 
 /// Runs one built target; its output goes to `fuzz/logs/TARGET.log`, findings and the final
 /// statistics to the terminal too.
-fn run_target(dir: &Path, target: &str, seconds: u64) -> Result<Outcome> {
+fn run_target(dir: &Path, target: &str, args: &Args) -> Result<Outcome> {
     let bin: PathBuf = dir
         .join("target")
         .join(host_triple()?)
@@ -348,7 +357,15 @@ fn run_target(dir: &Path, target: &str, seconds: u64) -> Result<Outcome> {
     cmd.current_dir(dir)
         .arg(dir.join("corpus").join(target))
         .args(target_flags(dir, target)?)
-        .arg(format!("-max_total_time={seconds}"))
+        .arg(format!(
+            "-max_total_time={}",
+            args.seconds
+                .unwrap_or(if args.runs.is_some() { 0 } else { 60 })
+        ))
+        .arg(format!(
+            "-runs={}",
+            args.runs.map_or("-1".to_string(), |r| r.to_string())
+        ))
         .arg("-print_final_stats=1")
         .arg(format!("-artifact_prefix={}/", artifacts.display()));
     let seeds = dir.join("seeds").join(target);
