@@ -142,6 +142,9 @@ type Branch = (Option<Class>, usize);
 /// - a `[.` without its `.]`;
 /// - once a member matched, a `[=` that is not `[=c=]` (before that it is a `[` member):
 ///   `[b[=[z]` matches `[`, `=` and `z`, not `b`.
+///
+/// `[.c.]` can start a range, `[=c=]` cannot: the `-` after it is a member (`[[=b=]-d]`
+/// matches `b`, `-` and `d`).
 fn read_class(p: &[char]) -> Option<Vec<Branch>> {
     let mut i = 0;
     let negated = matches!(p.first(), Some('!' | '^'));
@@ -168,11 +171,7 @@ fn read_class(p: &[char]) -> Option<Vec<Branch>> {
     loop {
         let Some(&c) = p.get(i) else {
             // No `]`: a literal `[`, unless glibc gave up on the way.
-            return if trouble {
-                Some(vec![(None, p.len())])
-            } else {
-                None
-            };
+            return if trouble { gives_up(false) } else { None };
         };
         if c == ']' && !first {
             i += 1;
@@ -195,7 +194,7 @@ fn read_class(p: &[char]) -> Option<Vec<Branch>> {
             _ => None,
         };
         if named.is_none() && c == '[' && p.get(i + 1) == Some(&'.') {
-            return Some(vec![(None, p.len())]);
+            return gives_up(false);
         }
         if named.is_none() && c == '[' && p.get(i + 1) == Some(&'=') {
             forks.push((ranges.len(), i));
@@ -207,8 +206,10 @@ fn read_class(p: &[char]) -> Option<Vec<Branch>> {
             i = end + 2;
             let range_follows = p.get(i) == Some(&'-') && p.get(i + 1).is_some_and(|&c| c != ']');
             match (delim, inner) {
-                // `[.c.]` or `[=c=]` as the start of a range.
-                (d, &[c]) if d != ':' && range_follows => c,
+                // `[.c.]` as the start of a range; after `[=c=]` a `-` is a member (glibc
+                // 2.36: `[[=b=]-d]` matches `b`, `-` and `d`, not `c`; fuzz finding,
+                // glob_fnmatch: `[[[=b=]-\x06]` on `b`).
+                ('.', &[c]) if range_follows => c,
                 (d, &[c]) if d != ':' => {
                     lbracket |= !cut && c == '[';
                     if !cut {
@@ -257,7 +258,7 @@ fn read_class(p: &[char]) -> Option<Vec<Branch>> {
                     Some('.') => match (i + 3..p.len().saturating_sub(1))
                         .find(|&j| p[j] == '.' && p[j + 1] == ']')
                     {
-                        None => return Some(vec![(None, p.len())]),
+                        None => return gives_up(false),
                         Some(end) if end == i + 4 => {
                             let hi = p[i + 3];
                             i = end + 2;

@@ -205,3 +205,26 @@ fn fuzz_glob_fnmatch_range_ending_in_a_bracket_item() {
         assert_eq!(glob_match(p, n), want, "{p:?} on {n:?}");
     }
 }
+
+#[test]
+fn fuzz_glob_fnmatch_equivalence_class_then_dash() {
+    // glob_fnmatch (session 12): `[=c=]` does not start a range in glibc; the `-` after it
+    // is a member and the next item stands alone (or starts a range of its own), where
+    // `[.c.]-d` is a range. Checked against glibc 2.36 (ctypes).
+    for (p, n, want) in [
+        ("[[[=b=]-\u{6}\u{6}]", "b", true),
+        ("[[[=b=]-\u{6}]", "\u{6}", true),
+        ("[[=b=]-d]", "b", true),
+        ("[[=b=]-d]", "-", true),
+        ("[[=b=]-d]", "d", true),
+        ("[[=b=]-d]", "c", false),
+        ("[[.b.]-d]", "c", true),
+        ("[[.b.]-d]", "-", false),
+        ("[[=b=]-d-f]", "e", true),
+        ("[[=b=]--]", "-", true),
+        ("[[=b=]-[:alpha:]]", "e", true),
+        ("[[[=a=]-c]", "b", false),
+    ] {
+        assert_eq!(glob_match(p, n), want, "{p:?} on {n:?}");
+    }
+}
