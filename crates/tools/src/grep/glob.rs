@@ -144,7 +144,7 @@ type Branch = (Option<Class>, usize);
 ///   `[b[=[z]` matches `[`, `=` and `z`, not `b`.
 ///
 /// `[.c.]` can start a range, `[=c=]` cannot: the `-` after it is a member (`[[=b=]-d]`
-/// matches `b`, `-` and `d`).
+/// matches `b`, `-` and `d`). A `[.c.]` followed by `-]` is lost: `[[.a.]-]` matches `-`.
 fn read_class(p: &[char]) -> Option<Vec<Branch>> {
     let mut i = 0;
     let negated = matches!(p.first(), Some('!' | '^'));
@@ -210,6 +210,10 @@ fn read_class(p: &[char]) -> Option<Vec<Branch>> {
                 // 2.36: `[[=b=]-d]` matches `b`, `-` and `d`, not `c`; fuzz finding,
                 // glob_fnmatch: `[[[=b=]-\x06]` on `b`).
                 ('.', &[c]) if range_follows => c,
+                // `[.c.]` and then `-]`: glibc reads a range start, finds no end, and keeps
+                // only the `-` (`[[.a.]-]` matches `-`, not `a`; fuzz finding,
+                // glob_fnmatch: `[0][[.a.]-]` on `0a`).
+                ('.', &[_]) if p.get(i) == Some(&'-') && p.get(i + 1) == Some(&']') => continue,
                 (d, &[c]) if d != ':' => {
                     lbracket |= !cut && c == '[';
                     if !cut {

@@ -228,3 +228,22 @@ fn fuzz_glob_fnmatch_equivalence_class_then_dash() {
         assert_eq!(glob_match(p, n), want, "{p:?} on {n:?}");
     }
 }
+
+#[test]
+fn fuzz_glob_fnmatch_collating_symbol_then_dash_bracket() {
+    // glob_fnmatch (session 12 campaign): a collating symbol followed by `-]` matches
+    // nothing, the `-` is a member. Checked against glibc 2.36 (ctypes).
+    for (p, n, want) in [
+        ("[0][[.a.]-]", "0a", false),
+        ("[0][[.a.]-]", "0-", true),
+        ("[[.a.]-]", "a", false),
+        ("[[.a.]-]]", "-]", true),
+        ("[b[.a.]-]", "b", true),
+        ("[![.a.]-]", "a", true),
+        ("[![.a.]-]", "-", false),
+        ("[[.a.]--]", "-", false),
+        ("[[.a.]-b]", "a", true),
+    ] {
+        assert_eq!(glob_match(p, n), want, "{p:?} on {n:?}");
+    }
+}
