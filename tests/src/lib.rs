@@ -3,6 +3,7 @@
 #![forbid(unsafe_code)]
 
 pub mod cli;
+pub mod measure;
 
 use std::path::PathBuf;
 
