@@ -234,7 +234,9 @@ fn benches(c: &mut Criterion) {
 }
 
 /// The sizes of the short-input table (issue 23): from one byte to 4 KiB.
-const SHORT_SIZES: [usize; 14] = [1, 2, 4, 8, 12, 16, 32, 48, 64, 100, 256, 1024, 2048, 4096];
+const SHORT_SIZES: [usize; 16] = [
+    1, 2, 4, 8, 12, 16, 32, 48, 64, 100, 128, 192, 256, 1024, 2048, 4096,
+];
 
 /// 1,000 distinct valid buffers of exactly `n` bytes cut from `text` at character boundaries,
 /// each in its own allocation (as a parser's fields are).

@@ -46,7 +46,9 @@ fn table(r: &Results, t: &Table) -> String {
 }
 
 /// The sizes of the short-input benchmarks (`crates/codec/benches/codec.rs`).
-pub const SHORT_SIZES: [usize; 14] = [1, 2, 4, 8, 12, 16, 32, 48, 64, 100, 256, 1024, 2048, 4096];
+pub const SHORT_SIZES: [usize; 16] = [
+    1, 2, 4, 8, 12, 16, 32, 48, 64, 100, 128, 192, 256, 1024, 2048, 4096,
+];
 
 /// The time ratio of `ours` to `theirs` in group `g` (from their GiB/s: under 1.0 is faster).
 fn time_ratio(r: &Results, g: &str, ours: &str, theirs: &str) -> Option<f64> {
