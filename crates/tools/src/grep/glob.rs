@@ -17,8 +17,10 @@
 //! sequence replaced by U+FFFD.
 
 use std::ffi::OsStr;
+use std::sync::OnceLock;
 
 use globset::{GlobBuilder, GlobSet, GlobSetBuilder};
+use regex_automata::meta::Regex;
 
 /// Whether `name` matches the shell pattern `pat` as fnmatch(3) without flags decides.
 ///
@@ -40,6 +42,13 @@ pub struct Globs {
     set: GlobSet,
     /// The index among the patterns given of each glob of `set`.
     index: Vec<usize>,
+    /// The regex globset compiled each glob of `set` into.
+    regexes: Vec<String>,
+    /// Those regexes, built the first time a name made only of dots is matched: globset
+    /// reads a name as a path, and `..` (or `.`) has no file name there, so `?.` or `*.`
+    /// does not match `..` where fnmatch's does (fuzz finding, glob_fnmatch). GNU grep
+    /// matches `--exclude-dir` against a command-line operand such as `..`.
+    dots: OnceLock<Vec<Regex>>,
 }
 
 impl Default for Globs {
@@ -47,6 +56,8 @@ impl Default for Globs {
         Globs {
             set: GlobSet::empty(),
             index: Vec::new(),
+            regexes: Vec::new(),
+            dots: OnceLock::new(),
         }
     }
 }
@@ -58,6 +69,7 @@ impl Globs {
         let mut b = GlobSetBuilder::new();
         let mut given = 0;
         let mut index = Vec::new();
+        let mut regexes = Vec::new();
         for p in patterns {
             given += 1;
             for text in to_globset(p) {
@@ -69,15 +81,27 @@ impl Globs {
                     // Every literal is escaped and every class is written in a shape globset
                     // reads: a failure here is a bug of `to_globset`.
                     .unwrap_or_else(|e| panic!("globset rejected {text:?} (from {p:?}): {e}"));
+                regexes.push(glob.regex().to_string());
                 b.add(glob);
             }
         }
         let set = b.build().unwrap_or_else(|e| panic!("globset: {e}"));
-        Globs { set, index }
+        Globs {
+            set,
+            index,
+            regexes,
+            dots: OnceLock::new(),
+        }
     }
 
     /// The index (in the order given) of the last pattern that matches `name`.
     pub fn last_match(&self, name: &OsStr) -> Option<usize> {
+        if let Some(dots) = self.dots(name) {
+            return (0..dots.len())
+                .rev()
+                .find(|&i| dots[i].is_match(name.as_encoded_bytes()))
+                .map(|i| self.index[i]);
+        }
         let found = match name.to_str() {
             Some(s) => self.set.matches(s),
             None => self.set.matches(&*name.to_string_lossy()),
@@ -87,10 +111,34 @@ impl Globs {
 
     /// Whether any pattern matches `name`.
     pub fn is_match(&self, name: &OsStr) -> bool {
+        if let Some(dots) = self.dots(name) {
+            return dots.iter().any(|re| re.is_match(name.as_encoded_bytes()));
+        }
         match name.to_str() {
             Some(s) => self.set.is_match(s),
             None => self.set.is_match(&*name.to_string_lossy()),
         }
+    }
+
+    /// The globs as plain regexes when `name` is made only of dots, which globset reads as
+    /// a path without a file name.
+    fn dots(&self, name: &OsStr) -> Option<&[Regex]> {
+        let b = name.as_encoded_bytes();
+        if b.is_empty() || b.iter().any(|&c| c != b'.') {
+            return None;
+        }
+        let res = self.dots.get_or_init(|| {
+            self.regexes
+                .iter()
+                .map(|r| {
+                    Regex::builder()
+                        .syntax(regex_automata::util::syntax::Config::new().utf8(false))
+                        .build(r)
+                        .unwrap_or_else(|e| panic!("glob regex {r:?}: {e}"))
+                })
+                .collect()
+        });
+        Some(res)
     }
 }
 

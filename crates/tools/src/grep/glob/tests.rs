@@ -1,6 +1,7 @@
 //! The glob tests: fnmatch(3) semantics, each case checked against glibc 2.36.
 
-use super::glob_match;
+use super::{Globs, glob_match};
+use std::ffi::OsStr;
 
 /// fnmatch(3) answers (glibc, no flags, C locale).
 #[test]
@@ -246,4 +247,26 @@ fn fuzz_glob_fnmatch_collating_symbol_then_dash_bracket() {
     ] {
         assert_eq!(glob_match(p, n), want, "{p:?} on {n:?}");
     }
+}
+
+#[test]
+fn fuzz_glob_fnmatch_names_of_dots() {
+    // glob_fnmatch (session 12 campaign): `*.` on `..`. globset reads a name as a path, and
+    // `.` and `..` have no file name there; fnmatch matches them as any other name.
+    // Checked against glibc 2.36 (ctypes).
+    for (p, n, want) in [
+        ("*.", "..", true),
+        ("?.", "..", true),
+        (".*.", "..", true),
+        ("[.].", "..", true),
+        ("*", ".", true),
+        ("..", "..", true),
+        ("*[!.]", "..", false),
+        ("?", "..", false),
+    ] {
+        assert_eq!(glob_match(p, n), want, "{p:?} on {n:?}");
+    }
+    let g = Globs::new(["x", "?.", "a"]);
+    assert_eq!(g.last_match(OsStr::new("..")), Some(1));
+    assert_eq!(g.last_match(OsStr::new(".")), None);
 }
