@@ -198,21 +198,29 @@ fn fold_longest(pats: &[String]) -> Result<(DFA, CachePool), ToolError> {
 
 /// The leftmost-longest searcher of several fixed strings (ASCII case insensitive with
 /// `ascii_fold`); its DFA, the fastest to search, where [`dfa_fits`], else its contiguous
-/// NFA (never the library's own choice, which tries the DFA for up to 100 patterns).
+/// NFA, or the noncontiguous one past the contiguous one's size limit (never the library's
+/// own choice, which tries the DFA for up to 100 patterns).
 /// `start` says which searches it serves: anchored only when one of the patterns is empty
 /// (see `Engine::ManyWithEmpty`), both with `-x` (the whole line is an anchored match),
 /// else unanchored only: a DFA with both kinds of start takes twice as long to build.
 fn many(pats: &[String], ascii_fold: bool, start: StartKind) -> Result<AhoCorasick, ToolError> {
-    AhoCorasick::builder()
-        .match_kind(MatchKind::LeftmostLongest)
-        .ascii_case_insensitive(ascii_fold)
-        .kind(Some(if dfa_fits(pats) {
-            AhoCorasickKind::DFA
-        } else {
-            AhoCorasickKind::ContiguousNFA
-        }))
-        .start_kind(start)
-        .build(pats)
+    let build = |kind| {
+        AhoCorasick::builder()
+            .match_kind(MatchKind::LeftmostLongest)
+            .ascii_case_insensitive(ascii_fold)
+            .kind(Some(kind))
+            .start_kind(start)
+            .build(pats)
+    };
+    let kind = if dfa_fits(pats) {
+        AhoCorasickKind::DFA
+    } else {
+        AhoCorasickKind::ContiguousNFA
+    };
+    // The contiguous NFA has a limit on its size that the noncontiguous one has not (the
+    // library's own fallback).
+    build(kind)
+        .or_else(|_| build(AhoCorasickKind::NoncontiguousNFA))
         .map_err(|e| ToolError::Usage(format!("cannot compile the patterns: {e}")))
 }
 
