@@ -20,7 +20,7 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::Duration;
-use utf8_tests::measure::measure;
+use utf8_tests::measure::{Measured, measure};
 
 const MIB: u64 = 1 << 20;
 
@@ -28,13 +28,7 @@ const MIB: u64 = 1 << 20;
 const KNOWN: &[(&str, &str)] = &[];
 
 /// What one run gave.
-struct Run {
-    code: i32,
-    secs: f64,
-    peak_mib: u64,
-    stdout: Vec<u8>,
-    stderr: String,
-}
+type Run = Measured;
 
 fn bin(name: &str) -> PathBuf {
     utf8_tests::cli::bin(name)
@@ -65,13 +59,7 @@ fn run_for(
         "{name}: {tool} {args:?} still running after {limit:?} (a hang): {}",
         m.stderr
     );
-    let r = Run {
-        code: m.code,
-        secs: m.secs,
-        peak_mib: m.peak_mib,
-        stdout: m.stdout,
-        stderr: m.stderr,
-    };
+    let r = m;
     let known = KNOWN.iter().find(|(n, _)| *n == name);
     eprintln!(
         "pathological: {name}: exit {}, {:.2} s, peak {} MiB{}",
