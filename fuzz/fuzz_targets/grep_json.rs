@@ -8,7 +8,7 @@
 //! Input: one control byte (bit 0 `-v`, bit 1 `-w`, bit 2 `-x`, bits 3-5 the file name's
 //! length, from the start of the rest, `/` and NUL replaced), the pattern, a newline, the
 //! text (searched with `-a`).
-// libfuzzer: -max_len=256 -detect_leaks=0
+// libfuzzer: -max_len=128 -detect_leaks=0
 #![no_main]
 #![forbid(unsafe_code)]
 

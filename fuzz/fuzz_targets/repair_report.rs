@@ -6,7 +6,7 @@
 //!
 //! Input: one control byte (bit 0: JSON; bits 1-3: the file name's length, taken from the
 //! start of the rest, `/` and NUL replaced), then the bytes to repair.
-// libfuzzer: -max_len=256 -detect_leaks=0
+// libfuzzer: -max_len=128 -detect_leaks=0
 #![no_main]
 #![forbid(unsafe_code)]
 
