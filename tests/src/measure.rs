@@ -19,7 +19,7 @@ pub struct Measured {
     pub code: i32,
     /// Wall time, from the spawn of `peak-rss` to the end of the run.
     pub secs: f64,
-    /// The program's peak resident set, MiB (rounded up).
+    /// The program's peak resident set, MiB (rounded up); 0 when it was killed (unknown).
     pub peak_mib: u64,
     /// The first MiB of standard output.
     pub stdout: Vec<u8>,
