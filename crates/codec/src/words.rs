@@ -431,6 +431,24 @@ fn scalar(w: &mut Words, bytes: &[u8], mut i: usize, until: usize, last: bool) -
     i
 }
 
+/// Takes back the run counted at `bytes[at]` (`at + 2 < bytes.len()`) unless it
+/// holds a printable character; a run that reaches the end of `bytes` without one leaves no
+/// word open (`dangling`).
+#[inline(always)]
+fn take_back(st: &mut WordState, dangling: &mut bool, bytes: &[u8], at: usize, last: bool) {
+    if surely_word(bytes, at) {
+        return;
+    }
+    match has_printable(bytes, at, last) {
+        Some(true) => {}
+        Some(false) => st.count -= 1,
+        None => {
+            st.count -= 1;
+            *dangling = true;
+        }
+    }
+}
+
 /// Blocks of 64 bytes per kernel call.
 const BATCH: usize = 32;
 
@@ -465,23 +483,32 @@ fn words_with(k: Kernel, w: &mut Words, bytes: &[u8], last: bool) -> usize {
         }
         // The kernel counted every run; a run is a word when it holds a printable character,
         // which the table vouches for at most runs' first character. The others are looked
-        // into until a printable character or a separator.
+        // into until a printable character or a separator. Their offsets are gathered first,
+        // four a block without branches (more in a block go by the loop at once), then
+        // checked in one loop: a loop per block over a varying number of starts would
+        // mispredict its exit about once a block.
+        let mut doubtful = [0u32; 4 * BATCH];
+        let mut k = 0;
         for (b, &o) in others[..n].iter().enumerate() {
             let mut m = o;
+            for _ in 0..4 {
+                doubtful[k] = 64 * b as u32 + m.trailing_zeros();
+                k += usize::from(m != 0);
+                m &= m.wrapping_sub(1);
+            }
             while m != 0 {
-                let at = p + 64 * b + m.trailing_zeros() as usize;
-                if !surely_word(bytes, at) {
-                    match has_printable(bytes, at, last) {
-                        Some(true) => {}
-                        Some(false) => st.count -= 1,
-                        None => {
-                            st.count -= 1;
-                            dangling = true;
-                        }
-                    }
-                }
+                take_back(
+                    &mut st,
+                    &mut dangling,
+                    bytes,
+                    p + 64 * b + m.trailing_zeros() as usize,
+                    last,
+                );
                 m &= m - 1;
             }
+        }
+        for &at in &doubtful[..k] {
+            take_back(&mut st, &mut dangling, bytes, p + at as usize, last);
         }
         p += 64 * n;
     }

@@ -262,3 +262,32 @@ fn a_run_that_begins_unprintable_anywhere_in_a_batch() {
         }
     }
 }
+
+#[test]
+fn blocks_crowded_with_doubtful_run_starts() {
+    // Up to 32 run starts in a block that the kernels cannot vouch for (controls, kana,
+    // emoji, unassigned code points, stray bytes), some words and some not: the first four of
+    // each block are checked apart from the rest.
+    let pieces: &[&[u8]] = &[
+        b"\x01 ",
+        b"\x01x ",
+        "カ ".as_bytes(),
+        "😀 ".as_bytes(),
+        "\u{378} ".as_bytes(),
+        "\u{378}a ".as_bytes(),
+        b"\x80 ",
+        b"\x7F\t",
+        b"a ",
+    ];
+    let mut rng = Rng::new(19);
+    for _ in 0..300 {
+        let mut v = Vec::new();
+        while v.len() < 64 * 40 {
+            v.extend_from_slice(rng.pick(pieces));
+        }
+        all_ways(&v);
+    }
+    // Every start of every block doubtful: 32 of them a block.
+    all_ways(&b"\x01 ".repeat(64 * 40));
+    all_ways(&b"\x01x".repeat(64 * 40));
+}
