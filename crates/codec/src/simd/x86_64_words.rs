@@ -68,13 +68,76 @@ pub(crate) unsafe fn word_blocks_vbmi(ptr: *const u8, st: &mut WordState, others
         let at = |i: usize| _mm512_loadu_si512(BYTE_CLASSES[i..].as_ptr().cast());
         [at(0), at(64), at(128), at(192)]
     };
+    // SAFETY: as above; each table has 128 or 64 readable bytes.
+    let s = unsafe {
+        let at = |t: &[u8]| _mm512_loadu_si512(t.as_ptr().cast());
+        [
+            at(&SEP_FIRST[..64]),
+            at(&SEP_FIRST[64..]),
+            at(&SEP_SECOND),
+            at(&SEP_THIRD),
+        ]
+    };
     // SAFETY: the ranges are valid (this function's contract) and `classes_vbmi`'s contract
     // holds for every block `word_blocks_by` gives it (66 readable bytes, this ISA).
-    unsafe { words::word_blocks_by(ptr, st, others, |b| classes_vbmi(&t, b)) }
+    unsafe { words::word_blocks_by(ptr, st, others, |b| classes_vbmi(&t, &s, b)) }
 }
 
+/// The bits of the separator tables ([`SEP_FIRST`], [`SEP_SECOND`], [`SEP_THIRD`]): a
+/// separator begins where the three bytes' entries share one (and the bytes after the lead
+/// are continuation bytes).
+mod sep {
+    /// E2 80 80..8A and E2 80 AF (U+2000..U+200A, U+202F).
+    pub(super) const E2_80: u8 = 1;
+    /// E2 81 9F and E2 81 A0 (U+205F, U+2060).
+    pub(super) const E2_81: u8 = 2;
+    /// E1 9A 80 (U+1680).
+    pub(super) const E1: u8 = 4;
+    /// E3 80 80 (U+3000).
+    pub(super) const E3: u8 = 8;
+    /// C2 A0 (U+00A0): every third byte has it.
+    pub(super) const C2: u8 = 16;
+    /// The three-byte separators.
+    pub(super) const THREE: u8 = E2_80 | E2_81 | E1 | E3;
+}
+
+/// The separator bits of the leads, for the bytes 0x80..0xFF by their low 7 bits.
+const SEP_FIRST: [u8; 128] = {
+    let mut t = [0u8; 128];
+    t[0xC2 & 0x7F] = sep::C2;
+    t[0xE1 & 0x7F] = sep::E1;
+    t[0xE2 & 0x7F] = sep::E2_80 | sep::E2_81;
+    t[0xE3 & 0x7F] = sep::E3;
+    t
+};
+
+/// The separator bits of a second byte, by its low 6 bits (a continuation byte's payload).
+const SEP_SECOND: [u8; 64] = {
+    let mut t = [0u8; 64];
+    t[0x80 & 0x3F] = sep::E2_80 | sep::E3;
+    t[0x81 & 0x3F] = sep::E2_81;
+    t[0x9A & 0x3F] = sep::E1;
+    t[0xA0 & 0x3F] = sep::C2;
+    t
+};
+
+/// The separator bits of a third byte, by its low 6 bits.
+const SEP_THIRD: [u8; 64] = {
+    let mut t = [sep::C2; 64];
+    let mut b = 0x80;
+    while b <= 0x8A {
+        t[b & 0x3F] |= sep::E2_80;
+        b += 1;
+    }
+    t[0xAF & 0x3F] |= sep::E2_80;
+    t[0x9F & 0x3F] |= sep::E2_81;
+    t[0xA0 & 0x3F] |= sep::E2_81;
+    t[0x80 & 0x3F] |= sep::E1 | sep::E3;
+    t
+};
+
 /// The [`Classes`] of the 64 bytes at `block`, looked up in `t` ([`BYTE_CLASSES`] in four
-/// registers).
+/// registers) and `s` ([`SEP_FIRST`] in two, [`SEP_SECOND`], [`SEP_THIRD`]).
 ///
 /// # Safety
 ///
@@ -82,7 +145,7 @@ pub(crate) unsafe fn word_blocks_vbmi(ptr: *const u8, st: &mut WordState, others
 /// readable.
 #[inline]
 #[target_feature(enable = "avx512f,avx512bw,avx512vbmi,popcnt")]
-unsafe fn classes_vbmi(t: &[__m512i; 4], block: *const u8) -> Classes {
+unsafe fn classes_vbmi(t: &[__m512i; 4], s: &[__m512i; 4], block: *const u8) -> Classes {
     // SAFETY: the ISA is present and the loads read 64 bytes at `block`, `block + 1` and
     // `block + 2`, inside the readable range (this function's contract).
     unsafe {
@@ -111,15 +174,15 @@ unsafe fn classes_vbmi(t: &[__m512i; 4], block: *const u8) -> Classes {
         let cont1 = _mm512_cmplt_epi8_mask(v1, below_c0);
         let cont2 = _mm512_cmplt_epi8_mask(v2, below_c0);
         out.word |= has(c, class::LEAD2) & cont1 | has(c, class::LEAD3) & cont1 & cont2;
-        // The separators of `words::wide_separators`, as mask registers: C2 A0; E2 80 80..8A,
-        // E2 80 AF, E2 81 9F, E2 81 A0; E1 9A 80; E3 80 80.
-        let eq = |x: __m512i, b: u8| _mm512_cmpeq_epi8_mask(x, _mm512_set1_epi8(b as i8));
-        let (v1_80, v2_80) = (eq(v1, 0x80), eq(v2, 0x80));
-        let sep2 = eq(v, 0xC2) & eq(v1, 0xA0);
-        let below_8b = _mm512_cmplt_epi8_mask(v2, _mm512_set1_epi8(0x8Bu8 as i8));
-        let e2 = v1_80 & (below_8b | eq(v2, 0xAF)) | eq(v1, 0x81) & (eq(v2, 0x9F) | eq(v2, 0xA0));
-        let sep3 =
-            eq(v, 0xE2) & e2 | eq(v, 0xE1) & eq(v1, 0x9A) & v2_80 | eq(v, 0xE3) & v1_80 & v2_80;
+        // The separators of `words::wide_separators` (C2 A0; E2 80 80..8A, E2 80 AF, E2 81
+        // 9F, E2 81 A0; E1 9A 80; E3 80 80): each byte's separator bits by its position in
+        // the sequence, and-ed; the lead's table only for bytes from 0x80 (ASCII lanes zero).
+        let lead = _mm512_maskz_permutex2var_epi8(high, s[0], v, s[1]);
+        let second = _mm512_permutexvar_epi8(v1, s[2]);
+        let third = _mm512_permutexvar_epi8(v2, s[3]);
+        let all = _mm512_ternarylogic_epi32::<0x80>(lead, second, third);
+        let sep2 = has(all, sep::C2) & cont1;
+        let sep3 = has(all, sep::THREE) & cont1 & cont2;
         out.add_wide_separators(sep2, sep3);
         out
     }
@@ -196,6 +259,42 @@ mod tests {
                 word_blocks_avx512(v.as_ptr(), &mut b, &mut ob[..blocks]);
             }
             assert_eq!((a, oa), (b, ob), "{v:02X?}");
+        }
+    }
+
+    #[test]
+    fn vbmi_separators_agree_on_every_sequence_of_three_bytes() {
+        // Every second and third byte after each lead of a separator (and leads that are
+        // none, or only alias one by their low bits), 21 sequences a block.
+        let avx512 =
+            std::is_x86_feature_detected!("avx512f") && std::is_x86_feature_detected!("avx512bw");
+        if !(avx512 && vbmi()) {
+            std::eprintln!("skipped: this CPU has no AVX-512 VBMI");
+            return;
+        }
+        let mut v = Vec::new();
+        for lead in [
+            0xC2u8, 0xE1, 0xE2, 0xE3, 0xE0, 0xED, 0xC3, 0x42, 0x62, 0x82, 0xA2,
+        ] {
+            for pair in 0..=u16::MAX {
+                let [b1, b2] = pair.to_be_bytes();
+                if v.len() % 64 == 63 {
+                    v.push(b' ');
+                }
+                v.extend_from_slice(&[lead, b1, b2]);
+            }
+        }
+        v.resize(v.len().next_multiple_of(64 * 32) + 2, b' ');
+        for batch in v[..v.len() - 2].chunks(64 * 32).map(|c| c.as_ptr()) {
+            let (mut a, mut b) = (WordState::default(), WordState::default());
+            let (mut oa, mut ob) = ([0u64; 32], [0u64; 32]);
+            // SAFETY: this CPU has AVX-512F/BW/VBMI (checked above); each batch has 32 blocks
+            // and 2 more readable bytes in `v`.
+            unsafe {
+                word_blocks_vbmi(batch, &mut a, &mut oa);
+                word_blocks_avx512(batch, &mut b, &mut ob);
+            }
+            assert_eq!((a, oa), (b, ob));
         }
     }
 }
