@@ -335,13 +335,16 @@ fn surely_word(bytes: &[u8], a: usize) -> bool {
     const LEN: [u8; 16] = [0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2, 2, 3, 4];
     const MIN: [u32; 5] = [u32::MAX, 0, 0x80, 0x800, 0x10000];
     const PAYLOAD: [u32; 5] = [0, 0, 0x7FF, 0xFFFF, 0x1F_FFFF];
-    const CONT: [u32; 5] = [0, 0, 0xC0, 0xC0C0, 0xC0_C0C0];
+    // The continuation bytes' marks, and a four-byte lead's (F0..F7: F8 and F9 have the low
+    // bits of F0 and F1 and must not read as them).
+    const CONT: [u32; 5] = [0, 0, 0xC0, 0xC0C0, 0xF8C0_C0C0];
+    const MARK: [u32; 5] = [0, 0, 0x80, 0x8080, 0xF080_8080];
     let n = usize::from(LEN[(x >> 28) as usize]);
     let t = x >> ((32 - 8 * n as u32) & 31);
     let cp =
         ((t & 0x3F) | (t >> 2 & 0xFC0) | (t >> 4 & 0x3_F000) | (t >> 6 & 0x1C_0000)) & PAYLOAD[n];
     let i = cp.min(0x1FFFF);
-    (t & CONT[n] == 0x8080_8080 & CONT[n])
+    (t & CONT[n] == MARK[n])
         & (cp >= MIN[n])
         & (cp < 0x20000)
         & (WORD_BITS[(i >> 6) as usize] & (1 << (i & 63)) != 0)

@@ -291,3 +291,39 @@ fn blocks_crowded_with_doubtful_run_starts() {
     all_ways(&b"\x01 ".repeat(64 * 40));
     all_ways(&b"\x01x".repeat(64 * 40));
 }
+
+#[test]
+fn leads_f8_and_f9_are_never_characters() {
+    // F8 and F9 have the low bits of F0 and F1: no code point is read from them.
+    for lead in [0xF8u8, 0xF9, 0xFA, 0xFB, 0xFC, 0xFD, 0xFE, 0xFF, 0xF5] {
+        let mut v = Vec::new();
+        for _ in 0..40 {
+            v.extend_from_slice(&[b' ', lead, 0x90, 0x80, 0x80, b' ']);
+            v.extend_from_slice(&[lead, 0x9F, 0x98, 0x80, b'\n']);
+        }
+        assert_eq!(all_ways(&v), 0, "{lead:02X}");
+    }
+}
+
+#[test]
+fn surely_word_only_where_step_reads_a_word_character() {
+    // What the fast test vouches for, the exact machine must read as one printable
+    // character that is not a separator: every lead from 0x80, every second byte, and third
+    // and fourth bytes at the edges of the continuation range and outside it.
+    let edges = [0x41u8, 0x80, 0x8F, 0x90, 0x9F, 0xA0, 0xBF, 0xC0];
+    for lead in 0x80..=0xFFu8 {
+        for b1 in 0..=0xFFu8 {
+            for b2 in edges {
+                for b3 in edges {
+                    let v = [lead, b1, b2, b3, b' '];
+                    if surely_word(&v, 0) {
+                        assert!(
+                            matches!(step(&v, 0, true), Some((Class::Print, _))),
+                            "{v:02X?}"
+                        );
+                    }
+                }
+            }
+        }
+    }
+}
