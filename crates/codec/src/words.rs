@@ -299,7 +299,7 @@ static BMP_PRINTABLE: [u64; 1024] = {
 
 /// Code points U+0000..U+1FFFF that begin a word, one bit each: printable and not a
 /// separator (from [`table::NONPRINTABLE`] and [`is_wide_separator`]).
-static WORD_BITS: [u64; 2048] = {
+pub(crate) static WORD_BITS: [u64; 2048] = {
     let mut bits = [u64::MAX; 2048];
     let mut r = 0;
     while r < table::NONPRINTABLE.len() {
@@ -325,7 +325,7 @@ static WORD_BITS: [u64; 2048] = {
 /// word: a well-formed character up to U+1FFFF found in [`WORD_BITS`]; `false` means "ask
 /// [`step`]".
 #[inline(always)]
-fn surely_word(bytes: &[u8], a: usize) -> bool {
+pub(crate) fn surely_word(bytes: &[u8], a: usize) -> bool {
     let x = match bytes.get(a..a + 4) {
         Some(&[b0, b1, b2, b3]) => u32::from_be_bytes([b0, b1, b2, b3]),
         _ => u32::from_be_bytes([bytes[a], bytes[a + 1], bytes[a + 2], 0]),
@@ -439,9 +439,19 @@ fn scalar(w: &mut Words, bytes: &[u8], mut i: usize, until: usize, last: bool) -
 /// word open (`dangling`).
 #[inline(always)]
 fn take_back(st: &mut WordState, dangling: &mut bool, bytes: &[u8], at: usize, last: bool) {
-    if surely_word(bytes, at) {
-        return;
+    if !surely_word(bytes, at) {
+        take_back_unless_printable(st, dangling, bytes, at, last);
     }
+}
+
+/// [`take_back`] for a run whose first character [`surely_word`] could not vouch for.
+fn take_back_unless_printable(
+    st: &mut WordState,
+    dangling: &mut bool,
+    bytes: &[u8],
+    at: usize,
+    last: bool,
+) {
     match has_printable(bytes, at, last) {
         Some(true) => {}
         Some(false) => st.count -= 1,
@@ -491,27 +501,37 @@ fn words_with(k: Kernel, w: &mut Words, bytes: &[u8], last: bool) -> usize {
         // checked in one loop: a loop per block over a varying number of starts would
         // mispredict its exit about once a block.
         let mut doubtful = [0u32; 4 * BATCH];
-        let mut k = 0;
+        let mut len = 0;
         for (b, &o) in others[..n].iter().enumerate() {
             let mut m = o;
             for _ in 0..4 {
-                doubtful[k] = 64 * b as u32 + m.trailing_zeros();
-                k += usize::from(m != 0);
+                doubtful[len] = 64 * b as u32 + m.trailing_zeros();
+                len += usize::from(m != 0);
                 m &= m.wrapping_sub(1);
             }
             while m != 0 {
-                take_back(
-                    &mut st,
-                    &mut dangling,
-                    bytes,
-                    p + 64 * b + m.trailing_zeros() as usize,
-                    last,
-                );
+                let at = p + 64 * b + m.trailing_zeros() as usize;
+                take_back(&mut st, &mut dangling, bytes, at, last);
                 m &= m - 1;
             }
         }
-        for &at in &doubtful[..k] {
-            take_back(&mut st, &mut dangling, bytes, p + at as usize, last);
+        let doubtful = &doubtful[..len];
+        // The first characters 16 at a time where the kernel has a vector test of them.
+        let mut sure = [0u16; 4 * BATCH / 16];
+        if simd::surely_words_with(k, bytes, p, doubtful, &WORD_BITS, &mut sure) {
+            for (c, &vouched) in sure.iter().enumerate().take(len.div_ceil(16)) {
+                let lanes = (len - 16 * c).min(16);
+                let mut unsure = !vouched & (u32::MAX >> (32 - lanes)) as u16;
+                while unsure != 0 {
+                    let at = p + doubtful[16 * c + unsure.trailing_zeros() as usize] as usize;
+                    take_back_unless_printable(&mut st, &mut dangling, bytes, at, last);
+                    unsure &= unsure - 1;
+                }
+            }
+        } else {
+            for &at in doubtful {
+                take_back(&mut st, &mut dangling, bytes, p + at as usize, last);
+            }
         }
         p += 64 * n;
     }

@@ -389,6 +389,7 @@ pub(crate) use generic::{DENSE_SPAN, DenseMasks};
 #[cfg(test)]
 pub(crate) use words::WORD_LEADS;
 pub(crate) use words::WordState;
+pub(crate) use words::surely_words_with;
 
 /// Counts the dense scanner's windows of `bytes` from `o`, a unit boundary, into `c` with
 /// kernel `k` (available), up to and including the first with at most one error, and returns

@@ -188,6 +188,101 @@ unsafe fn classes_vbmi(t: &[__m512i; 4], s: &[__m512i; 4], block: *const u8) -> 
     }
 }
 
+/// For each offset `at` of `offs` (16 a mask, offset `j` in bit `j % 16` of `out[j / 16]`):
+/// whether the character at `bytes[base + at]` surely begins a word, as
+/// `words::surely_word` tells: a well-formed sequence of a code point up to U+1FFFF whose bit
+/// is set in `bits` (`words::WORD_BITS`). An offset whose four bytes from `base + at` are not
+/// all inside `bytes` gets 0, as does every bit past `offs.len()`.
+///
+/// # Safety
+///
+/// The CPU must support AVX-512F; `offs.len() <= 16 * out.len()`; every offset below 2^31.
+#[target_feature(enable = "avx512f,avx512bw")]
+pub(crate) unsafe fn surely_words_avx512(
+    bytes: &[u8],
+    base: usize,
+    offs: &[u32],
+    bits: &[u64; 2048],
+    out: &mut [u16],
+) {
+    // The tables of `words::surely_word`, by the lead's high nibble: the shift that brings
+    // the sequence's last byte to the bottom of the big-endian word, the payload, the marks
+    // of the continuation bytes (and of a four-byte lead) and the smallest code point.
+    // By length (as `surely_word`'s tables), spread over the lead's high nibble.
+    const fn by_nibble(by_len: [u32; 5]) -> [u32; 16] {
+        let mut t = [by_len[0]; 16];
+        t[0xC] = by_len[2];
+        t[0xD] = by_len[2];
+        t[0xE] = by_len[3];
+        t[0xF] = by_len[4];
+        t
+    }
+    const SHIFT: [u32; 16] = by_nibble([0, 0, 16, 8, 0]);
+    const PAYLOAD: [u32; 16] = by_nibble([0, 0, 0x7FF, 0xFFFF, 0x1F_FFFF]);
+    const CONT: [u32; 16] = by_nibble([0, 0, 0xC0, 0xC0C0, 0xF8C0_C0C0]);
+    const MARK: [u32; 16] = by_nibble([0, 0, 0x80, 0x8080, 0xF080_8080]);
+    const MIN: [u32; 16] = by_nibble([!0, !0, 0x80, 0x800, 0x10000]);
+    // Bytes of each 32-bit lane reversed: the lead in the top byte.
+    const BSWAP: [u8; 16] = [3, 2, 1, 0, 7, 6, 5, 4, 11, 10, 9, 8, 15, 14, 13, 12];
+    debug_assert!(offs.len() <= 16 * out.len());
+    // SAFETY: AVX-512F/BW are present (this function's contract); the table loads read 64
+    // bytes of 64-byte arrays; a gather reads only its lanes in the mask: four bytes at
+    // `bytes + base + at` where `base + at + 4 <= bytes.len()` (checked per lane below), and
+    // a `u32` of `bits` at an index below 4096 (the code point clamped to U+1FFFF, over 32).
+    unsafe {
+        let table = |t: &[u32; 16]| _mm512_loadu_si512(t.as_ptr().cast());
+        let (shift_t, payload_t, cont_t, mark_t, min_t) = (
+            table(&SHIFT),
+            table(&PAYLOAD),
+            table(&CONT),
+            table(&MARK),
+            table(&MIN),
+        );
+        let bswap = _mm512_broadcast_i32x4(_mm_loadu_si128(BSWAP.as_ptr().cast()));
+        // Offsets past this one would read past the end.
+        let room = bytes.len().saturating_sub(base + 4);
+        let limit = _mm512_set1_epi32(room.min(i32::MAX as usize) as i32);
+        let start = bytes.as_ptr().wrapping_add(base);
+        for (chunk, mask) in offs.chunks(16).zip(out.iter_mut()) {
+            let n = chunk.len();
+            let lanes: __mmask16 = if n == 16 { u16::MAX } else { (1u16 << n) - 1 };
+            let at = _mm512_maskz_loadu_epi32(lanes, chunk.as_ptr().cast());
+            let inside = lanes & _mm512_cmple_epu32_mask(at, limit);
+            let le =
+                _mm512_mask_i32gather_epi32::<1>(_mm512_setzero_si512(), inside, at, start.cast());
+            let x = _mm512_shuffle_epi8(le, bswap);
+            let nib = _mm512_srli_epi32::<28>(x);
+            let t = _mm512_srlv_epi32(x, _mm512_permutexvar_epi32(nib, shift_t));
+            let m = |a: __m512i, k: i32| _mm512_and_si512(a, _mm512_set1_epi32(k));
+            let cp = _mm512_and_si512(
+                _mm512_or_si512(
+                    _mm512_or_si512(m(t, 0x3F), m(_mm512_srli_epi32::<2>(t), 0xFC0)),
+                    _mm512_or_si512(
+                        m(_mm512_srli_epi32::<4>(t), 0x3_F000),
+                        m(_mm512_srli_epi32::<6>(t), 0x1C_0000),
+                    ),
+                ),
+                _mm512_permutexvar_epi32(nib, payload_t),
+            );
+            let cont = _mm512_permutexvar_epi32(nib, cont_t);
+            let well_formed = _mm512_cmpeq_epi32_mask(
+                _mm512_and_si512(t, cont),
+                _mm512_permutexvar_epi32(nib, mark_t),
+            ) & _mm512_cmpge_epu32_mask(cp, _mm512_permutexvar_epi32(nib, min_t))
+                & _mm512_cmplt_epu32_mask(cp, _mm512_set1_epi32(0x20000));
+            let ok = inside & well_formed;
+            let word = _mm512_mask_i32gather_epi32::<4>(
+                _mm512_setzero_si512(),
+                ok,
+                _mm512_srli_epi32::<5>(cp),
+                bits.as_ptr().cast(),
+            );
+            let bit = _mm512_srlv_epi32(word, m(cp, 31));
+            *mask = ok & _mm512_test_epi32_mask(bit, _mm512_set1_epi32(1));
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     extern crate std;
@@ -295,6 +390,44 @@ mod tests {
                 word_blocks_avx512(batch, &mut b, &mut ob);
             }
             assert_eq!((a, oa), (b, ob));
+        }
+    }
+
+    #[test]
+    fn vector_first_characters_agree_with_surely_word() {
+        // Every lead from 0x80 with every second byte and edge third and fourth bytes, and
+        // random bytes at every offset: the vector test says what `surely_word` says where
+        // four bytes are left, and nothing where fewer are.
+        if !std::is_x86_feature_detected!("avx512f") || !std::is_x86_feature_detected!("avx512bw") {
+            std::eprintln!("skipped: this CPU has no AVX-512");
+            return;
+        }
+        let edges = [0x41u8, 0x80, 0x8F, 0x90, 0x9F, 0xA0, 0xBF, 0xC0];
+        let mut v = Vec::new();
+        for lead in 0x80..=0xFFu8 {
+            for b1 in 0..=0xFFu8 {
+                for b2 in edges {
+                    for b3 in edges {
+                        v.extend_from_slice(&[lead, b1, b2, b3]);
+                    }
+                }
+            }
+        }
+        let mut rng = Rng::new(5);
+        v.extend((0..100_000).map(|_| rng.next() as u8));
+        for base in [0, 3, v.len() - 200] {
+            let offs: Vec<u32> = (0..(v.len() - base).min(1 << 20) as u32).collect();
+            for chunk in offs.chunks(128) {
+                let mut out = [0u16; 8];
+                // SAFETY: AVX-512F/BW are present (checked above); `out` has 128 bits.
+                unsafe { surely_words_avx512(&v, base, chunk, &crate::words::WORD_BITS, &mut out) };
+                for (j, &at) in chunk.iter().enumerate() {
+                    let got = out[j / 16] >> (j % 16) & 1 != 0;
+                    let at = base + at as usize;
+                    let want = at + 4 <= v.len() && crate::words::surely_word(&v, at);
+                    assert_eq!(got, want, "{:02X?} at {at}", &v[at..v.len().min(at + 4)]);
+                }
+            }
         }
     }
 }
