@@ -192,11 +192,13 @@ unsafe fn classes_vbmi(t: &[__m512i; 4], s: &[__m512i; 4], block: *const u8) -> 
 /// whether the character at `bytes[base + at]` surely begins a word, as
 /// `words::surely_word` tells: a well-formed sequence of a code point up to U+1FFFF whose bit
 /// is set in `bits` (`words::WORD_BITS`). An offset whose four bytes from `base + at` are not
-/// all inside `bytes` gets 0, as does every bit past `offs.len()`.
+/// all inside `bytes` gets 0, as do the bits of the last mask past `offs.len()` (masks after
+/// it are left as they were).
 ///
 /// # Safety
 ///
-/// The CPU must support AVX-512F; `offs.len() <= 16 * out.len()`; every offset below 2^31.
+/// The CPU must support AVX-512F and AVX-512BW. (Any offsets: an offset whose four bytes are
+/// not inside `bytes` is never read; `out` gets as many masks as it has room for.)
 #[target_feature(enable = "avx512f,avx512bw")]
 pub(crate) unsafe fn surely_words_avx512(
     bytes: &[u8],
@@ -224,7 +226,6 @@ pub(crate) unsafe fn surely_words_avx512(
     const MIN: [u32; 16] = by_nibble([!0, !0, 0x80, 0x800, 0x10000]);
     // Bytes of each 32-bit lane reversed: the lead in the top byte.
     const BSWAP: [u8; 16] = [3, 2, 1, 0, 7, 6, 5, 4, 11, 10, 9, 8, 15, 14, 13, 12];
-    debug_assert!(offs.len() <= 16 * out.len());
     // SAFETY: AVX-512F/BW are present (this function's contract); the table loads read 64
     // bytes of 64-byte arrays; a gather reads only its lanes in the mask: four bytes at
     // `bytes + base + at` where `base + at + 4 <= bytes.len()` (checked per lane below), and
