@@ -299,7 +299,7 @@ static BMP_PRINTABLE: [u64; 1024] = {
 
 /// Code points U+0000..U+1FFFF that begin a word, one bit each: printable and not a
 /// separator (from [`table::NONPRINTABLE`] and [`is_wide_separator`]).
-pub(crate) static WORD_BITS: [u64; 2048] = {
+static WORD_BITS: [u64; 2048] = {
     let mut bits = [u64::MAX; 2048];
     let mut r = 0;
     while r < table::NONPRINTABLE.len() {
@@ -325,7 +325,7 @@ pub(crate) static WORD_BITS: [u64; 2048] = {
 /// word: a well-formed character up to U+1FFFF found in [`WORD_BITS`]; `false` means "ask
 /// [`step`]".
 #[inline(always)]
-pub(crate) fn surely_word(bytes: &[u8], a: usize) -> bool {
+fn surely_word(bytes: &[u8], a: usize) -> bool {
     let x = match bytes.get(a..a + 4) {
         Some(&[b0, b1, b2, b3]) => u32::from_be_bytes([b0, b1, b2, b3]),
         _ => u32::from_be_bytes([bytes[a], bytes[a + 1], bytes[a + 2], 0]),
@@ -518,7 +518,18 @@ fn words_with(k: Kernel, w: &mut Words, bytes: &[u8], last: bool) -> usize {
         let doubtful = &doubtful[..len];
         // The first characters 16 at a time where the kernel has a vector test of them.
         let mut sure = [0u16; 4 * BATCH / 16];
-        if simd::surely_words_with(k, bytes, p, doubtful, &WORD_BITS, &mut sure) {
+        #[cfg(target_arch = "x86_64")]
+        let vector = simd::x86_64_words::surely_words_with(
+            k == Kernel::Avx512,
+            bytes,
+            p,
+            doubtful,
+            &WORD_BITS,
+            &mut sure,
+        );
+        #[cfg(not(target_arch = "x86_64"))]
+        let vector = false;
+        if vector {
             for (c, &vouched) in sure.iter().enumerate().take(len.div_ceil(16)) {
                 let lanes = (len - 16 * c).min(16);
                 let mut unsure = !vouched & (u32::MAX >> (32 - lanes)) as u16;

@@ -31,7 +31,7 @@ mod x86_64_short;
 #[cfg(target_arch = "x86_64")]
 mod x86_64_sse2;
 #[cfg(target_arch = "x86_64")]
-mod x86_64_words;
+pub(crate) mod x86_64_words;
 
 /// A validation kernel: the portable scalar decoder or a SIMD implementation.
 ///
@@ -389,7 +389,6 @@ pub(crate) use generic::{DENSE_SPAN, DenseMasks};
 #[cfg(test)]
 pub(crate) use words::WORD_LEADS;
 pub(crate) use words::WordState;
-pub(crate) use words::surely_words_with;
 
 /// Counts the dense scanner's windows of `bytes` from `o`, a unit boundary, into `c` with
 /// kernel `k` (available), up to and including the first with at most one error, and returns

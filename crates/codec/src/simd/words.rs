@@ -276,31 +276,3 @@ pub(crate) unsafe fn word_blocks_by(
     }
     *st = WordState { count, open, carry };
 }
-
-/// Whether the character at `bytes[base + at]` surely begins a word, for each offset `at` of
-/// `offs`, in bit `j % 16` of `out[j / 16]` (see `x86_64_words::surely_words_avx512`), where
-/// kernel `k` (available) has a vector test of it: `false`, `out` untouched, elsewhere.
-///
-/// # Panics
-///
-/// When `out` has fewer than `offs.len()` bits.
-pub(crate) fn surely_words_with(
-    k: super::Kernel,
-    bytes: &[u8],
-    base: usize,
-    offs: &[u32],
-    bits: &[u64; 2048],
-    out: &mut [u16],
-) -> bool {
-    assert!(offs.len() <= 16 * out.len(), "one bit per offset");
-    let _ = (k, bytes, base, offs, bits, &out);
-    #[cfg(target_arch = "x86_64")]
-    if k == super::Kernel::Avx512 {
-        // SAFETY: kernel `k` is available (the caller's contract), so the CPU has AVX-512F
-        // and AVX-512BW; `out` has a bit for every offset (asserted above); the function
-        // reads nothing outside `bytes` and `bits` whatever the offsets.
-        unsafe { super::x86_64_words::surely_words_avx512(bytes, base, offs, bits, out) };
-        return true;
-    }
-    false
-}

@@ -188,6 +188,29 @@ unsafe fn classes_vbmi(t: &[__m512i; 4], s: &[__m512i; 4], block: *const u8) -> 
     }
 }
 
+/// [`surely_words_avx512`] where `enabled` (the caller's kernel is AVX-512) and this CPU has
+/// AVX-512F and AVX-512BW; `false`, `out` untouched, elsewhere.
+pub(crate) fn surely_words_with(
+    enabled: bool,
+    bytes: &[u8],
+    base: usize,
+    offs: &[u32],
+    bits: &[u64; 2048],
+    out: &mut [u16],
+) -> bool {
+    #[cfg(feature = "std")]
+    let avx512 =
+        std::is_x86_feature_detected!("avx512f") && std::is_x86_feature_detected!("avx512bw");
+    #[cfg(not(feature = "std"))]
+    let avx512 = cfg!(target_feature = "avx512f") && cfg!(target_feature = "avx512bw");
+    if !(enabled && avx512) {
+        return false;
+    }
+    // SAFETY: the CPU has AVX-512F and AVX-512BW (checked above); any offsets are safe.
+    unsafe { surely_words_avx512(bytes, base, offs, bits, out) };
+    true
+}
+
 /// For each offset `at` of `offs` (16 a mask, offset `j` in bit `j % 16` of `out[j / 16]`):
 /// whether the character at `bytes[base + at]` surely begins a word, as
 /// `words::surely_word` tells: a well-formed sequence of a code point up to U+1FFFF whose bit
@@ -391,44 +414,6 @@ mod tests {
                 word_blocks_avx512(batch, &mut b, &mut ob);
             }
             assert_eq!((a, oa), (b, ob));
-        }
-    }
-
-    #[test]
-    fn vector_first_characters_agree_with_surely_word() {
-        // Every lead from 0x80 with every second byte and edge third and fourth bytes, and
-        // random bytes at every offset: the vector test says what `surely_word` says where
-        // four bytes are left, and nothing where fewer are.
-        if !std::is_x86_feature_detected!("avx512f") || !std::is_x86_feature_detected!("avx512bw") {
-            std::eprintln!("skipped: this CPU has no AVX-512");
-            return;
-        }
-        let edges = [0x41u8, 0x80, 0x8F, 0x90, 0x9F, 0xA0, 0xBF, 0xC0];
-        let mut v = Vec::new();
-        for lead in 0x80..=0xFFu8 {
-            for b1 in 0..=0xFFu8 {
-                for b2 in edges {
-                    for b3 in edges {
-                        v.extend_from_slice(&[lead, b1, b2, b3]);
-                    }
-                }
-            }
-        }
-        let mut rng = Rng::new(5);
-        v.extend((0..100_000).map(|_| rng.next() as u8));
-        for base in [0, 3, v.len() - 200] {
-            let offs: Vec<u32> = (0..(v.len() - base).min(1 << 20) as u32).collect();
-            for chunk in offs.chunks(128) {
-                let mut out = [0u16; 8];
-                // SAFETY: AVX-512F/BW are present (checked above); `out` has 128 bits.
-                unsafe { surely_words_avx512(&v, base, chunk, &crate::words::WORD_BITS, &mut out) };
-                for (j, &at) in chunk.iter().enumerate() {
-                    let got = out[j / 16] >> (j % 16) & 1 != 0;
-                    let at = base + at as usize;
-                    let want = at + 4 <= v.len() && crate::words::surely_word(&v, at);
-                    assert_eq!(got, want, "{:02X?} at {at}", &v[at..v.len().min(at + 4)]);
-                }
-            }
         }
     }
 }

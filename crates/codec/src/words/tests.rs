@@ -327,3 +327,56 @@ fn surely_word_only_where_step_reads_a_word_character() {
         }
     }
 }
+
+#[test]
+fn vector_first_characters_agree_with_surely_word() {
+    // Every lead from 0x80 with every second byte and edge third and fourth bytes, and
+    // random bytes at every offset: the vector test (where a kernel has one) says what
+    // `surely_word` says where four bytes are left, and nothing where fewer are.
+    let edges = [0x41u8, 0x80, 0x8F, 0x90, 0x9F, 0xA0, 0xBF, 0xC0];
+    let mut v = Vec::new();
+    for lead in 0x80..=0xFFu8 {
+        for b1 in 0..=0xFFu8 {
+            for b2 in edges {
+                for b3 in edges {
+                    v.extend_from_slice(&[lead, b1, b2, b3]);
+                }
+            }
+        }
+    }
+    let mut rng = Rng::new(5);
+    v.extend((0..100_000).map(|_| rng.next() as u8));
+    for k in Kernel::available() {
+        for base in [0, 3, v.len() - 200] {
+            let offs: Vec<u32> = (0..(v.len() - base).min(1 << 20) as u32).collect();
+            for chunk in offs.chunks(128) {
+                let mut out = [0u16; 8];
+                #[cfg(target_arch = "x86_64")]
+                let vector = simd::x86_64_words::surely_words_with(
+                    k == Kernel::Avx512,
+                    &v,
+                    base,
+                    chunk,
+                    &WORD_BITS,
+                    &mut out,
+                );
+                #[cfg(not(target_arch = "x86_64"))]
+                let vector = false;
+                if !vector {
+                    break;
+                }
+                for (j, &at) in chunk.iter().enumerate() {
+                    let got = out[j / 16] >> (j % 16) & 1 != 0;
+                    let at = base + at as usize;
+                    let want = at + 4 <= v.len() && surely_word(&v, at);
+                    assert_eq!(
+                        got,
+                        want,
+                        "{k:?}: {:02X?} at {at}",
+                        &v[at..v.len().min(at + 4)]
+                    );
+                }
+            }
+        }
+    }
+}
