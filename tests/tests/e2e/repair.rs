@@ -350,6 +350,44 @@ fn report() {
     assert_snapshot!("repair_report_json", o.snapshot());
 }
 
+/// Report lines are written a chunk at a time, not one `write` per error: all of them, and
+/// in their order among the diagnostics (an input's lines, its summary, then what went wrong
+/// with the next input).
+#[test]
+fn report_of_many_errors_keeps_its_order() {
+    let dir = tempdir();
+    write(dir.path(), "many.txt", b"ab\xFFcd\n".repeat(5_000));
+    let o = repair(dir.path())
+        .args(["--report", "many.txt", "missing.txt", "many.txt"])
+        .run();
+    o.assert_code(2);
+    let err = String::from_utf8(o.stderr.clone()).unwrap();
+    let lines: Vec<&str> = err.lines().collect();
+    // Per input: 5,000 reports, the legacy-encoding hint, the summary.
+    assert_eq!(lines.len(), 2 * 5_002 + 1, "{}", &err[err.len() - 300..]);
+    for (i, l) in lines[..5_000].iter().enumerate() {
+        let want = format!(
+            "utf8-repair: many.txt:{}:3: invalid-byte at byte {}",
+            i + 1,
+            6 * i + 2
+        );
+        assert!(l.starts_with(&want), "{l}");
+    }
+    assert!(lines[5_000].contains("try --from"), "{}", lines[5_000]);
+    assert_eq!(
+        lines[5_001],
+        "utf8-repair: many.txt: 5000 errors repaired: 5000 invalid-byte"
+    );
+    assert!(lines[5_002].contains("missing.txt"), "{}", lines[5_002]);
+    assert_eq!(lines[5_003..], lines[..5_002]);
+    // --check --json: the first error of each input on standard output, through a pipe.
+    let o = repair(dir.path())
+        .args(["--check", "--json", "many.txt", "many.txt"])
+        .run();
+    o.assert_code(1);
+    assert_eq!(String::from_utf8_lossy(&o.stdout).lines().count(), 2);
+}
+
 #[test]
 fn diagnostics() {
     let dir = tempdir();

@@ -162,6 +162,10 @@ impl Pipeline<'_> {
                 st.event(ev, |o| chunk.after(o), name, &mut reporter, out);
             });
             st.write(out)?;
+            // The chunk's reports now, not at the end: a slow pipe shows its errors as they come.
+            if let Some(r) = reporter.as_deref_mut() {
+                r.flush();
+            }
             if st.stop {
                 return Ok(st.tally);
             }
@@ -273,6 +277,9 @@ impl Pipeline<'_> {
                 prev_len = total;
             }
             base += n as u64;
+            if let Some(r) = reporter.as_deref_mut() {
+                r.flush();
+            }
         }
         out.write_all(text.as_bytes()).map_err(Failure::Output)?;
         if let Some(r) = reporter {
@@ -384,7 +391,13 @@ pub(super) struct Reporter {
     by_kind: [u64; 7],
     malformed: u64,
     failed: Option<io::Error>,
+    /// Lines not yet written: one write per chunk of input (or per [`REPORT_FLUSH_AT`]
+    /// bytes), not one per error. 300,000 errors took 300,000 `write` calls and 0.50 s.
+    pending: Vec<u8>,
 }
+
+/// The bytes of report lines kept before they are written.
+const REPORT_FLUSH_AT: usize = 32 * 1024;
 
 impl Reporter {
     pub fn new(
@@ -403,6 +416,7 @@ impl Reporter {
             by_kind: [0; 7],
             malformed: 0,
             failed: None,
+            pending: Vec::new(),
         }
     }
 
@@ -462,12 +476,28 @@ impl Reporter {
         self.emit(s);
     }
 
-    fn emit(&mut self, mut line: String) {
-        line.push('\n');
+    fn emit(&mut self, line: String) {
+        self.pending.extend_from_slice(line.as_bytes());
+        self.pending.push(b'\n');
+        if self.pending.len() >= REPORT_FLUSH_AT {
+            self.flush();
+        }
+    }
+
+    /// Writes the pending lines; the first write error on standard output is kept for
+    /// [`Reporter::failed`] (on standard error there is nowhere to say it).
+    pub fn flush(&mut self) {
+        if self.pending.is_empty() {
+            return;
+        }
         let r = match self.to {
-            ReportTo::Stderr => io::stderr().lock().write_all(line.as_bytes()),
-            ReportTo::Stdout => io::stdout().lock().write_all(line.as_bytes()),
+            ReportTo::Stderr => io::stderr().lock().write_all(&self.pending),
+            ReportTo::Stdout => {
+                let mut out = io::stdout().lock();
+                out.write_all(&self.pending).and_then(|()| out.flush())
+            }
         };
+        self.pending.clear();
         if let Err(e) = r
             && matches!(self.to, ReportTo::Stdout)
             && self.failed.is_none()
@@ -477,7 +507,8 @@ impl Reporter {
     }
 
     /// A write error of the reports on standard output, if any.
-    fn failed(&mut self) -> io::Result<()> {
+    pub fn failed(&mut self) -> io::Result<()> {
+        self.flush();
         match self.failed.take() {
             Some(e) => Err(e),
             None => Ok(()),
@@ -530,8 +561,17 @@ impl Reporter {
             }
             self.emit(s);
         }
+        self.flush();
         self.by_kind = [0; 7];
         self.malformed = 0;
+    }
+}
+
+impl Drop for Reporter {
+    /// Writes what is pending (an input that failed half-way has its reports before the
+    /// diagnostic that says so).
+    fn drop(&mut self) {
+        self.flush();
     }
 }
 

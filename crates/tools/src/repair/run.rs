@@ -97,7 +97,12 @@ impl Config {
                 continue;
             };
             let name = input.name();
-            match pipeline.run(source, &name, out, reporter.as_deref_mut()) {
+            let result = pipeline.run(source, &name, out, reporter.as_deref_mut());
+            // The input's reports before any diagnostic about it.
+            if let Some(r) = reporter.as_deref_mut() {
+                r.flush();
+            }
+            match result {
                 Ok(t) => {
                     if let Some(enc) = t.hint {
                         hint(diag, &name, enc);
@@ -113,7 +118,10 @@ impl Config {
                 r.end_input(&name);
             }
         }
-        Ok(())
+        match reporter {
+            Some(r) => r.failed().map_err(ToolError::Output),
+            None => Ok(()),
+        }
     }
 
     /// `-o FILE`: atomically, unless FILE is a device or a pipe (written directly). Nothing
