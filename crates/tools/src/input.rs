@@ -264,8 +264,14 @@ impl Read for Source {
     }
 }
 
+/// The data bytes of the first buffer of [`Chunks`]: a read that fills the buffer doubles it,
+/// up to [`CHUNK_SIZE`], so that a small input (most files of a source tree) costs a small
+/// buffer, not a whole chunk's worth of fresh pages.
+pub const FIRST_CHUNK: usize = 16 * 1024;
+
 /// Reads a stream in chunks of at most [`CHUNK_SIZE`] bytes, keeping up to [`LOOKAHEAD`]
 /// bytes after each chunk's data unconsumed so that errors near its end can be explained.
+/// Its buffer starts at [`FIRST_CHUNK`] bytes and doubles whenever a read fills it.
 ///
 /// ```
 /// use utf8_tools::input::Chunks;
@@ -319,7 +325,7 @@ impl<R: Read> Chunks<R> {
     pub fn new(reader: R) -> Chunks<R> {
         Chunks {
             reader,
-            buf: ReadBuf::new(CHUNK_SIZE + LOOKAHEAD + READ_ALIGN),
+            buf: ReadBuf::new(FIRST_CHUNK + LOOKAHEAD + READ_ALIGN),
             start: 0,
             len: 0,
             consumed: 0,
@@ -338,7 +344,15 @@ impl<R: Read> Chunks<R> {
         let keep = self.len - self.consumed;
         let to = (READ_ALIGN - keep % READ_ALIGN) % READ_ALIGN;
         let from = self.start + self.consumed;
-        self.buf.copy_within(from..from + keep, to);
+        let room = self.buf.len() - LOOKAHEAD - READ_ALIGN;
+        if self.start + self.len == self.buf.len() && room < CHUNK_SIZE {
+            // The last read filled the buffer: a large input.
+            let mut bigger = ReadBuf::new((2 * room).min(CHUNK_SIZE) + LOOKAHEAD + READ_ALIGN);
+            bigger[to..to + keep].copy_from_slice(&self.buf[from..from + keep]);
+            self.buf = bigger;
+        } else {
+            self.buf.copy_within(from..from + keep, to);
+        }
         self.start = to;
         self.base += self.consumed as u64;
         self.len = keep;
@@ -404,12 +418,21 @@ mod tests {
             .collect();
         let mut chunks = super::Chunks::new(Dribble(&stream, 0));
         let mut got = Vec::new();
+        let mut sizes = Vec::new();
         while let Some(c) = chunks.next_chunk().unwrap() {
             assert_eq!(c.base, got.len() as u64);
             let end = c.base as usize + c.ahead.len();
             assert_eq!(c.ahead, &stream[c.base as usize..end]);
             got.extend_from_slice(c.data);
+            sizes.push(c.data.len());
         }
         assert_eq!(got, stream);
+        // The buffer grew from FIRST_CHUNK to whole chunks as the reads filled it.
+        let first_full = sizes.iter().position(|&n| n > 70).unwrap();
+        assert!(
+            sizes[first_full] <= super::FIRST_CHUNK + super::READ_ALIGN,
+            "{sizes:?}"
+        );
+        assert!(sizes.iter().any(|&n| n >= super::CHUNK_SIZE), "{sizes:?}");
     }
 }

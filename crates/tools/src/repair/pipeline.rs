@@ -148,7 +148,8 @@ impl Pipeline<'_> {
         let mut scanner = Scanner::new(self.engine);
         let mut st = State {
             repairer: Repairer::new(self.options),
-            buf: String::with_capacity(FLUSH_AT + CHUNK_SIZE),
+            // Grows with the chunks (to at most FLUSH_AT + one chunk).
+            buf: String::new(),
             tracker: LineTracker::new(),
             tally: Tally::default(),
             at_start: true,
