@@ -141,6 +141,14 @@ pub fn conclude(diag: &mut Diag, result: Result<(), ToolError>) -> ExitCode {
     diag.status().into()
 }
 
+std::thread_local! {
+    /// The clap commands this thread has parsed with, by the type they parse into: a tool
+    /// run in-process again and again (the fuzz targets, tests) builds its definition once.
+    /// clap's `try_get_matches_from_mut` is made for such reuse.
+    static COMMANDS: std::cell::RefCell<Vec<(std::any::TypeId, clap::Command)>> =
+        const { std::cell::RefCell::new(Vec::new()) };
+}
+
 /// Parses the command line with clap, or gives the exit status of `--help`, `--version`
 /// (0) and of usage errors (2), having printed them. A closed stdout is not an error here;
 /// any other failure to write the help or the version is, as in GNU tools
@@ -149,7 +157,7 @@ pub fn conclude(diag: &mut Diag, result: Result<(), ToolError>) -> ExitCode {
 /// # Errors
 ///
 /// The exit code to return when the program should not go on.
-pub fn parse<P: clap::Parser>(
+pub fn parse<P: clap::Parser + 'static>(
     program: &str,
     args: impl IntoIterator<Item = std::ffi::OsString>,
 ) -> Result<P, ExitCode> {
@@ -161,16 +169,31 @@ pub fn parse<P: clap::Parser>(
 /// # Errors
 ///
 /// The exit code to return when the program should not go on.
-pub fn parse_with_matches<P: clap::Parser>(
+pub fn parse_with_matches<P: clap::Parser + 'static>(
     program: &str,
     args: impl IntoIterator<Item = std::ffi::OsString>,
 ) -> Result<(P, clap::ArgMatches), ExitCode> {
-    let mut cmd = <P as clap::CommandFactory>::command();
+    let key = std::any::TypeId::of::<P>();
+    let cached = COMMANDS.with_borrow_mut(|c| {
+        let i = c.iter().position(|(k, _)| *k == key)?;
+        Some(c.swap_remove(i).1)
+    });
+    let mut cmd = cached.unwrap_or_else(<P as clap::CommandFactory>::command);
+    let args: Vec<std::ffi::OsString> = args.into_iter().collect();
+    // clap names the program after the first argument only while it has no name yet.
+    if let Some(name) = args
+        .first()
+        .and_then(|a| std::path::Path::new(a).file_name())
+        .and_then(|f| f.to_str())
+    {
+        cmd.set_bin_name(name);
+    }
     let parsed = cmd.try_get_matches_from_mut(args).and_then(|m| {
         let p =
             <P as clap::FromArgMatches>::from_arg_matches(&m).map_err(|e| e.format(&mut cmd))?;
         Ok((p, m))
     });
+    COMMANDS.with_borrow_mut(|c| c.push((key, cmd)));
     parsed.map_err(|e| {
         if e.use_stderr() {
             let _ = e.print();
@@ -235,7 +258,7 @@ pub fn run_tool<P, C>(
     run: impl FnOnce(C, &mut Diag) -> Result<(), ToolError>,
 ) -> ExitCode
 where
-    P: clap::Parser,
+    P: clap::Parser + 'static,
     C: for<'a> TryFrom<&'a P, Error = ToolError>,
 {
     let args: P = match parse(program, args) {
@@ -245,4 +268,54 @@ where
     let mut diag = Diag::new(program);
     let result = C::try_from(&args).and_then(|cfg| run(cfg, &mut diag));
     conclude(&mut diag, result)
+}
+
+#[cfg(test)]
+mod tests {
+    /// The cached clap command keeps nothing of one parse for the next: values, defaults and
+    /// errors are each call's own.
+    #[test]
+    fn parses_on_one_thread_are_independent() {
+        #[derive(clap::Parser, Debug, PartialEq)]
+        struct Args {
+            #[arg(long, default_value_t = 7)]
+            width: u8,
+            #[arg(short)]
+            verbose: bool,
+            files: Vec<String>,
+        }
+        let parse = |args: &[&str]| {
+            super::parse::<Args>("demo", args.iter().map(|a| a.into())).map_err(|_| ())
+        };
+        let first = parse(&["demo", "--width", "3", "-v", "a", "b"]);
+        assert_eq!(
+            first,
+            Ok(Args {
+                width: 3,
+                verbose: true,
+                files: vec!["a".into(), "b".into()]
+            })
+        );
+        assert_eq!(
+            parse(&["other", "c"]),
+            Ok(Args {
+                width: 7,
+                verbose: false,
+                files: vec!["c".into()]
+            })
+        );
+        assert_eq!(parse(&["demo", "--width", "x"]), Err(()));
+        assert_eq!(
+            parse(&["demo"]),
+            Ok(Args {
+                width: 7,
+                verbose: false,
+                files: vec![]
+            })
+        );
+        super::COMMANDS.with_borrow(|c| {
+            assert_eq!(c.len(), 1);
+            assert_eq!(c[0].1.get_bin_name(), Some("demo"));
+        });
+    }
 }
