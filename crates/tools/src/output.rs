@@ -180,14 +180,15 @@ pub fn parse_with_matches<P: clap::Parser + 'static>(
     });
     let mut cmd = cached.unwrap_or_else(<P as clap::CommandFactory>::command);
     let args: Vec<std::ffi::OsString> = args.into_iter().collect();
-    // clap names the program after the first argument only while it has no name yet.
-    if let Some(name) = args
+    // clap names the program after the first argument only while it has no name yet (and
+    // keeps its own name where that argument has none).
+    let name = args
         .first()
         .and_then(|a| std::path::Path::new(a).file_name())
         .and_then(|f| f.to_str())
-    {
-        cmd.set_bin_name(name);
-    }
+        .unwrap_or(cmd.get_name())
+        .to_string();
+    cmd.set_bin_name(name);
     let parsed = cmd.try_get_matches_from_mut(args).and_then(|m| {
         let p =
             <P as clap::FromArgMatches>::from_arg_matches(&m).map_err(|e| e.format(&mut cmd))?;
@@ -277,6 +278,7 @@ mod tests {
     #[test]
     fn parses_on_one_thread_are_independent() {
         #[derive(clap::Parser, Debug, PartialEq)]
+        #[command(name = "demo")]
         struct Args {
             #[arg(long, default_value_t = 7)]
             width: u8,
@@ -305,6 +307,11 @@ mod tests {
             })
         );
         assert_eq!(parse(&["demo", "--width", "x"]), Err(()));
+        // No usable program name: the command's own, not the last one given.
+        assert!(parse(&["/bin/other"]).is_ok());
+        super::COMMANDS.with_borrow(|c| assert_eq!(c[0].1.get_bin_name(), Some("other")));
+        assert!(parse(&[""]).is_ok());
+        super::COMMANDS.with_borrow(|c| assert_eq!(c[0].1.get_bin_name(), Some("demo")));
         assert_eq!(
             parse(&["demo"]),
             Ok(Args {

@@ -388,6 +388,31 @@ fn report_of_many_errors_keeps_its_order() {
     assert_eq!(String::from_utf8_lossy(&o.stdout).lines().count(), 2);
 }
 
+/// `--fix-mojibake` writes its lines as the text goes out; the error reports and the
+/// `--from auto` line, written a chunk at a time, still come first (review of 63abca9).
+#[test]
+fn report_lines_precede_the_mojibake_lines() {
+    let dir = tempdir();
+    let o = repair(dir.path())
+        .args(["--fix-mojibake", "--report"])
+        .stdin(b"caf\xC3\x83\xC2\xA9 \xFF\n")
+        .run();
+    o.assert_code(0);
+    let err = String::from_utf8(o.stderr.clone()).unwrap();
+    let lines: Vec<&str> = err.lines().collect();
+    assert_eq!(lines.len(), 3, "{err}");
+    assert!(lines[0].contains("invalid-byte at byte 8"), "{err}");
+    assert!(lines[1].contains("mojibake at byte 3"), "{err}");
+    let o = repair(dir.path())
+        .args(["--from", "auto", "--fix-mojibake", "--report"])
+        .stdin(b"caf\xC3\x83\xC2\xA9\n")
+        .run();
+    o.assert_code(0);
+    let err = String::from_utf8(o.stderr.clone()).unwrap();
+    assert!(err.starts_with("utf8-repair: -: decoded as UTF-8"), "{err}");
+    assert!(err.contains("mojibake at byte 3"), "{err}");
+}
+
 #[test]
 fn diagnostics() {
     let dir = tempdir();

@@ -162,17 +162,21 @@ impl Pipeline<'_> {
             scanner.feed(chunk.data, |ev| {
                 st.event(ev, |o| chunk.after(o), name, &mut reporter, out);
             });
-            st.write(out)?;
-            // The chunk's reports now, not at the end: a slow pipe shows its errors as they come.
+            // The chunk's reports now, not at the end (a slow pipe shows its errors as they
+            // come), and before its text: `--fix-mojibake` reports as the text goes out.
             if let Some(r) = reporter.as_deref_mut() {
                 r.flush();
             }
+            st.write(out)?;
             if st.stop {
                 return Ok(st.tally);
             }
         }
         scanner.finish(|ev| st.event(ev, |_| &[], name, &mut reporter, out));
         st.repairer.finish(&mut st.buf);
+        if let Some(r) = reporter.as_deref_mut() {
+            r.flush();
+        }
         st.write(out)?;
         if let Some(r) = reporter {
             r.failed().map_err(Failure::Output)?;
@@ -250,6 +254,9 @@ impl Pipeline<'_> {
                         self.options.action.apply(&bytes, &mut text);
                         tracked = text.len();
                         if text.len() >= FLUSH_AT {
+                            if let Some(r) = reporter.as_deref_mut() {
+                                r.flush();
+                            }
                             out.write_all(text.as_bytes()).map_err(Failure::Output)?;
                             text.clear();
                             tracked = 0;
@@ -281,6 +288,9 @@ impl Pipeline<'_> {
             if let Some(r) = reporter.as_deref_mut() {
                 r.flush();
             }
+        }
+        if let Some(r) = reporter.as_deref_mut() {
+            r.flush();
         }
         out.write_all(text.as_bytes()).map_err(Failure::Output)?;
         if let Some(r) = reporter {
@@ -349,6 +359,10 @@ impl State<'_> {
             }
         }
         if self.buf.len() >= FLUSH_AT {
+            // Reports first: the text's own (`--fix-mojibake`) follow them.
+            if let Some(r) = reporter.as_deref_mut() {
+                r.flush();
+            }
             if let Err(e) = out.write_all(self.buf.as_bytes()) {
                 self.failed = Some(e);
             }
