@@ -462,6 +462,35 @@ fn take_back_unless_printable(
     }
 }
 
+/// [`surely_word`] of the character at `bytes[base + at]` for each offset `at` of `offs`, 16
+/// a mask (offset `j` in bit `j % 16` of `out[j / 16]`), where kernel `k` has a vector test of
+/// it (AVX-512); `false`, `out` untouched, elsewhere.
+#[inline]
+fn surely_words_vector(
+    k: Kernel,
+    bytes: &[u8],
+    base: usize,
+    offs: &[u32],
+    out: &mut [u16],
+) -> bool {
+    #[cfg(target_arch = "x86_64")]
+    {
+        simd::x86_64_words::surely_words_with(
+            k == Kernel::Avx512,
+            bytes,
+            base,
+            offs,
+            &WORD_BITS,
+            out,
+        )
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        let _ = (k, bytes, base, offs, out);
+        false
+    }
+}
+
 /// Blocks of 64 bytes per kernel call.
 const BATCH: usize = 32;
 
@@ -518,18 +547,7 @@ fn words_with(k: Kernel, w: &mut Words, bytes: &[u8], last: bool) -> usize {
         let doubtful = &doubtful[..len];
         // The first characters 16 at a time where the kernel has a vector test of them.
         let mut sure = [0u16; 4 * BATCH / 16];
-        #[cfg(target_arch = "x86_64")]
-        let vector = simd::x86_64_words::surely_words_with(
-            k == Kernel::Avx512,
-            bytes,
-            p,
-            doubtful,
-            &WORD_BITS,
-            &mut sure,
-        );
-        #[cfg(not(target_arch = "x86_64"))]
-        let vector = false;
-        if vector {
+        if surely_words_vector(k, bytes, p, doubtful, &mut sure) {
             for (c, &vouched) in sure.iter().enumerate().take(len.div_ceil(16)) {
                 let lanes = (len - 16 * c).min(16);
                 let mut unsure = !vouched & (u32::MAX >> (32 - lanes)) as u16;

@@ -351,18 +351,7 @@ fn vector_first_characters_agree_with_surely_word() {
             let offs: Vec<u32> = (0..(v.len() - base).min(1 << 20) as u32).collect();
             for chunk in offs.chunks(128) {
                 let mut out = [0u16; 8];
-                #[cfg(target_arch = "x86_64")]
-                let vector = simd::x86_64_words::surely_words_with(
-                    k == Kernel::Avx512,
-                    &v,
-                    base,
-                    chunk,
-                    &WORD_BITS,
-                    &mut out,
-                );
-                #[cfg(not(target_arch = "x86_64"))]
-                let vector = false;
-                if !vector {
+                if !surely_words_vector(k, &v, base, chunk, &mut out) {
                     break;
                 }
                 for (j, &at) in chunk.iter().enumerate() {
