@@ -101,8 +101,20 @@ impl Pairs {
     /// Two transitions from `s` (times 256): on `b0`, then on `b1`.
     #[inline(always)]
     pub(crate) fn step2(&self, s: u16, b0: u8, b1: u8) -> u16 {
-        let pair = usize::from(self.class[usize::from(b0)]) << 4
-            | usize::from(self.class[usize::from(b1)]);
+        self.step2_classes(s, self.class(b0), self.class(b1))
+    }
+
+    /// The class of byte `b` (below 16).
+    #[inline(always)]
+    pub(crate) fn class(&self, b: u8) -> u8 {
+        self.class[usize::from(b)]
+    }
+
+    /// Two transitions from `s` (times 256): on a byte of class `c0`, then on one of class
+    /// `c1` (classes below 16).
+    #[inline(always)]
+    pub(crate) fn step2_classes(&self, s: u16, c0: u8, c1: u8) -> u16 {
+        let pair = usize::from(c0) << 4 | usize::from(c1);
         self.two[(usize::from(s) | pair) & (SLOTS * 256 - 1)]
     }
 

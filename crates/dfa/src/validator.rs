@@ -33,6 +33,8 @@ use utf8_codec::{ErrorKind, Utf8Error};
 
 use crate::generated;
 use crate::pairs::Pairs;
+#[cfg(target_arch = "x86_64")]
+use crate::shuffle::Functions;
 
 /// Independent chains walked side by side over one window of input.
 const CHAINS: usize = 4;
@@ -74,6 +76,9 @@ pub struct Validator {
     start: StateID,
     /// The same DFA laid out two bytes per step, for the fast path.
     pairs: &'static Pairs,
+    /// Its transition functions by pair of bytes, where this CPU walks them (AVX-512 VBMI).
+    #[cfg(target_arch = "x86_64")]
+    functions: Option<&'static Functions>,
 }
 
 impl fmt::Debug for Validator {
@@ -109,13 +114,22 @@ impl Validator {
     pub fn new() -> Validator {
         static SHARED: OnceLock<Validator> = OnceLock::new();
         static PAIRS: OnceLock<Pairs> = OnceLock::new();
+        #[cfg(target_arch = "x86_64")]
+        static FUNCTIONS: OnceLock<Functions> = OnceLock::new();
         *SHARED.get_or_init(|| {
             let dfa = generated::dfa();
             let start = dfa
                 .start_state(&start::Config::new().anchored(Anchored::Yes))
                 .expect("the generated DFA has an anchored start state");
             let pairs = PAIRS.get_or_init(|| Pairs::new(dfa, start));
-            Validator { dfa, start, pairs }
+            Validator {
+                dfa,
+                start,
+                pairs,
+                #[cfg(target_arch = "x86_64")]
+                functions: Functions::available()
+                    .then(|| FUNCTIONS.get_or_init(|| Functions::new(pairs))),
+            }
         })
     }
 
@@ -263,6 +277,15 @@ impl Validator {
                 return if self.accepts(&bytes[i..]) { n } else { i };
             }
             let end = boundary_at(bytes, (i + window).min(n), n);
+            if self
+                .walk_functions(&bytes[i..end])
+                .is_some_and(|s| self.pairs.accepts(s))
+            {
+                i = end;
+                window = WINDOW_MAX;
+                continue;
+            }
+            // The chains tell which part fails (or walk where the functions are not used).
             let part = (end - i) / CHAINS;
             let cuts: [usize; CHAINS + 1] = core::array::from_fn(|k| match k {
                 0 => i,
@@ -280,6 +303,23 @@ impl Validator {
             window = (window * 2).min(WINDOW_MAX);
         }
         n
+    }
+
+    /// The state (times 256) after `window`, walked from the start state by transition
+    /// functions (`shuffle.rs`); `None` where this CPU does not walk them.
+    #[inline]
+    fn walk_functions(&self, window: &[u8]) -> Option<u16> {
+        #[cfg(target_arch = "x86_64")]
+        if let Some(f) = self.functions {
+            let whole = window.len() - window.len() % 64;
+            let mut s = u16::from(f.walk(0, &window[..whole])?) * 256;
+            for &b in &window[whole..] {
+                s = self.pairs.step(s, b);
+            }
+            return Some(s);
+        }
+        let _ = window;
+        None
     }
 
     /// Walks each part from the start state, all parts interleaved eight bytes at a time;
