@@ -282,7 +282,7 @@ impl Validator {
                 .is_some_and(|s| self.pairs.accepts(s))
             {
                 i = end;
-                window = WINDOW_MAX;
+                window = (window * 2).min(WINDOW_MAX);
                 continue;
             }
             // The chains tell which part fails (or walk where the functions are not used).
