@@ -491,8 +491,9 @@ fn surely_words_vector(
     }
 }
 
-/// Blocks of 64 bytes per kernel call.
+/// Blocks of 64 bytes per kernel call (at most 32: one bit each in a `u32`).
 const BATCH: usize = 32;
+const _: () = assert!(BATCH <= 32);
 
 /// Counts the words of `bytes` into `w` with kernel `k` (available); returns how many bytes
 /// were consumed: all, or all but a sequence cut by the end when `last` is false.
@@ -526,19 +527,25 @@ fn words_with(k: Kernel, w: &mut Words, bytes: &[u8], last: bool) -> usize {
         // The kernel counted every run; a run is a word when it holds a printable character,
         // which the table vouches for at most runs' first character. The others are looked
         // into until a printable character or a separator. Their offsets are gathered first,
-        // four a block without branches (more in a block go by the loop at once), then
-        // checked in one loop: a loop per block over a varying number of starts would
-        // mispredict its exit about once a block.
+        // from the blocks that have any (`busy`, one bit each), four a block without branches
+        // (more in a block go by the loop at once), then checked in one loop: a loop per block
+        // over a varying number of starts would mispredict its exit about once a block.
         if others[..n].iter().all(|&o| o == 0) {
             // Every run's first character was vouched for (a batch of English, of code, of
             // Cyrillic or CJK text, mostly).
             p += 64 * n;
             continue;
         }
+        let mut busy = others[..n]
+            .iter()
+            .enumerate()
+            .fold(0u32, |acc, (b, &o)| acc | u32::from(o != 0) << b);
         let mut doubtful = [0u32; 4 * BATCH];
         let mut len = 0;
-        for (b, &o) in others[..n].iter().enumerate() {
-            let mut m = o;
+        while busy != 0 {
+            let b = busy.trailing_zeros() as usize;
+            busy &= busy - 1;
+            let mut m = others[b];
             for _ in 0..4 {
                 doubtful[len] = 64 * b as u32 + m.trailing_zeros();
                 len += usize::from(m != 0);
