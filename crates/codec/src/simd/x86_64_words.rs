@@ -55,37 +55,32 @@ pub(crate) unsafe fn word_blocks_avx512(ptr: *const u8, st: &mut WordState, othe
 }
 
 /// Word counting's vector pass with AVX-512 VBMI (see [`words::word_blocks`]): each byte's
-/// classes from one 256-entry table ([`BYTE_CLASSES`], two `vpermi2b` and a blend) instead of
-/// compares and nibble tables.
+/// classes from one 128-entry table ([`DUAL_CLASSES`], one `vpermi2b`) instead of compares
+/// and nibble tables.
 /// # Safety
 /// The CPU must support AVX-512F, AVX-512BW, AVX-512VBMI and POPCNT; the contract of
 /// [`words::word_blocks`].
 #[target_feature(enable = "avx512f,avx512bw,avx512vbmi,popcnt")]
 pub(crate) unsafe fn word_blocks_vbmi(ptr: *const u8, st: &mut WordState, others: &mut [u64]) {
-    // SAFETY: AVX-512F/BW/VBMI are present (this function's contract); `BYTE_CLASSES` has
-    // 256 readable bytes.
+    // SAFETY: AVX-512F/BW/VBMI are present (this function's contract); each table is read 64
+    // bytes at a time inside its 128 or 64 bytes.
     let t = unsafe {
-        let at = |i: usize| _mm512_loadu_si512(BYTE_CLASSES[i..].as_ptr().cast());
-        [at(0), at(64), at(128), at(192)]
-    };
-    // SAFETY: as above; each table has 128 or 64 readable bytes.
-    let s = unsafe {
         let at = |t: &[u8]| _mm512_loadu_si512(t.as_ptr().cast());
         [
-            at(&SEP_FIRST[..64]),
-            at(&SEP_FIRST[64..]),
+            at(&DUAL_CLASSES[..64]),
+            at(&DUAL_CLASSES[64..]),
             at(&SEP_SECOND),
             at(&SEP_THIRD),
         ]
     };
     // SAFETY: the ranges are valid (this function's contract) and `classes_vbmi`'s contract
     // holds for every block `word_blocks_by` gives it (66 readable bytes, this ISA).
-    unsafe { words::word_blocks_by(ptr, st, others, |b| classes_vbmi(&t, &s, b)) }
+    unsafe { words::word_blocks_by(ptr, st, others, |b| classes_vbmi(&t, b)) }
 }
 
-/// The bits of the separator tables ([`SEP_FIRST`], [`SEP_SECOND`], [`SEP_THIRD`]): a
-/// separator begins where the three bytes' entries share one (and the bytes after the lead
-/// are continuation bytes).
+/// The bits [`DUAL_CLASSES`] gives a byte from 0x80, and those of the separator tables
+/// ([`SEP_SECOND`], [`SEP_THIRD`]): a separator begins where the three bytes' entries share
+/// one (and the bytes after the lead are continuation bytes).
 mod sep {
     /// E2 80 80..8A and E2 80 AF (U+2000..U+200A, U+202F).
     pub(super) const E2_80: u8 = 1;
@@ -99,15 +94,48 @@ mod sep {
     pub(super) const C2: u8 = 16;
     /// The three-byte separators.
     pub(super) const THREE: u8 = E2_80 | E2_81 | E1 | E3;
+    /// Every separator.
+    pub(super) const ANY: u8 = THREE | C2;
+    /// A lead of [`WORD_LEADS`](super::super::words::WORD_LEADS), two- or three-byte: every
+    /// character it leads begins a word.
+    pub(super) const WHOLE: u8 = 32;
 }
 
-/// The separator bits of the leads, for the bytes 0x80..0xFF by their low 7 bits.
-const SEP_FIRST: [u8; 128] = {
+/// The bits [`DUAL_CLASSES`] gives a byte below 0x80: bits of their own, since the bytes from
+/// 0x80 with the low bits of printable ASCII are the leads.
+mod ascii {
+    /// An ASCII blank (tab, newline, VT, FF, CR, space).
+    pub(super) const BLANK: u8 = 64;
+    /// Printable ASCII (0x21..0x7E).
+    pub(super) const PRINT: u8 = 128;
+}
+
+/// The classes of a byte by its low 7 bits, read one way for a byte below 0x80 ([`ascii`])
+/// and another for the byte from 0x80 with the same low bits ([`sep`]): the kernel tests each
+/// only in the lanes it belongs to. [`BYTE_CLASSES`] in half the entries.
+const DUAL_CLASSES: [u8; 128] = {
     let mut t = [0u8; 128];
-    t[0xC2 & 0x7F] = sep::C2;
-    t[0xE1 & 0x7F] = sep::E1;
-    t[0xE2 & 0x7F] = sep::E2_80 | sep::E2_81;
-    t[0xE3 & 0x7F] = sep::E3;
+    let mut i = 0;
+    while i < 128 {
+        let (low, high) = (BYTE_CLASSES[i], BYTE_CLASSES[i | 0x80]);
+        if low & class::BLANK != 0 {
+            t[i] |= ascii::BLANK;
+        }
+        if low & class::PRINT != 0 {
+            t[i] |= ascii::PRINT;
+        }
+        if high & (class::LEAD2 | class::LEAD3) != 0 {
+            t[i] |= sep::WHOLE;
+        }
+        t[i] |= match i | 0x80 {
+            0xC2 => sep::C2,
+            0xE1 => sep::E1,
+            0xE2 => sep::E2_80 | sep::E2_81,
+            0xE3 => sep::E3,
+            _ => 0,
+        };
+        i += 1;
+    }
     t
 };
 
@@ -136,8 +164,8 @@ const SEP_THIRD: [u8; 64] = {
     t
 };
 
-/// The [`Classes`] of the 64 bytes at `block`, looked up in `t` ([`BYTE_CLASSES`] in four
-/// registers) and `s` ([`SEP_FIRST`] in two, [`SEP_SECOND`], [`SEP_THIRD`]).
+/// The [`Classes`] of the 64 bytes at `block`, looked up in `t` ([`DUAL_CLASSES`] in two
+/// registers, [`SEP_SECOND`], [`SEP_THIRD`]).
 ///
 /// # Safety
 ///
@@ -145,21 +173,22 @@ const SEP_THIRD: [u8; 64] = {
 /// readable.
 #[inline]
 #[target_feature(enable = "avx512f,avx512bw,avx512vbmi,popcnt")]
-unsafe fn classes_vbmi(t: &[__m512i; 4], s: &[__m512i; 4], block: *const u8) -> Classes {
+unsafe fn classes_vbmi(t: &[__m512i; 4], block: *const u8) -> Classes {
     // SAFETY: the ISA is present and the loads read 64 bytes at `block`, `block + 1` and
     // `block + 2`, inside the readable range (this function's contract).
     unsafe {
         let v = _mm512_loadu_si512(block.cast());
-        let has = |c: __m512i, bit: u8| _mm512_test_epi8_mask(c, _mm512_set1_epi8(bit as i8));
-        // Bytes below 0x80 from the first two tables, the rest from the last two: vpermi2b
-        // indexes 128 entries by the low 7 bits.
+        let k = |b: u8| _mm512_set1_epi8(b as i8);
+        // vpermi2b indexes 128 entries by the low 7 bits: ASCII lanes and the others read
+        // the same entry, each its own bits.
         let high = _mm512_movepi8_mask(v);
-        let low_half = _mm512_permutex2var_epi8(t[0], v, t[1]);
-        let high_half = _mm512_permutex2var_epi8(t[2], v, t[3]);
-        let c = _mm512_mask_blend_epi8(high, low_half, high_half);
+        let c = _mm512_permutex2var_epi8(t[0], v, t[1]);
+        // Each test unmasked and its mask and-ed in a general register: masked tests chain
+        // through the mask registers, which cost Zen 4 a third of the kernel's time.
+        let has = |bit: u8| _mm512_test_epi8_mask(c, k(bit));
         let mut out = Classes {
-            sep: has(c, class::BLANK),
-            word: has(c, class::PRINT),
+            sep: has(ascii::BLANK) & !high,
+            word: has(ascii::PRINT) & !high,
             carry: 0,
         };
         if high == 0 {
@@ -169,20 +198,23 @@ unsafe fn classes_vbmi(t: &[__m512i; 4], s: &[__m512i; 4], block: *const u8) -> 
             _mm512_loadu_si512(block.add(1).cast()),
             _mm512_loadu_si512(block.add(2).cast()),
         );
-        // Continuation bytes (0x80..0xBF) are the signed values below 0xC0.
-        let below_c0 = _mm512_set1_epi8(0xC0u8 as i8);
-        let cont1 = _mm512_cmplt_epi8_mask(v1, below_c0);
-        let cont2 = _mm512_cmplt_epi8_mask(v2, below_c0);
-        out.word |= has(c, class::LEAD2) & cont1 | has(c, class::LEAD3) & cont1 & cont2;
+        // Continuation bytes (0x80..0xBF) are the signed values below 0xC0; a lead below E0
+        // (signed: below -32) needs one of them, the others two.
+        let cont1 = _mm512_cmplt_epi8_mask(v1, k(0xC0));
+        let cont2 = _mm512_cmplt_epi8_mask(v2, k(0xC0));
+        let two = _mm512_cmplt_epi8_mask(v, k(0xE0));
+        out.word |= has(sep::WHOLE) & high & cont1 & (two | cont2);
         // The separators of `words::wide_separators` (C2 A0; E2 80 80..8A, E2 80 AF, E2 81
         // 9F, E2 81 A0; E1 9A 80; E3 80 80): each byte's separator bits by its position in
-        // the sequence, and-ed; the lead's table only for bytes from 0x80 (ASCII lanes zero).
-        let lead = _mm512_maskz_permutex2var_epi8(high, s[0], v, s[1]);
-        let second = _mm512_permutexvar_epi8(v1, s[2]);
-        let third = _mm512_permutexvar_epi8(v2, s[3]);
-        let all = _mm512_ternarylogic_epi32::<0x80>(lead, second, third);
-        let sep2 = has(all, sep::C2) & cont1;
-        let sep3 = has(all, sep::THREE) & cont1 & cont2;
+        // the sequence, and-ed. Without a branch on whether a block has a separator's lead:
+        // in mixed text that branch is mispredicted often enough to cost a third of the pass.
+        let cand = has(sep::ANY) & high & cont1;
+        let second = _mm512_permutexvar_epi8(v1, t[2]);
+        let third = _mm512_permutexvar_epi8(v2, t[3]);
+        let all = _mm512_ternarylogic_epi32::<0x80>(c, second, third);
+        let test = |bit: u8| _mm512_test_epi8_mask(all, k(bit));
+        let sep2 = test(sep::C2) & cand;
+        let sep3 = test(sep::THREE) & cand & cont2;
         out.add_wide_separators(sep2, sep3);
         out
     }
