@@ -74,9 +74,9 @@ impl Functions {
         let identity = _mm_setr_epi8(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
         // SAFETY: the ISA is present (this function's contract); the table loads read 64
         // bytes inside the 256 of `class`; each block load reads 64 bytes of a 64-byte chunk
-        // of `bytes`; each function load reads the 16 bytes at an offset `c0 * 256 + c1 * 16`
-        // into `pairs` (4,096 bytes) with both classes below 16 (`Pairs` asserts it), so
-        // inside it.
+        // of `bytes`; the store writes the 64 bytes of `offsets`; each function load reads 16
+        // bytes of `pairs` (4,096) at an offset masked to a multiple of 16 below 4,096 (with
+        // classes below 16, as `Pairs` asserts, the mask changes nothing).
         unsafe {
             let at = |i: usize| _mm512_loadu_si512(self.class[i..].as_ptr().cast());
             let (c0, c1, c2, c3) = (at(0), at(64), at(128), at(192));
@@ -98,7 +98,7 @@ impl Functions {
                 );
                 _mm512_storeu_si512(offsets.as_mut_ptr().cast(), off);
                 let function =
-                    |j: usize| _mm_loadu_si128(table.add(usize::from(offsets[j]) & 4095).cast());
+                    |j: usize| _mm_loadu_si128(table.add(usize::from(offsets[j]) & 0xFF0).cast());
                 let mut chain = [state, identity, identity, identity];
                 for j in 0..8 {
                     for (k, c) in chain.iter_mut().enumerate() {
@@ -136,8 +136,10 @@ mod tests {
         }
         let mut x = 0x9E37_79B9_7F4A_7C15u64;
         let mut input = Vec::new();
-        let pieces: [&[u8]; 9] = [
+        let pieces: [&[u8]; 11] = [
             b"a",
+            b"\x01",
+            "\u{40000}".as_bytes(),
             "é".as_bytes(),
             "世".as_bytes(),
             "🦀".as_bytes(),
@@ -159,7 +161,7 @@ mod tests {
                 } else {
                     x >> 8 & 3
                 };
-                input.extend_from_slice(pieces[(k % 9) as usize]);
+                input.extend_from_slice(pieces[(k % 11) as usize]);
             }
             let whole = input.len() / 64 * 64;
             for from in 0..16u8 {

@@ -512,3 +512,49 @@ impl Iterator for Errors<'_> {
 }
 
 impl FusedIterator for Errors<'_> {}
+
+#[cfg(all(test, target_arch = "x86_64"))]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_function_walk_proves_what_the_chains_prove() {
+        // On a CPU that walks the functions, `proven_prefix` with them and without them (the
+        // chains alone) over valid text with errors injected: the same proven prefix (a window
+        // the functions reject is cut by the chains), never past std's valid prefix.
+        let with = Validator::new();
+        if with.functions.is_none() {
+            eprintln!("skipped: this CPU has no AVX-512 VBMI");
+            return;
+        }
+        let without = Validator {
+            functions: None,
+            ..with
+        };
+        let text = "Grüße, мир, 世界 🦀 a\tb ".repeat(400).into_bytes();
+        let mut x = 0x2545_F491_4F6C_DD1Du64;
+        for round in 0..3000 {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            let len = 64 + (x % 9000) as usize;
+            let mut input = text[..len].to_vec();
+            for _ in 0..round % 4 {
+                x ^= x << 13;
+                x ^= x >> 7;
+                x ^= x << 17;
+                let at = (x % len as u64) as usize;
+                input[at] = [0x80, 0xFF, 0xC0, 0xED, 0xF1, 0x01][(x >> 32) as usize % 6];
+            }
+            let a = with.proven_prefix(&input);
+            assert_eq!(a, without.proven_prefix(&input), "{input:02X?}");
+            let valid = std::str::from_utf8(&input).map_or_else(|e| e.valid_up_to(), |s| s.len());
+            assert!(a <= valid, "proven past the first error: {input:02X?}");
+            assert_eq!(with.is_valid(&input), without.is_valid(&input));
+            assert_eq!(
+                with.errors(&input).collect::<Vec<_>>(),
+                without.errors(&input).collect::<Vec<_>>()
+            );
+        }
+    }
+}
