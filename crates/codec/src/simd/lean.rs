@@ -16,6 +16,9 @@ use crate::scalar;
 /// Bytes per block.
 const BLOCK: usize = 64;
 
+/// Inputs up to this length check every block after the first non-ASCII one in full.
+const SHORT: usize = 256;
+
 /// How far ahead to ask for the cache line (see `generic::validate_and_count`).
 const PREFETCH: usize = 2048;
 
@@ -85,9 +88,12 @@ pub(crate) unsafe fn valid_up_to_lean<V: Vector, const BASIC: bool>(
             incomplete = prev.saturating_sub(t.incomplete);
             o += BLOCK;
         }
+        // Short inputs check every block in full: an ASCII block among others would be a
+        // branch on the data, mispredicted as often as not in mixed text.
+        let skip_ascii = len > SHORT;
         while o <= end {
             V::prefetch(ptr.wrapping_add(o + PREFETCH));
-            if !load_or(o, incomplete).any_high_bit() {
+            if skip_ascii && !load_or(o, incomplete).any_high_bit() {
                 prev = t.zero;
                 o += BLOCK;
                 continue;
