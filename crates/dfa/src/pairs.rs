@@ -125,6 +125,12 @@ impl Pairs {
         self.one[(usize::from(s) >> 4 | c) & (SLOTS * SLOTS - 1)]
     }
 
+    /// The transitions from `s` (times 256) on each byte of `bytes` in turn.
+    #[inline(always)]
+    pub(crate) fn step_all(&self, s: u16, bytes: &[u8]) -> u16 {
+        bytes.iter().fold(s, |s, &b| self.step(s, b))
+    }
+
     /// Whether a walk from a boundary that ends in `s` read well-formed input.
     #[inline(always)]
     pub(crate) fn accepts(&self, s: u16) -> bool {

@@ -28,8 +28,15 @@ pub(crate) struct Functions {
 }
 
 impl Functions {
-    /// The functions of `pairs`' automaton.
-    pub(crate) fn new(pairs: &Pairs) -> Functions {
+    /// The functions of `pairs`' automaton, on a CPU that can walk them (AVX-512 VBMI);
+    /// `None` elsewhere. A `Functions` is the proof that [`Functions::walk`] may run here.
+    pub(crate) fn new(pairs: &Pairs) -> Option<Functions> {
+        let available = std::is_x86_feature_detected!("avx512f")
+            && std::is_x86_feature_detected!("avx512bw")
+            && std::is_x86_feature_detected!("avx512vbmi");
+        if !available {
+            return None;
+        }
         let mut f = Functions {
             class: [0; 256],
             pairs: [[0; 16]; 256],
@@ -43,25 +50,15 @@ impl Functions {
                 *next = (pairs.step2_classes((s * 256) as u16, c0, c1) >> 8) as u8;
             }
         }
-        f
-    }
-
-    /// Whether this CPU runs [`Functions::walk`].
-    pub(crate) fn available() -> bool {
-        std::is_x86_feature_detected!("avx512f")
-            && std::is_x86_feature_detected!("avx512bw")
-            && std::is_x86_feature_detected!("avx512vbmi")
+        Some(f)
     }
 
     /// The state slot reached from `from` after the whole 64-byte blocks of `bytes` (the bytes
-    /// past the last whole block are left to the caller); `None` where this CPU lacks
-    /// AVX-512 VBMI.
-    pub(crate) fn walk(&self, from: u8, bytes: &[u8]) -> Option<u8> {
-        if !Functions::available() {
-            return None;
-        }
-        // SAFETY: AVX-512F, AVX-512BW and AVX-512VBMI are present (checked just above).
-        Some(unsafe { self.walk_vbmi(from, bytes) })
+    /// past the last whole block are left to the caller).
+    pub(crate) fn walk(&self, from: u8, bytes: &[u8]) -> u8 {
+        // SAFETY: a `Functions` is only built where AVX-512F, AVX-512BW and AVX-512VBMI are
+        // present (`Functions::new`).
+        unsafe { self.walk_vbmi(from, bytes) }
     }
 
     /// [`Functions::walk`] on a CPU with the instructions.
@@ -129,11 +126,10 @@ mod tests {
         let dfa = crate::generated::dfa();
         let anchored = start::Config::new().anchored(Anchored::Yes);
         let pairs = &Pairs::new(dfa, dfa.start_state(&anchored).expect("a start state"));
-        let f = Functions::new(pairs);
-        if !Functions::available() {
+        let Some(f) = Functions::new(pairs) else {
             eprintln!("skipped: this CPU has no AVX-512 VBMI");
             return;
-        }
+        };
         let mut x = 0x9E37_79B9_7F4A_7C15u64;
         let mut input = Vec::new();
         let pieces: [&[u8]; 11] = [
@@ -169,7 +165,7 @@ mod tests {
                 for pair in input[..whole].chunks_exact(2) {
                     s = pairs.step2(s, pair[0], pair[1]);
                 }
-                assert_eq!(f.walk(from, &input), Some((s >> 8) as u8), "{input:02X?}");
+                assert_eq!(f.walk(from, &input), (s >> 8) as u8, "{input:02X?}");
             }
         }
     }

@@ -115,7 +115,7 @@ impl Validator {
         static SHARED: OnceLock<Validator> = OnceLock::new();
         static PAIRS: OnceLock<Pairs> = OnceLock::new();
         #[cfg(target_arch = "x86_64")]
-        static FUNCTIONS: OnceLock<Functions> = OnceLock::new();
+        static FUNCTIONS: OnceLock<Option<Functions>> = OnceLock::new();
         *SHARED.get_or_init(|| {
             let dfa = generated::dfa();
             let start = dfa
@@ -127,8 +127,7 @@ impl Validator {
                 start,
                 pairs,
                 #[cfg(target_arch = "x86_64")]
-                functions: Functions::available()
-                    .then(|| FUNCTIONS.get_or_init(|| Functions::new(pairs))),
+                functions: FUNCTIONS.get_or_init(|| Functions::new(pairs)).as_ref(),
             }
         })
     }
@@ -251,11 +250,7 @@ impl Validator {
     /// Whether `bytes` is well-formed when walked from the start state (a boundary).
     #[inline(always)]
     fn accepts(&self, bytes: &[u8]) -> bool {
-        let mut s = Pairs::START;
-        for &b in bytes {
-            s = self.pairs.step(s, b);
-        }
-        self.pairs.accepts(s)
+        self.pairs.accepts(self.pairs.step_all(Pairs::START, bytes))
     }
 
     /// The fast path: a length `p` such that `bytes[..p]` is proven well-formed, `bytes.len()`
@@ -312,11 +307,8 @@ impl Validator {
         #[cfg(target_arch = "x86_64")]
         if let Some(f) = self.functions {
             let whole = window.len() - window.len() % 64;
-            let mut s = u16::from(f.walk(0, &window[..whole])?) * 256;
-            for &b in &window[whole..] {
-                s = self.pairs.step(s, b);
-            }
-            return Some(s);
+            let s = u16::from(f.walk(0, &window[..whole])) * 256;
+            return Some(self.pairs.step_all(s, &window[whole..]));
         }
         let _ = window;
         None
@@ -338,9 +330,7 @@ impl Validator {
             }
         }
         for (sk, part) in s.iter_mut().zip(&parts) {
-            for &b in &part[done..] {
-                *sk = pairs.step(*sk, b);
-            }
+            *sk = pairs.step_all(*sk, &part[done..]);
         }
         s
     }
