@@ -532,7 +532,8 @@ fn words_with(k: Kernel, w: &mut Words, bytes: &[u8], last: bool) -> usize {
         // over a varying number of starts would mispredict its exit about once a block.
         if others[..n].iter().all(|&o| o == 0) {
             // Every run's first character was vouched for (a batch of English, of code, of
-            // Cyrillic or CJK text, mostly).
+            // Cyrillic or CJK text, mostly). Tested before `busy` is built: `busy == 0` alone
+            // made 117 MB of Rust sources 5.9 -> 7.1-9.8 ms (the fold is serial).
             p += 64 * n;
             continue;
         }
