@@ -207,7 +207,7 @@ pub fn utf16_chars(units: &[u16]) -> impl Iterator<Item = char> + '_ {
 #[cfg(feature = "alloc")]
 #[cfg_attr(docsrs, doc(cfg(feature = "alloc")))]
 pub fn utf16_to_string(units: &[u16]) -> alloc::string::String {
-    let mut s = alloc::string::String::with_capacity(units.len());
+    let mut s = crate::huge_pages::string_with_capacity(units.len());
     s.extend(utf16_chars(units));
     s
 }

@@ -146,7 +146,7 @@ pub fn repair_with<'a>(bytes: &'a [u8], options: &RepairOptions<'_>) -> Cow<'a, 
     if head.len() == bytes.len() {
         return Cow::Borrowed(head);
     }
-    let mut out = String::with_capacity(bytes.len() + bytes.len() / 4 + 16);
+    let mut out = crate::huge_pages::string_with_capacity(bytes.len() + bytes.len() / 4 + 16);
     out.push_str(head);
     repair_rest(k, bytes, head.len(), options, &mut out);
     Cow::Owned(out)

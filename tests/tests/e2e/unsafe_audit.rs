@@ -79,6 +79,8 @@ const ALLOWED: &[(&str, &[&str])] = &[
         "crates/dfa/src/validator.rs",
         &["from_utf8_unchecked", "next_state_unchecked"],
     ),
+    // madvise(2) on large fresh outputs of utf8-codec, for huge pages (issue 23).
+    ("crates/codec/src/huge_pages.rs", &["madvise"]),
     // The DFA walked by transition functions with AVX-512 VBMI: a SIMD kernel (issue 23).
     ("crates/dfa/src/shuffle.rs", &[]),
     // The one file-mapping module allowed in utf8-tools (issue 8).
