@@ -329,14 +329,15 @@ proptest! {
     }
 }
 
-/// The entry points' ASCII scan (issue 23): whole ASCII blocks, then a last block that
-/// overlaps the one before; a non-ASCII byte, an error or a cut sequence at every position
-/// of inputs of 64 to 200 bytes must reach the full kernel at the right offset, and
+/// The entry points' ASCII scan (issue 23): a first block, pairs of blocks after it, whole
+/// blocks, then a last block that overlaps the one before; a non-ASCII byte, an error or a
+/// cut sequence at every position of inputs of 64 to 330 bytes (past two pairs and the
+/// 256-byte limit of the short path) must reach the full kernel at the right offset, and
 /// `validate` / `is_valid` (which settle short ASCII themselves) must agree.
 #[test]
 fn ascii_scan_hands_over_at_every_position() {
     let kernels: Vec<Kernel> = Kernel::available().collect();
-    for len in (1..64).chain(64..200) {
+    for len in (1..64).chain(64..330) {
         for at in 0..len {
             for x in [
                 &b"\xC3\xA9"[..],

@@ -75,6 +75,20 @@ pub(crate) trait Vector: Copy {
             high.any_high_bit()
         }
     }
+    /// Whether any of the 128 bytes at `ptr` (readable) is not ASCII.
+    #[inline(always)]
+    unsafe fn pair_has_high(ptr: *const u8) -> bool {
+        // SAFETY: the caller's contract: 128 readable bytes at `ptr`, and this ISA.
+        unsafe {
+            let mut high = Self::load(ptr);
+            let mut k = Self::LANES;
+            while k < 128 {
+                high = high.or(Self::load(ptr.add(k)));
+                k += Self::LANES;
+            }
+            high.any_high_bit()
+        }
+    }
 }
 
 const TOO_SHORT: u8 = 1 << 0;

@@ -2,7 +2,9 @@
 //! where input is usually valid and often short (issue 23): what a call costs before and
 //! after its blocks is kept to a few instructions.
 //!
-//! Whole ASCII blocks are skipped first, with no setup; then one loop checks 64-byte blocks
+//! Whole ASCII blocks are skipped first, with no setup (after an ASCII first block, two
+//! blocks to a test: ASCII of 192 and 256 bytes went from 3.58 and 4.53 ns to 3.37 and 4.14
+//! on Zen 4, simdutf8 3.2 and 4.0); then one loop checks 64-byte blocks
 //! with the lookup algorithm of `generic.rs`, stopping at the first block with an error; a
 //! tail under one block is checked as the last 64 bytes of the input, overlapping the block
 //! before, with the three bytes before it loaded as they are (no copy into a padded buffer).
@@ -60,9 +62,15 @@ pub(crate) unsafe fn valid_up_to_lean<V: Vector, const BASIC: bool>(
         // `o <= end`.
         let end = len - BLOCK;
         let mut o = 0;
-        // ASCII blocks, before any setup.
-        while o <= end && !V::block_has_high(ptr.add(o)) {
-            o += BLOCK;
+        // ASCII blocks, before any setup: after an ASCII first block two at a time, then one.
+        if !V::block_has_high(ptr) {
+            o = BLOCK;
+            while o + 2 * BLOCK <= len && !V::pair_has_high(ptr.add(o)) {
+                o += 2 * BLOCK;
+            }
+            while o <= end && !V::block_has_high(ptr.add(o)) {
+                o += BLOCK;
+            }
         }
         if o > end && (o == len || !V::block_has_high(ptr.add(end))) {
             // All ASCII, the last block overlapping the one before when it is short.

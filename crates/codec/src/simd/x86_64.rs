@@ -340,6 +340,18 @@ impl Vector for Avx512 {
             _mm256_movemask_epi8(_mm256_or_si256(a, b)) != 0
         }
     }
+    #[inline(always)]
+    unsafe fn pair_has_high(ptr: *const u8) -> bool {
+        // SAFETY: 128 readable bytes at `ptr` (the caller's contract); AVX2 operations.
+        unsafe {
+            let a = _mm256_loadu_si256(ptr.cast());
+            let b = _mm256_loadu_si256(ptr.add(32).cast());
+            let c = _mm256_loadu_si256(ptr.add(64).cast());
+            let d = _mm256_loadu_si256(ptr.add(96).cast());
+            let high = _mm256_or_si256(_mm256_or_si256(a, b), _mm256_or_si256(c, d));
+            _mm256_movemask_epi8(high) != 0
+        }
+    }
 }
 
 /// The 128-bit lanes before each lane of `input`: `[prev.3, input.0, input.1, input.2]`, so
