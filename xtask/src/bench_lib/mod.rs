@@ -4,6 +4,8 @@
 //! 1. Runs `UTF8_BENCH_MIB=N cargo bench -p utf8-codec --bench codec -- --noplot` (default
 //!    64 MiB corpora), unless `--no-run` (then the results already on disk are used, e.g. of
 //!    a run made by hand).
+//!    Then `UTF8_BENCH_SHORT_JSON=$CARGO_TARGET_DIR/bench-short.json cargo bench -p
+//!    utf8-codec --bench short`: short inputs against simdutf8 in paired rounds.
 //! 2. Reads the median time of every benchmark from
 //!    `$CARGO_TARGET_DIR/criterion/*/*/new/{benchmark,estimates}.json` (`target/criterion`
 //!    without the variable); after a run, only results that run wrote.
@@ -25,10 +27,12 @@ use crate::markdown::{replace_section, wrap};
 use crate::workspace::{self, Result};
 
 pub mod results;
+pub mod short;
 pub mod tables;
 pub mod targets;
 
 use results::{Results, read_results};
+use short::{Short, read_short, short_table, short_target};
 use tables::tables;
 use targets::targets;
 
@@ -100,7 +104,14 @@ impl From<Args> for Options {
 }
 
 /// The whole generated section, markers included.
-fn section(r: &Results, opts: &Options, m: &Machine, commit: &str, active: &str) -> String {
+fn section(
+    r: &Results,
+    short: &Short,
+    opts: &Options,
+    m: &Machine,
+    commit: &str,
+    active: &str,
+) -> String {
     let busy = [&m.load_start, &m.load_end]
         .iter()
         .filter_map(|l| load1(l))
@@ -112,8 +123,10 @@ fn section(r: &Results, opts: &Options, m: &Machine, commit: &str, active: &str)
          10 samples over 2 s per benchmark; corpora generated deterministically by \
          `crates/codec/benches/codec.rs`, each just before its benchmarks and dropped after \
          them) and reads the medians from \
-         `$CARGO_TARGET_DIR/criterion/*/*/new/estimates.json`; `--no-run` rebuilds this \
-         section from the results on disk. GiB/s of input; \"M\" is MiB/s; \"ours\" is the \
+         `$CARGO_TARGET_DIR/criterion/*/*/new/estimates.json`, then `cargo bench -p \
+         utf8-codec --bench short` (short inputs, paired rounds; figures in \
+         `$CARGO_TARGET_DIR/bench-short.json`); `--no-run` rebuilds this section from the \
+         results on disk. GiB/s of input; \"M\" is MiB/s; \"ours\" is the \
          kernel chosen at run time ({active}) unless a column names one.\n\n",
         opts.mib, m.date, opts.mib
     ));
@@ -136,7 +149,10 @@ fn section(r: &Results, opts: &Options, m: &Machine, commit: &str, active: &str)
     ));
     s.push_str(&tables(r, active));
     s.push('\n');
+    s.push_str(&short_table(short));
+    s.push('\n');
     s.push_str(&targets(r, active));
+    s.push_str(&short_target(short));
     s.push_str(END);
     s.push('\n');
     wrap(&s, 96)
@@ -150,6 +166,7 @@ fn section(r: &Results, opts: &Options, m: &Machine, commit: &str, active: &str)
 pub fn run(root: &Path, opts: &Options) -> Result<()> {
     let mut m = machine::machine();
     let commit = workspace::git_head(root);
+    let short_json = workspace::target_dir(root).join("bench-short.json");
     let since = if opts.run {
         let start = SystemTime::now();
         eprintln!(
@@ -171,6 +188,16 @@ pub fn run(root: &Path, opts: &Options) -> Result<()> {
                 "--noplot",
             ]);
         workspace::status(&mut bench, "cargo bench")?;
+        eprintln!("xtask bench-lib: cargo bench -p utf8-codec --bench short (paired rounds)");
+        let mut short = workspace::cargo(root);
+        short.env("UTF8_BENCH_SHORT_JSON", &short_json).args([
+            "bench",
+            "-p",
+            "utf8-codec",
+            "--bench",
+            "short",
+        ]);
+        workspace::status(&mut short, "cargo bench")?;
         Some(start)
     } else {
         None
@@ -178,8 +205,14 @@ pub fn run(root: &Path, opts: &Options) -> Result<()> {
     m.load_end = machine::load_average();
     let criterion = workspace::target_dir(root).join("criterion");
     let results = read_results(&criterion, since)?;
+    // Without a run, the figures of an earlier one if there are any.
+    let short = if opts.run || short_json.is_file() {
+        read_short(&short_json)?
+    } else {
+        Short::default()
+    };
     let active = utf8_codec::Kernel::active().name();
-    let text = section(&results, opts, &m, &commit, active);
+    let text = section(&results, &short, opts, &m, &commit, active);
     println!("{text}");
     if opts.write {
         let path = root.join("BENCHMARKS.md");

@@ -45,53 +45,6 @@ fn table(r: &Results, t: &Table) -> String {
     s
 }
 
-/// The sizes of the short-input benchmarks (`crates/codec/benches/codec.rs`).
-pub const SHORT_SIZES: [usize; 16] = [
-    1, 2, 4, 8, 12, 16, 32, 48, 64, 100, 128, 192, 256, 1024, 2048, 4096,
-];
-
-/// The time ratio of `ours` to `theirs` in group `g` (from their GiB/s: under 1.0 is faster).
-fn time_ratio(r: &Results, g: &str, ours: &str, theirs: &str) -> Option<f64> {
-    ratio(r.get(g, theirs), r.get(g, ours))
-}
-
-/// The short-input table of issue 23: per size, the time of `is_valid` and `validate` over
-/// simdutf8's `basic` and `compat`, on ASCII and mixed text.
-pub fn short_table(r: &Results) -> String {
-    let mut s = String::from(
-        "Short inputs: 1,000 distinct valid buffers of exactly N bytes, time per call of ours \
-         over simdutf8's (under 1.00 is faster; `is_valid` against `basic::from_utf8`, \
-         `validate` against `compat::from_utf8`), and simdutf8 `basic` in MiB/s:\n\n\
-         | N | ASCII is_valid / basic | ASCII validate / compat | mixed is_valid / basic | \
-         mixed validate / compat | ASCII basic M | mixed basic M |\n|---|---|---|---|---|---|---|\n",
-    );
-    for n in SHORT_SIZES {
-        s.push_str(&format!("| {n} |"));
-        for text in ["ascii", "mixed"] {
-            let g = format!("short-{text}/{n}");
-            for (ours, theirs) in [
-                ("utf8_codec::is_valid", "simdutf8::basic"),
-                ("utf8_codec::validate", "simdutf8::compat"),
-            ] {
-                s.push_str(&format!(
-                    " {} |",
-                    fmt_ratio(time_ratio(r, &g, ours, theirs))
-                ));
-            }
-        }
-        for text in ["ascii", "mixed"] {
-            let g = format!("short-{text}/{n}");
-            let m = r.get(&g, "simdutf8::basic").map(|x| x * 1024.0);
-            s.push_str(&format!(
-                " {} |",
-                m.map_or("—".to_owned(), |m| format!("{m:.0}"))
-            ));
-        }
-        s.push('\n');
-    }
-    s
-}
-
 /// The tables.
 pub fn tables(r: &Results, active: &str) -> String {
     let cols = |v: &[(&str, &str)]| -> Vec<(String, String)> {
@@ -240,7 +193,6 @@ pub fn tables(r: &Results, active: &str) -> String {
     ];
     out.iter()
         .map(|t| table(r, t))
-        .chain([short_table(r)])
         .collect::<Vec<_>>()
         .join("\n")
 }

@@ -3,7 +3,6 @@
 use utf8_testkit::corpus::{NAMES as CORPORA, VALID};
 
 use crate::bench_lib::results::{Results, fmt_ratio, kernel_bench, ratio};
-use crate::bench_lib::tables::SHORT_SIZES;
 
 /// A target's ratio on one corpus.
 type Ratio<'a> = &'a dyn Fn(&str) -> Option<f64>;
@@ -104,42 +103,7 @@ pub fn targets(r: &Results, active: &str) -> String {
         };
         s.push_str(&format!("- {}: {} — {verdict}.\n", text, shown.join(", ")));
     }
-    s.push_str(&short_target(r));
     s
-}
-
-/// Issue 23's short-input target: every time ratio of the short-input table at most 1.02
-/// (1.0 with 2% for noise).
-fn short_target(r: &Results) -> String {
-    let mut worst: Option<(f64, String)> = None;
-    let mut missing = false;
-    for n in SHORT_SIZES {
-        for text in ["ascii", "mixed"] {
-            let g = format!("short-{text}/{n}");
-            for (ours, theirs) in [
-                ("utf8_codec::is_valid", "simdutf8::basic"),
-                ("utf8_codec::validate", "simdutf8::compat"),
-            ] {
-                match ratio(r.get(&g, theirs), r.get(&g, ours)) {
-                    None => missing = true,
-                    Some(v) if worst.as_ref().is_none_or(|(w, _)| v > *w) => {
-                        worst = Some((v, format!("{ours} on {n} B of {text}")));
-                    }
-                    Some(_) => {}
-                }
-            }
-        }
-    }
-    let verdict = match (&worst, missing) {
-        (_, true) | (None, _) => "not measured",
-        (Some((w, _)), _) if *w <= 1.02 => "met",
-        _ => "NOT met",
-    };
-    let shown = worst.map_or("—".to_owned(), |(w, at)| format!("{w:.2} ({at})"));
-    format!(
-        "- issue 23: short inputs (1 B to 4 KiB) no slower than simdutf8, both entry points, \
-         2% for noise: worst time ratio {shown} — {verdict}.\n"
-    )
 }
 
 #[cfg(test)]
@@ -210,34 +174,5 @@ mod tests {
             "{g}"
         );
         assert!(g.ends_with("— not measured.\n"), "{g}");
-    }
-
-    #[test]
-    fn short_inputs_table_and_target_use_time_ratios() {
-        let mut rows = Vec::new();
-        for n in SHORT_SIZES {
-            for text in ["ascii", "mixed"] {
-                let g: &'static str = Box::leak(format!("short-{text}/{n}").into_boxed_str());
-                // Ours twice simdutf8's GiB/s everywhere but validate on 64 B of mixed text.
-                let slow = n == 64 && text == "mixed";
-                rows.extend([
-                    (g, "utf8_codec::is_valid", 2.0),
-                    (g, "simdutf8::basic", 1.0),
-                    (g, "utf8_codec::validate", if slow { 0.8 } else { 2.0 }),
-                    (g, "simdutf8::compat", 1.0),
-                ]);
-            }
-        }
-        let r = results(&rows);
-        let t = crate::bench_lib::tables::short_table(&r);
-        assert!(
-            t.contains("| 64 | 0.50 | 0.50 | 0.50 | 1.25 | 1024 | 1024 |"),
-            "{t}"
-        );
-        let g = targets(&r, "avx2");
-        assert!(
-            g.contains("worst time ratio 1.25 (utf8_codec::validate on 64 B of mixed) — NOT met."),
-            "{g}"
-        );
     }
 }
