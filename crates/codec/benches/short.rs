@@ -6,7 +6,7 @@
 //! are also written there as JSON (`cargo xtask bench-lib` reads them).
 //!
 //! Paired rounds, not criterion. Each round times one pass of every function over the same
-//! buffers, back to back, in an order that rotates from round to round; the ratio of a round
+//! buffers, back to back, in an order that rotates and reverses from round to round; the ratio of a round
 //! is ours over simdutf8's in that round, and the figure is the median of the rounds' ratios,
 //! with their quartiles. Whatever else the machine does lands on both sides of a round's
 //! ratio alike. Criterion timed each function for 0.6 s, a few seconds apart from its peer,
@@ -110,7 +110,14 @@ fn measure(text: &'static str, bufs: &[Vec<u8>], n: usize) -> Row {
     let mut round = 0;
     while round < 50 || (start.elapsed() < BUDGET && round < 20_000) {
         for k in 0..NAMES.len() {
-            let i = (round + k) % NAMES.len();
+            // Rotating, and backwards every other round: each function runs before and after
+            // its peer equally often.
+            let k = if round % 2 == 0 {
+                k
+            } else {
+                NAMES.len() - 1 - k
+            };
+            let i = (round / 2 + k) % NAMES.len();
             times[i].push(time(i, bufs, reps));
         }
         round += 1;

@@ -45,8 +45,8 @@ pub(crate) unsafe fn valid_up_to_lean<V: Vector, const BASIC: bool>(
     }
     let exact = |o: usize| exact(bytes, o);
     // SAFETY: the caller's contract (V's ISA). Every load reads `n` bytes at `ptr + at` with
-    // `at + n <= len` (block loads: `o + k + n <= o + BLOCK <= len`; the tail block starts at
-    // `len - BLOCK >= 3`, and its loads 1..=3 bytes earlier start at or after 0); a prefetch
+    // `at + n <= len` (pair tests: 128 bytes at `o` with `o + 2 * BLOCK <= len`; block
+    // loads: `o + k + n <= o + BLOCK <= len`; the tail block starts at `len - BLOCK >= 3`, and its loads 1..=3 bytes earlier start at or after 0); a prefetch
     // reads nothing (its address may be past the end: `wrapping_add` computes it without
     // claiming it is in bounds).
     unsafe {
