@@ -375,6 +375,16 @@ mod tests {
 
     use super::*;
 
+    /// Whether this CPU runs both the VBMI and the AVX-512 kernel (else the tests skip).
+    fn vbmi_here() -> bool {
+        let avx512 =
+            std::is_x86_feature_detected!("avx512f") && std::is_x86_feature_detected!("avx512bw");
+        if !(avx512 && vbmi()) {
+            std::eprintln!("skipped: this CPU has no AVX-512 VBMI");
+        }
+        avx512 && vbmi()
+    }
+
     /// Whether `v[i..]` begins with a character [`EMOJI_WHOLE`] vouches for: F0 9F, a third
     /// byte of a whole block, a continuation byte.
     fn whole_emoji(v: &[u8], i: usize) -> bool {
@@ -430,10 +440,7 @@ mod tests {
     fn vbmi_classes_agree_with_the_nibble_tables() {
         // The VBMI kernel replaces the AVX-512 one where both run: each batch must end in the
         // same state with the same unvouched run starts.
-        let avx512 =
-            std::is_x86_feature_detected!("avx512f") && std::is_x86_feature_detected!("avx512bw");
-        if !(avx512 && vbmi()) {
-            std::eprintln!("skipped: this CPU has no AVX-512 VBMI");
+        if !vbmi_here() {
             return;
         }
         let pieces: &[&[u8]] = &[
@@ -497,10 +504,7 @@ mod tests {
     fn vbmi_separators_agree_on_every_sequence_of_three_bytes() {
         // Every second and third byte after each lead of a separator (and leads that are
         // none, or only alias one by their low bits), 21 sequences a block.
-        let avx512 =
-            std::is_x86_feature_detected!("avx512f") && std::is_x86_feature_detected!("avx512bw");
-        if !(avx512 && vbmi()) {
-            std::eprintln!("skipped: this CPU has no AVX-512 VBMI");
+        if !vbmi_here() {
             return;
         }
         let mut v = Vec::new();
@@ -526,10 +530,7 @@ mod tests {
         // Every F0 9F xx yy after a space, 12 to a block: the VBMI kernel vouches for exactly
         // those of EMOJI_WHOLE (27 third bytes, 64 fourth bytes each), the AVX-512 kernel for
         // none, and both end in the same states.
-        let avx512 =
-            std::is_x86_feature_detected!("avx512f") && std::is_x86_feature_detected!("avx512bw");
-        if !(avx512 && vbmi()) {
-            std::eprintln!("skipped: this CPU has no AVX-512 VBMI");
+        if !vbmi_here() {
             return;
         }
         let mut v = Vec::new();
