@@ -491,6 +491,9 @@ fn surely_words_vector(
     }
 }
 
+/// The fewest doubtful run starts a batch checks with the vector test.
+const VECTOR_MIN: usize = 4;
+
 /// Blocks of 64 bytes per kernel call (at most 32: one bit each in a `u32`).
 const BATCH: usize = 32;
 const _: () = assert!(BATCH <= 32);
@@ -559,9 +562,12 @@ fn words_with(k: Kernel, w: &mut Words, bytes: &[u8], last: bool) -> usize {
             }
         }
         let doubtful = &doubtful[..len];
-        // The first characters 16 at a time where the kernel has a vector test of them.
+        // The first characters 16 at a time where the kernel has a vector test of them and
+        // there are enough of them to pay for its setup: where the kernel's tables cover
+        // most of a text (the VBMI kernel on the bench's mixed text: one or two a batch, flags)
+        // one at a time is faster.
         let mut sure = [0u16; 4 * BATCH / 16];
-        if surely_words_vector(k, bytes, p, doubtful, &mut sure) {
+        if len > VECTOR_MIN && surely_words_vector(k, bytes, p, doubtful, &mut sure) {
             for (c, &vouched) in sure.iter().enumerate().take(len.div_ceil(16)) {
                 let lanes = (len - 16 * c).min(16);
                 let mut unsure = !vouched & (u32::MAX >> (32 - lanes)) as u16;
@@ -586,3 +592,5 @@ fn words_with(k: Kernel, w: &mut Words, bytes: &[u8], last: bool) -> usize {
 
 #[cfg(test)]
 mod tests;
+#[cfg(all(test, target_arch = "x86_64"))]
+mod vbmi_tests;

@@ -381,3 +381,28 @@ fn emoji_whole_blocks_are_those_of_word_bits() {
         assert_eq!(e != 0, whole, "F0 9F {:02X}", 0x80 + t);
     }
 }
+
+/// The VBMI kernel's table of whole three-byte blocks (`simd/x86_64_words.rs`) marks exactly
+/// the blocks of well-formed sequences whose 64 code points all begin a word.
+#[cfg(target_arch = "x86_64")]
+#[test]
+fn whole_blocks_are_those_of_word_bits() {
+    use crate::simd::x86_64_words::WHOLE_BLOCKS;
+    for (low, &mask) in WHOLE_BLOCKS.iter().enumerate() {
+        let lead = 0xE0 + low as u32;
+        for second in 0x80..=0xBFu32 {
+            let block = ((lead & 0xF) << 6) | (second & 0x3F);
+            let valid = match lead {
+                0xE0 => second >= 0xA0,
+                0xED => second < 0xA0,
+                _ => true,
+            };
+            let whole = valid && WORD_BITS[block as usize] == u64::MAX;
+            assert_eq!(
+                mask >> (second & 0x3F) & 1 != 0,
+                whole,
+                "{lead:02X} {second:02X}"
+            );
+        }
+    }
+}
