@@ -150,8 +150,8 @@ const ASCII: [u8; 128] = {
     t
 };
 
-/// The [`seq`] bits of a lead byte, by its low 6 bits (the byte xor 0xC0, clamped to 0x40 for
-/// the bytes below 0xC0: the entries from 64 are zero).
+/// The [`seq`] bits of a lead byte, by its low 6 bits (the byte minus 0xC0, saturated: the
+/// bytes below 0xC0 read C0's entry, which is zero).
 const LEAD: [u8; 64] = {
     let mut t = [0u8; 64];
     let mut i = 0;
@@ -265,6 +265,9 @@ pub(crate) const WHOLE_BLOCKS: [u64; 16] = [
     0x243f_45ff_ffff_ffff,
 ];
 
+// The bytes below 0xC0 read entry 0 of the lead tables: C0 leads nothing.
+const _: () = assert!(LEAD[0] == 0 && LEAD2[0] == 0);
+
 /// The [`seq2`] bits of a lead byte, indexed as [`LEAD`].
 const LEAD2: [u8; 64] = {
     let mut t = [0u8; 64];
@@ -358,17 +361,19 @@ unsafe fn classes_vbmi(t: &Tables, block: *const u8) -> Classes {
         );
         let v3 = _mm512_maskz_loadu_epi8(u64::MAX >> 1, block.add(3).cast());
         // The index of each table: the byte's low 6 bits where it may be there (a lead from
-        // 0xC0, a continuation byte), 0x40 elsewhere.
-        let index = |x: __m512i, base: u8| _mm512_min_epu8(_mm512_xor_si512(x, k(base)), k(0x40));
+        // 0xC0, a continuation byte); elsewhere 0 for a lead (C0 is none) and 0x40 for the
+        // others, whose 64 entries are all used.
+        let ixl = _mm512_subs_epu8(v, k(0xC0));
+        let index = |x: __m512i| _mm512_min_epu8(_mm512_xor_si512(x, k(0x80)), k(0x40));
         let zero = _mm512_setzero_si512();
-        let (ixl, ix1, ix2) = (index(v, 0xC0), index(v1, 0x80), index(v2, 0x80));
+        let (ix1, ix2) = (index(v1), index(v2));
         let all = _mm512_ternarylogic_epi32::<0x80>(
-            _mm512_permutex2var_epi8(t.lead, ixl, zero),
+            _mm512_permutexvar_epi8(ixl, t.lead),
             _mm512_permutex2var_epi8(t.second, ix1, zero),
             _mm512_permutex2var_epi8(t.third[0], ix2, t.third[1]),
         );
         let all2 = _mm512_ternarylogic_epi32::<0x80>(
-            _mm512_permutex2var_epi8(t.lead2, ixl, zero),
+            _mm512_permutexvar_epi8(ixl, t.lead2),
             _mm512_permutex2var_epi8(t.second2, ix1, zero),
             _mm512_permutex2var_epi8(t.third2, ix2, zero),
         );
@@ -384,12 +389,31 @@ unsafe fn classes_vbmi(t: &Tables, block: *const u8) -> Classes {
             word: _mm512_test_epi8_mask(words, words),
             carry: 0,
         };
-        out.add_wide_separators(
-            _mm512_test_epi8_mask(all, k(seq::C2)),
-            _mm512_test_epi8_mask(all, k(seq::THREE)),
-        );
+        // Most blocks have no non-ASCII separator: a test and a branch instead of moving two
+        // masks to general registers (two cycles each on Zen 4, twice a test). Out of line:
+        // inlined, LLVM drops the branch (the masks are zero without it) and moves them.
+        if _mm512_test_epi8_mask(all, k(seq::C2 | seq::THREE)) != 0 {
+            let (sep2, sep3) = wide_separators(&all);
+            out.add_wide_separators(sep2, sep3);
+        }
         out
     }
+}
+
+/// The leads of the two-byte and three-byte separators in `all` (of [`classes_vbmi`]).
+///
+/// # Safety
+///
+/// Only on a CPU with AVX-512F and AVX-512BW.
+#[cold]
+#[inline(never)]
+#[target_feature(enable = "avx512f,avx512bw")]
+unsafe fn wide_separators(all: &__m512i) -> (u64, u64) {
+    let k = |b: u8| _mm512_set1_epi8(b as i8);
+    (
+        _mm512_test_epi8_mask(*all, k(seq::C2)),
+        _mm512_test_epi8_mask(*all, k(seq::THREE)),
+    )
 }
 
 /// [`surely_words_avx512`] where `enabled` (the caller's kernel is AVX-512) and this CPU has
