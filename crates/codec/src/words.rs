@@ -21,8 +21,9 @@
 //! one word exactly when it holds a printable character. Fast path: the vector kernel marks
 //! separators (ASCII blanks from masks, the non-ASCII ones from their lead and the two bytes
 //! after it) and the bytes that surely begin a printable character (printable ASCII, the
-//! leads of scripts with no unprintable character, followed by their continuation bytes) for
-//! 64 bytes at a time, and counts every run. A run whose first character the masks cannot
+//! leads of scripts with no unprintable character, followed by their continuation bytes; with
+//! AVX-512 VBMI also the whole 64-code-point blocks of other three-byte leads, kana and
+//! emoji) for 64 bytes at a time, and counts every run. A run whose first character the masks cannot
 //! vouch for is decoded and looked up; if that character is not printable either, the run is
 //! read on until a printable character (a word after all) or a separator (not a word: taken
 //! back).
@@ -491,7 +492,9 @@ fn surely_words_vector(
     }
 }
 
-/// The fewest doubtful run starts a batch checks with the vector test.
+/// The most doubtful run starts a batch checks one at a time where the kernel has a vector
+/// test of them (measured with the VBMI kernel, whose tables leave few; the AVX-512 kernel
+/// without VBMI, which leaves many more, shares it unmeasured).
 const VECTOR_MIN: usize = 4;
 
 /// Blocks of 64 bytes per kernel call (at most 32: one bit each in a `u32`).

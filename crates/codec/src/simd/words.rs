@@ -61,7 +61,8 @@ pub(crate) struct Classes {
     /// in the block (their continuation bytes past it in `carry`).
     pub(crate) sep: u64,
     /// Bytes that surely begin a word when a run starts there: printable ASCII and the
-    /// leads of [`WORD_LEADS`] followed by the continuation bytes they need.
+    /// leads of [`WORD_LEADS`] followed by the continuation bytes they need (a kernel may
+    /// vouch for more: VBMI's tables in `x86_64_words.rs`).
     pub(crate) word: u64,
     /// Separator bytes of the next block.
     pub(crate) carry: u64,

@@ -55,22 +55,24 @@ pub(crate) unsafe fn word_blocks_avx512(ptr: *const u8, st: &mut WordState, othe
 }
 
 /// Word counting's vector pass with AVX-512 VBMI (see [`words::word_blocks`]): each byte's
-/// classes from byte permutes of tables ([`ASCII`], [`LEAD`], [`SECOND`], [`THIRD`]) instead
-/// of compares and nibble tables.
+/// classes from byte permutes of tables ([`ASCII`], [`LEAD`], [`SECOND`], [`THIRD`] and
+/// [`LEAD2`], [`SECOND2`], [`THIRD2`]) instead of compares and nibble tables.
 /// # Safety
 /// The CPU must support AVX-512F, AVX-512BW, AVX-512VBMI and POPCNT; the contract of
 /// [`words::word_blocks`].
 #[target_feature(enable = "avx512f,avx512bw,avx512vbmi,popcnt")]
 pub(crate) unsafe fn word_blocks_vbmi(ptr: *const u8, st: &mut WordState, others: &mut [u64]) {
-    // SAFETY: AVX-512F/BW/VBMI are present (this function's contract); each table is read 64
-    // bytes at a time inside its 128 bytes.
+    // The two halves of the 128-byte tables as 64-byte arrays.
+    let (ascii, third) = (ASCII.as_chunks::<64>().0, THIRD.as_chunks::<64>().0);
+    // SAFETY: AVX-512F/BW/VBMI are present (this function's contract); each load reads the
+    // 64 bytes of a 64-byte array.
     let t = unsafe {
-        let at = |t: &[u8]| _mm512_loadu_si512(t.as_ptr().cast());
+        let at = |t: &[u8; 64]| _mm512_loadu_si512(t.as_ptr().cast());
         Tables {
-            ascii: [at(&ASCII[..64]), at(&ASCII[64..])],
+            ascii: [at(&ascii[0]), at(&ascii[1])],
             lead: at(&LEAD),
             second: at(&SECOND),
-            third: [at(&THIRD[..64]), at(&THIRD[64..])],
+            third: [at(&third[0]), at(&third[1])],
             lead2: at(&LEAD2),
             second2: at(&SECOND2),
             third2: at(&THIRD2),
@@ -94,7 +96,7 @@ mod seq {
     pub(super) const E1: u8 = 4;
     /// E3 80 80 (U+3000): a separator.
     pub(super) const E3: u8 = 8;
-    /// C2 A0 (U+00A0): a separator; every [`THIRD`] entry has it.
+    /// C2 A0 (U+00A0): a separator; every [`THIRD`](super::THIRD) entry has it.
     pub(super) const C2: u8 = 16;
     /// The three-byte separators.
     pub(super) const THREE: u8 = E2_80 | E2_81 | E1 | E3;
@@ -102,7 +104,8 @@ mod seq {
     /// continuation byte: a word character. Also [`ASCII`](super::ASCII)'s bit of printable
     /// ASCII, in entries no lead shares.
     pub(super) const WORD2: u8 = 32;
-    /// A three-byte lead of `WORD_LEADS` and two continuation bytes: a word character.
+    /// A three-byte lead of `WORD_LEADS`, or EE (the private use area, all printable), and
+    /// two continuation bytes: a word character.
     pub(super) const WORD3: u8 = 64;
     /// F0 9F and a third byte of [`EMOJI_WHOLE`](super::EMOJI_WHOLE): an emoji when a
     /// continuation byte follows.
@@ -233,7 +236,8 @@ pub(crate) const EMOJI_WHOLE: [u8; 64] = {
 /// of the leads whose 64-code-point blocks are not all words, block by block, and kana.
 mod seq2 {
     /// The leads with a bit of their own, in bit order: the blocks of each lead whose 64
-    /// code points all begin a word are [`WHOLE_BLOCKS`] (E3 shares its bit with EF).
+    /// code points all begin a word are [`WHOLE_BLOCKS`](super::WHOLE_BLOCKS) (E3 shares its
+    /// bit with EF).
     pub(super) const LEADS: [u8; 6] = [0xE0, 0xE1, 0xE2, 0xE3, 0xEA, 0xED];
     /// E3 80 81..BF and E3 81 81..BF: CJK punctuation (U+3001..U+303F) and hiragana
     /// (U+3041..U+307F); U+3000 is a separator, U+3040 unassigned.
@@ -265,8 +269,9 @@ pub(crate) const WHOLE_BLOCKS: [u64; 16] = [
     0x243f_45ff_ffff_ffff,
 ];
 
-// The bytes below 0xC0 read entry 0 of the lead tables: C0 leads nothing.
-const _: () = assert!(LEAD[0] == 0 && LEAD2[0] == 0);
+// The bytes below 0xC0 read entry 0 of the lead tables (C0 leads nothing), the bytes from
+// 0x80 entry 0 of the ASCII table (NUL: neither blank nor printable).
+const _: () = assert!(LEAD[0] == 0 && LEAD2[0] == 0 && ASCII[0] == 0);
 
 /// The [`seq2`] bits of a lead byte, indexed as [`LEAD`].
 const LEAD2: [u8; 64] = {
@@ -325,8 +330,9 @@ const THIRD2: [u8; 64] = {
 /// The [`Classes`] of the 64 bytes at `block`, looked up in `t`.
 ///
 /// Each byte's sequences are the and of three lookups (its own, the next byte's, the one
-/// after), in two sets of eight, tested once at the end: five masks a block where testing
-/// each condition apart took sixteen (on Zen 4, the words of the bench's 256 MiB of mixed
+/// after), in two sets of eight, tested once at the end: two masks a block moved to general
+/// registers (four in a block with a non-ASCII separator) where testing each condition apart
+/// moved eight (on Zen 4 a move takes two cycles; the words of the bench's 256 MiB of mixed
 /// text in-process: 44 -> 35 ms with the first set alone, the same sequences as before).
 /// The second set vouches for the three-byte characters the first leaves to the caller:
 /// 31 ms, the caller's checks mostly gone.
@@ -390,30 +396,15 @@ unsafe fn classes_vbmi(t: &Tables, block: *const u8) -> Classes {
             carry: 0,
         };
         // Most blocks have no non-ASCII separator: a test and a branch instead of moving two
-        // masks to general registers (two cycles each on Zen 4, twice a test). Out of line:
-        // inlined, LLVM drops the branch (the masks are zero without it) and moves them.
+        // masks to general registers (two cycles each on Zen 4, twice a test).
         if _mm512_test_epi8_mask(all, k(seq::C2 | seq::THREE)) != 0 {
-            let (sep2, sep3) = wide_separators(&all);
-            out.add_wide_separators(sep2, sep3);
+            out.add_wide_separators(
+                _mm512_test_epi8_mask(all, k(seq::C2)),
+                _mm512_test_epi8_mask(all, k(seq::THREE)),
+            );
         }
         out
     }
-}
-
-/// The leads of the two-byte and three-byte separators in `all` (of [`classes_vbmi`]).
-///
-/// # Safety
-///
-/// Only on a CPU with AVX-512F and AVX-512BW.
-#[cold]
-#[inline(never)]
-#[target_feature(enable = "avx512f,avx512bw")]
-unsafe fn wide_separators(all: &__m512i) -> (u64, u64) {
-    let k = |b: u8| _mm512_set1_epi8(b as i8);
-    (
-        _mm512_test_epi8_mask(*all, k(seq::C2)),
-        _mm512_test_epi8_mask(*all, k(seq::THREE)),
-    )
 }
 
 /// [`surely_words_avx512`] where `enabled` (the caller's kernel is AVX-512) and this CPU has

@@ -55,13 +55,13 @@ fn compare(v: &[u8], at: usize, blocks: usize, start: WordState) -> Vec<usize> {
             m &= m - 1;
         }
         // Every emoji run start the AVX-512 kernel leaves, with its 4th byte inside the
-        // block's 66 bytes, the VBMI kernel vouches for.
+        // block's 66 bytes (lanes 0..=62), the VBMI kernel vouches for.
         let mut m = y;
         while m != 0 {
             let j = m.trailing_zeros() as usize;
             let i = at + 64 * blk + j;
             assert!(
-                j >= 62 || !whole_emoji(v, i) || x >> j & 1 == 0,
+                j >= 63 || !whole_emoji(v, i) || x >> j & 1 == 0,
                 "{:02X?}",
                 &v[i..]
             );
@@ -135,17 +135,25 @@ fn vbmi_classes_agree_with_the_nibble_tables() {
 #[test]
 fn vbmi_separators_agree_on_every_sequence_of_three_bytes() {
     // Every second and third byte after each lead of a separator (and leads that are
-    // none, or only alias one by their low bits), 21 sequences a block.
+    // none, or only alias one by their low bits), 21 sequences a block; after 0, 1 and 2
+    // spaces, so that leads fall in every lane (61..63 too: separators carried over).
     if !vbmi_here() {
         return;
     }
-    let mut v = Vec::new();
+    for phase in 0..3 {
+        separators_from(phase);
+    }
+}
+
+/// [`vbmi_separators_agree_on_every_sequence_of_three_bytes`] after `phase` spaces.
+fn separators_from(phase: usize) {
+    let mut v = std::vec![b' '; phase];
     for lead in [
         0xC2u8, 0xE1, 0xE2, 0xE3, 0xE0, 0xED, 0xC3, 0x42, 0x62, 0x82, 0xA2,
     ] {
         for pair in 0..=u16::MAX {
             let [b1, b2] = pair.to_be_bytes();
-            if v.len() % 64 == 63 {
+            if (v.len() - phase) % 64 == 63 {
                 v.push(b' ');
             }
             v.extend_from_slice(&[lead, b1, b2]);
@@ -184,27 +192,28 @@ fn vbmi_vouches_for_every_whole_emoji_block() {
 
 #[test]
 fn vbmi_vouches_only_for_word_characters() {
-    // Every lead from 0xC0 with every second and third byte, after a space and before one,
-    // 16 to a block: each run start the VBMI kernel vouches for beyond the AVX-512 kernel's
-    // begins a word (`compare`), and the characters its tables were made for are among them.
+    // Every lead from 0xC0 with every second and third byte, after a space and before a
+    // space or a continuation byte, about 13 to a block: each run start the VBMI kernel
+    // vouches for beyond the AVX-512 kernel's begins a word (`compare`), and the characters
+    // its tables were made for are among them. (A continuation byte after them makes four
+    // bytes: the emoji, and a wrong bit of the emoji's tables, would show.)
     if !vbmi_here() {
         return;
     }
-    let mut v = Vec::new();
-    for lead in 0xC0..=0xFFu8 {
-        for pair in 0..=u16::MAX {
-            let [b1, b2] = pair.to_be_bytes();
-            v.extend_from_slice(&[b' ', lead, b1, b2]);
-        }
+    let space = vouched_with_fourth(b' ');
+    for fourth in [0x80, 0xBF] {
+        let cont = vouched_with_fourth(fourth);
+        let emoji: Vec<_> = cont.difference(&space).collect();
+        assert!(
+            emoji
+                .iter()
+                .all(|c| c[..2] == [0xF0, 0x9F] && EMOJI_WHOLE[usize::from(c[2] & 0x3F)] != 0),
+            "{emoji:02X?}"
+        );
+        assert_eq!(emoji.len(), 27, "{fourth:02X}");
+        assert!(space.is_subset(&cont));
     }
-    v.resize(v.len().next_multiple_of(64 * 32) + 2, b' ');
-    let mut vouched = std::collections::BTreeSet::new();
-    for at in (0..v.len() - 2).step_by(64 * 32) {
-        vouched.extend(compare(&v, at, 32, WordState::default()).iter().map(|&i| {
-            let c = &v[i..i + 3];
-            [c[0], c[1], c[2]]
-        }));
-    }
+    let vouched = space;
     // Kana, CJK punctuation, Hangul (ED, EA), dingbats, Devanagari, Latin Extended
     // Additional, halfwidth katakana, private use.
     for c in "あしゃアタむ、「한가✔✨क\u{1E80}ｱ\u{E000}".chars() {
@@ -226,4 +235,31 @@ fn vbmi_vouches_only_for_word_characters() {
     let shared = (WHOLE_BLOCKS[3] & WHOLE_BLOCKS[0xF]).count_ones() as usize;
     let blocks = pop(0xE0) + pop(0xE1) + pop(0xE2) + 2 * shared + pop(0xEA) + pop(0xED) + 64;
     assert_eq!(vouched.len(), 64 * blocks + 63 + 63 + 62);
+}
+
+/// The first three bytes of the sequences the VBMI kernel vouches for beyond the AVX-512
+/// kernel's, of every lead from 0xC0 with every second and third byte between a space and
+/// `fourth`, at every lane but 63.
+fn vouched_with_fourth(fourth: u8) -> std::collections::BTreeSet<[u8; 3]> {
+    let mut v = Vec::new();
+    for lead in 0xC0..=0xFFu8 {
+        for pair in 0..=u16::MAX {
+            let [b1, b2] = pair.to_be_bytes();
+            // Not at lane 63, whose 4th byte is past the block's 66 bytes.
+            if v.len() % 64 == 62 {
+                v.push(b' ');
+            }
+            v.extend_from_slice(&[b' ', lead, b1, b2, fourth]);
+        }
+    }
+    v.resize(v.len().next_multiple_of(64 * 32) + 2, b' ');
+    let mut vouched = std::collections::BTreeSet::new();
+    for at in (0..v.len() - 2).step_by(64 * 32) {
+        vouched.extend(
+            compare(&v, at, 32, WordState::default())
+                .iter()
+                .map(|&i| [v[i], v[i + 1], v[i + 2]]),
+        );
+    }
+    vouched
 }
