@@ -8,7 +8,8 @@ use super::generic::Vector;
 
 /// Lead bytes every well-formed character of which is printable and not a separator
 /// (glibc 2.36): two-byte leads C3..CC, CF, D0..D3, D8..DB (Latin, Greek, Cyrillic,
-/// Armenian, Arabic) and three-byte leads E4..E9 (CJK ideographs), EB, EC (Hangul). As
+/// Armenian, Arabic) and three-byte leads E4..E9 (CJK ideographs), EB, EC (Hangul), EE
+/// (private use, all printable for glibc). As
 /// nibble tables: row C is bit 0, row D bit 1, row E bit 2 (words.rs tests them). Bits 3
 /// and 4 mark the leads of the non-ASCII separators: C2 (bit 3), E1..E3 (bit 4).
 pub(crate) const WORD_LEADS: ([u8; 16], [u8; 16]) = {
@@ -19,7 +20,7 @@ pub(crate) const WORD_LEADS: ([u8; 16], [u8; 16]) = {
     let rows: [&[u8]; 3] = [
         &[3, 4, 5, 6, 7, 8, 9, 0xA, 0xB, 0xC, 0xF],
         &[0, 1, 2, 3, 8, 9, 0xA, 0xB],
-        &[4, 5, 6, 7, 8, 9, 0xB, 0xC],
+        &[4, 5, 6, 7, 8, 9, 0xB, 0xC, 0xE],
     ];
     let mut lo = [0u8; 16];
     let mut r = 0;

@@ -104,8 +104,7 @@ mod seq {
     /// continuation byte: a word character. Also [`ASCII`](super::ASCII)'s bit of printable
     /// ASCII, in entries no lead shares.
     pub(super) const WORD2: u8 = 32;
-    /// A three-byte lead of `WORD_LEADS`, or EE (the private use area, all printable), and
-    /// two continuation bytes: a word character.
+    /// A three-byte lead of `WORD_LEADS` and two continuation bytes: a word character.
     pub(super) const WORD3: u8 = 64;
     /// F0 9F and a third byte of [`EMOJI_WHOLE`](super::EMOJI_WHOLE): an emoji when a
     /// continuation byte follows.
@@ -163,8 +162,7 @@ const LEAD: [u8; 64] = {
         if c & class::LEAD2 != 0 {
             t[i] |= seq::WORD2;
         }
-        // EE: the private use area, printable for glibc, every code point.
-        if c & class::LEAD3 != 0 || i == 0xEE & 0x3F {
+        if c & class::LEAD3 != 0 {
             t[i] |= seq::WORD3;
         }
         t[i] |= match 0xC0 | i {
