@@ -19,11 +19,6 @@ use std::time::{Duration, Instant};
 
 use utf8_testkit::corpus;
 
-/// The sizes, from one byte to 4 KiB.
-const SIZES: [usize; 16] = [
-    1, 2, 4, 8, 12, 16, 32, 48, 64, 100, 128, 192, 256, 1024, 2048, 4096,
-];
-
 /// The functions, in the order of the JSON and of the columns; the pairs compared are
 /// (0, 1) and (2, 3).
 const NAMES: [&str; 5] = [
@@ -151,7 +146,7 @@ fn main() {
             continue;
         }
         let corpus = corpus::generate(text, 1 << 20);
-        for n in SIZES {
+        for n in corpus::SHORT_SIZES {
             let row = measure(text, &short_buffers(&corpus, n), n);
             let [a, b] = row.ratios;
             println!(

@@ -20,6 +20,13 @@ pub const NAMES: [&str; 9] = [
 /// How many of [`NAMES`] (the first ones) are well-formed.
 pub const VALID: usize = 7;
 
+/// The buffer sizes of the short-input benchmark (`cargo bench -p utf8-codec --bench short`),
+/// from one byte to 4 KiB: the one list that the benchmark runs and `cargo xtask bench-lib`
+/// reads back into its table.
+pub const SHORT_SIZES: [usize; 16] = [
+    1, 2, 4, 8, 12, 16, 32, 48, 64, 100, 128, 192, 256, 1024, 2048, 4096,
+];
+
 /// Text of `size` bytes (cut at a character boundary) made of characters drawn from `pick`.
 fn text(size: usize, mut pick: impl FnMut(&mut Rng) -> char) -> Vec<u8> {
     let mut rng = Rng::from_state(0x9E37_79B9_7F4A_7C15);

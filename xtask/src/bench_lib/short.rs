@@ -6,10 +6,8 @@ use std::path::Path;
 
 use crate::workspace::Result;
 
-/// The sizes the harness measures, from one byte to 4 KiB.
-pub const SIZES: [usize; 16] = [
-    1, 2, 4, 8, 12, 16, 32, 48, 64, 100, 128, 192, 256, 1024, 2048, 4096,
-];
+// The sizes the harness measures (one list with it), from one byte to 4 KiB.
+use utf8_testkit::corpus::SHORT_SIZES as SIZES;
 
 /// The texts, as the harness names them.
 const TEXTS: [&str; 2] = ["ascii", "mixed"];
