@@ -135,10 +135,11 @@ pub fn row<'a>(rows: &'a [Timed], label: &str) -> Option<&'a Timed> {
 
 /// Each comparison's target. Its peer is also the baseline of the table's ratios.
 #[rustfmt::skip]
-const TARGETS: [(&str, Target); 8] = [
+const TARGETS: [(&str, Target); 9] = [
     ("count", Target { ours: "utf8-count -l -m -c -e", peer: "wc -l", also: None, goal: Goal::AtMost(0.6), text: "`utf8-count -l -m -c -e` at most 0.6× the time of `wc -l` (default threads)" }),
     ("count-one", Target { ours: "utf8-count --threads 1 -l -m -c -e", peer: "wc -l", also: None, goal: Goal::AtMost(1.0), text: "`utf8-count --threads 1 -l -m -c -e` at most the time of `wc -l`" }),
     ("words", Target { ours: "utf8-count -w", peer: "wc -w", also: None, goal: Goal::Faster(10.0), text: "`utf8-count -w` at least 10× faster than `wc -w`" }),
+    ("words-seps", Target { ours: "utf8-count -w", peer: "wc -w", also: None, goal: Goal::Faster(10.0), text: "`utf8-count -w` at least 10× faster than `wc -w` with non-ASCII separators" }),
     ("words-cost", Target { ours: "utf8-count --threads 1", peer: "utf8-count --threads 1 -l -m -c -e", also: None, goal: Goal::AtMost(2.0), text: "the default columns (words included) at most 2× `-l -m -c -e`, one thread" }),
     ("threads", Target { ours: "utf8-count --threads 2 -l -m -c -e", peer: "utf8-count --threads 1 -l -m -c -e", also: None, goal: Goal::Faster(1.6), text: "`-l -m -c -e --threads 2` at least 1.6× faster than `--threads 1`" }),
     ("grep-ascii", Target { ours: "utf8-grep -c", peer: "rg -F -c", also: Some("grep -F -c"), goal: Goal::AtMost(1.0), text: "utf8-grep -c no slower than `rg -F -c` and `grep -F -c`" }),
@@ -247,6 +248,22 @@ pub fn run_comparison(
             // The runner sets LC_ALL=C.UTF-8: wc counts words of a UTF-8 locale.
             plan.peer("wc", |wc| vec![Cmd::new("wc -w", wc, "wc", &[&"-w", f])]);
             ("utf8-count -w vs wc -w".to_owned(), f)
+        }
+        "words-seps" => {
+            let f = &c.separated.path;
+            plan.cmds
+                .push(Cmd::new("utf8-count -w", &count, "utf8-count", &[&"-w", f]));
+            plan.cmds.push(Cmd::new(
+                "utf8-count -w --threads 1",
+                &count,
+                "utf8-count",
+                &[&"-w", &"--threads", &"1", f],
+            ));
+            plan.peer("wc", |wc| vec![Cmd::new("wc -w", wc, "wc", &[&"-w", f])]);
+            (
+                "utf8-count -w vs wc -w, words between non-ASCII separators".to_owned(),
+                f,
+            )
         }
         "words-cost" => {
             let f = &c.mixed.path;
@@ -379,7 +396,7 @@ fn file_name(p: &Path) -> String {
 fn verify(name: &str, rows: &[Timed], c: &Corpora) -> Result<()> {
     let text = |t: &Timed| String::from_utf8_lossy(&t.stdout).trim().to_owned();
     match name {
-        "words" => {
+        "words" | "words-seps" => {
             let first = rows.first().map(|t| first_number(&t.stdout));
             for t in rows {
                 check(first_number(&t.stdout) == first.flatten(), || {

@@ -129,6 +129,41 @@ pub fn generate(
     seed: u64,
     error_every: Option<u64>,
 ) -> std::io::Result<CorpusStats> {
+    generate_with(out, size, seed, error_every, false)
+}
+
+/// The spaces between the words of [`generate_separated`]: the space, the non-ASCII
+/// separators of `wc -w` (glibc's printable spaces and wc's no-break spaces), and two
+/// characters that join words instead (U+2028 is not printable, U+200B is a printable
+/// non-space).
+const SEPARATORS: &[&str] = &[
+    " ", "\u{3000}", "\u{A0}", "\u{202F}", "\u{2007}", "\u{2060}", "\u{1680}", "\u{2000}",
+    "\u{2009}", "\u{200A}", "\u{205F}", "\u{2028}", "\u{200B}",
+];
+
+/// [`generate`]'s text (valid, the same needles) with the words separated by one of
+/// [`SEPARATORS`] each instead of a space: a text dense in the separators `utf8-count -w`
+/// recognizes from their lead bytes, checked against `wc -w`.
+///
+/// # Errors
+///
+/// When `out` fails.
+pub fn generate_separated(
+    out: &mut dyn Write,
+    size: u64,
+    seed: u64,
+) -> std::io::Result<CorpusStats> {
+    generate_with(out, size, seed, None, true)
+}
+
+/// [`generate`], with the words separated by [`SEPARATORS`] when `separated`.
+fn generate_with(
+    out: &mut dyn Write,
+    size: u64,
+    seed: u64,
+    error_every: Option<u64>,
+    separated: bool,
+) -> std::io::Result<CorpusStats> {
     // The longest line is far below this: a line starts only when this much room is left.
     const MAX_LINE: u64 = 512;
     let mut rng = Rng::new(seed);
@@ -154,7 +189,8 @@ pub fn generate(
         let start = buf.len();
         for w in 0..words {
             if w > 0 {
-                buf.push(b' ');
+                let sep = if separated { rng.pick(SEPARATORS) } else { " " };
+                buf.extend_from_slice(sep.as_bytes());
                 st.chars += 1;
             }
             if let Some(e) = error_every
@@ -263,11 +299,19 @@ pub struct Corpora {
     pub sparse: Corpus,
     /// `mixed` four times over, for `--threads`.
     pub big: Corpus,
+    /// The same kind of text with its words separated by [`SEPARATORS`], for `words-seps`.
+    pub separated: Corpus,
 }
 
-/// The corpora; the sparse-error and 4× files only when `need_sparse` and `need_big` (the
-/// plain one stands in for them otherwise).
-pub fn corpora(dir: &Path, mib: u64, need_sparse: bool, need_big: bool) -> Result<Corpora> {
+/// The corpora; the sparse-error, 4× and separated files only when `need_sparse`,
+/// `need_big` and `need_separated` (the plain one stands in for them otherwise).
+pub fn corpora(
+    dir: &Path,
+    mib: u64,
+    need_sparse: bool,
+    need_big: bool,
+    need_separated: bool,
+) -> Result<Corpora> {
     std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
     let size = mib << 20;
     let mixed = corpus(dir, &format!("mixed-{mib}MiB.txt"), size, &|w| {
@@ -300,7 +344,19 @@ pub fn corpora(dir: &Path, mib: u64, need_sparse: bool, need_big: bool) -> Resul
     } else {
         mixed.clone()
     };
-    Ok(Corpora { mixed, sparse, big })
+    let separated = if need_separated {
+        corpus(dir, &format!("separated-{mib}MiB.txt"), size, &|w| {
+            Ok(generate_separated(w, size, SEED + 2)?)
+        })?
+    } else {
+        mixed.clone()
+    };
+    Ok(Corpora {
+        mixed,
+        sparse,
+        big,
+        separated,
+    })
 }
 
 /// Reads a file to the end, so that it sits in the page cache before the clock starts.
@@ -332,6 +388,29 @@ mod tests {
             assert_eq!(sa.bytes, size);
         }
         assert_ne!(sample(4096, 1, None).0, sample(4096, 2, None).0);
+    }
+
+    #[test]
+    fn separated_text_is_exact_and_counted() {
+        let mut v = Vec::new();
+        let st = generate_separated(&mut v, 3 << 20, SEED + 2).unwrap();
+        let mut w = Vec::new();
+        assert_eq!(generate_separated(&mut w, 3 << 20, SEED + 2).unwrap(), st);
+        assert_eq!(v, w);
+        assert_eq!(st.bytes, 3 << 20);
+        assert_eq!(v.len() as u64, st.bytes);
+        let text = std::str::from_utf8(&v).expect("valid");
+        assert_eq!(st.chars, text.chars().count() as u64);
+        assert_eq!(st.lines, v.iter().filter(|&&b| b == b'\n').count() as u64);
+        for sep in SEPARATORS {
+            assert!(text.contains(sep), "{sep:?} missing");
+        }
+        assert_eq!(lines_with_needles(text), (NEEDLE_LINES, NEEDLE_LINES));
+    }
+
+    fn lines_with_needles(text: &str) -> (u64, u64) {
+        let lines_with = |n: &str| text.lines().filter(|l| l.contains(n)).count() as u64;
+        (lines_with(NEEDLE_ASCII), lines_with(NEEDLE_CJK))
     }
 
     #[test]

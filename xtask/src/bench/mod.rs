@@ -49,7 +49,8 @@ pub const USAGE: &str = "  bench [--mib N] [--runs N] [--only NAME,...] [--no-wr
                       against wc, rg, grep, uconv, iconv and python3 on generated files
                       of N MiB (default 256) in $CARGO_TARGET_DIR/bench, median of N runs
                       (default 5), and rewrite the Binaries section of BENCHMARKS.md;
-                      NAME: count, count-one, words, words-cost, threads, grep
+                      NAME: count, count-one, words, words-seps, words-cost,
+                      threads, grep
                       (grep-ascii, grep-cjk), repair, real (real-tree, real-rare,
                       real-f10..real-f10000, real-invert, real-icase, real-word,
                       real-lines, real-split: the cargo registry's sources);
@@ -80,6 +81,7 @@ pub fn run(root: &Path, opts: &Options) -> Result<()> {
         opts.mib,
         opts.only.contains(&"repair"),
         opts.only.contains(&"threads"),
+        opts.only.contains(&"words-seps"),
     )?;
     // The peak RSS of a command that does nothing: Linux counts the pages the measuring
     // process had before exec in its child's peak.

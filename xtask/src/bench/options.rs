@@ -5,10 +5,11 @@ use clap::Parser;
 use crate::workspace::positive;
 
 /// Every comparison, in the order they run.
-pub const COMPARISONS: [&str; 19] = [
+pub const COMPARISONS: [&str; 20] = [
     "count",
     "count-one",
     "words",
+    "words-seps",
     "words-cost",
     "threads",
     "grep-ascii",
@@ -42,10 +43,10 @@ pub struct Args {
     /// Timed runs per command, after one warmup.
     #[arg(long, value_name = "N", default_value_t = 5, value_parser = positive::<usize>)]
     runs: usize,
-    /// Only these comparisons (count, count-one, words, words-cost, threads, grep-ascii,
-    /// grep-cjk, repair, real-tree, real-rare, real-f10 ... real-f10000, real-invert,
-    /// real-icase, real-word, real-lines, real-split; `grep` is both grep ones, `real` every
-    /// real-text one); leaves BENCHMARKS.md alone.
+    /// Only these comparisons (count, count-one, words, words-seps, words-cost, threads,
+    /// grep-ascii, grep-cjk, repair, real-tree, real-rare, real-f10 ... real-f10000,
+    /// real-invert, real-icase, real-word, real-lines, real-split; `grep` is both grep ones,
+    /// `real` every real-text one); leaves BENCHMARKS.md alone.
     #[arg(long, value_name = "NAME,...", value_parser = comparisons)]
     only: Option<Only>,
     /// Leave BENCHMARKS.md alone.

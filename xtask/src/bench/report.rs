@@ -195,7 +195,10 @@ pub fn section(r: &Run) -> String {
         "Files: `mixed-NMiB.txt` is lines of 4 to 15 words in Latin, Cyrillic or CJK with some \
          emoji, {NEEDLE_LINES} lines holding `{NEEDLE_ASCII}` and {NEEDLE_LINES} holding \
          `{NEEDLE_CJK}`; `sparse-errors-NMiB.txt` is the same kind of text with an invalid \
-         sequence about every 2 KiB; `mixed-4xNMiB.txt` is the first file four times.\n"
+         sequence about every 2 KiB; `mixed-4xNMiB.txt` is the first file four times; \
+         `separated-NMiB.txt` is the same kind of text with its words separated by U+3000, \
+         no-break and other non-ASCII spaces (and joined now and then by U+2028 or \
+         U+200B).\n"
     );
     for o in &r.outcomes {
         let _ = writeln!(w, "### {}\n", o.title);
