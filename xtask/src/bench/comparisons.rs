@@ -235,8 +235,15 @@ pub fn run_comparison(
                 f,
             )
         }
-        "words" => {
-            let f = &c.mixed.path;
+        "words" | "words-seps" => {
+            let (f, title) = if name == "words" {
+                (&c.mixed.path, "utf8-count -w vs wc -w")
+            } else {
+                (
+                    &c.separated.path,
+                    "utf8-count -w vs wc -w, words between non-ASCII separators",
+                )
+            };
             plan.cmds
                 .push(Cmd::new("utf8-count -w", &count, "utf8-count", &[&"-w", f]));
             plan.cmds.push(Cmd::new(
@@ -247,23 +254,7 @@ pub fn run_comparison(
             ));
             // The runner sets LC_ALL=C.UTF-8: wc counts words of a UTF-8 locale.
             plan.peer("wc", |wc| vec![Cmd::new("wc -w", wc, "wc", &[&"-w", f])]);
-            ("utf8-count -w vs wc -w".to_owned(), f)
-        }
-        "words-seps" => {
-            let f = &c.separated.path;
-            plan.cmds
-                .push(Cmd::new("utf8-count -w", &count, "utf8-count", &[&"-w", f]));
-            plan.cmds.push(Cmd::new(
-                "utf8-count -w --threads 1",
-                &count,
-                "utf8-count",
-                &[&"-w", &"--threads", &"1", f],
-            ));
-            plan.peer("wc", |wc| vec![Cmd::new("wc -w", wc, "wc", &[&"-w", f])]);
-            (
-                "utf8-count -w vs wc -w, words between non-ASCII separators".to_owned(),
-                f,
-            )
+            (title.to_owned(), f)
         }
         "words-cost" => {
             let f = &c.mixed.path;
