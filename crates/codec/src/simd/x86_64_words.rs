@@ -524,6 +524,14 @@ pub(crate) unsafe fn surely_words_avx512(
     }
 }
 
+/// Whether this CPU runs both the VBMI and the AVX-512 word kernel (AVX-512F, AVX-512BW and
+/// AVX-512VBMI).
+#[cfg(test)]
+pub(crate) fn vbmi_and_avx512_here() -> bool {
+    extern crate std;
+    std::is_x86_feature_detected!("avx512f") && std::is_x86_feature_detected!("avx512bw") && vbmi()
+}
+
 /// The VBMI and the AVX-512 kernel's end states and unvouched run starts (the first
 /// `blocks` masks) over the `blocks` 64-byte blocks at `v[at..]` from `start`; `None` on a
 /// CPU without AVX-512F, AVX-512BW and AVX-512VBMI.
@@ -538,11 +546,8 @@ pub(crate) fn vbmi_and_avx512(
     blocks: usize,
     start: WordState,
 ) -> Option<[(WordState, [u64; 32]); 2]> {
-    extern crate std;
     assert!(blocks <= 32 && at + 64 * blocks + 2 <= v.len());
-    let avx512 =
-        std::is_x86_feature_detected!("avx512f") && std::is_x86_feature_detected!("avx512bw");
-    if !(avx512 && vbmi()) {
+    if !vbmi_and_avx512_here() {
         return None;
     }
     let (mut a, mut b) = ((start, [0u64; 32]), (start, [0u64; 32]));

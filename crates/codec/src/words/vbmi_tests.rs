@@ -10,16 +10,15 @@ use utf8_testkit::Rng;
 
 use super::{Class, step};
 use crate::simd::WordState;
-use crate::simd::x86_64_words::{EMOJI_WHOLE, WHOLE_BLOCKS, vbmi, vbmi_and_avx512};
+use crate::simd::x86_64_words::{EMOJI_WHOLE, WHOLE_BLOCKS, vbmi_and_avx512, vbmi_and_avx512_here};
 
 /// Whether this CPU runs both the VBMI and the AVX-512 kernel (else the tests skip).
 fn vbmi_here() -> bool {
-    let avx512 =
-        std::is_x86_feature_detected!("avx512f") && std::is_x86_feature_detected!("avx512bw");
-    if !(avx512 && vbmi()) {
+    let here = vbmi_and_avx512_here();
+    if !here {
         std::eprintln!("skipped: this CPU has no AVX-512 VBMI");
     }
-    avx512 && vbmi()
+    here
 }
 
 /// Whether `v[i..]` begins with a character [`EMOJI_WHOLE`] vouches for: F0 9F, a third
