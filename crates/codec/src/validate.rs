@@ -26,7 +26,7 @@ use crate::simd::{self, Kernel};
 #[must_use = "the verdict is the result: `Ok` holds the text, `Err` the first error"]
 #[inline]
 pub fn validate(bytes: &[u8]) -> Result<&str, Utf8Error> {
-    let n = simd::valid_up_to(bytes);
+    let n = simd::dispatch::valid_up_to(bytes);
     if n == bytes.len() {
         // SAFETY: `valid_up_to` returned the whole length, so every byte of `bytes` belongs to
         // a well-formed sequence of Table 3-7; the tests hold it to `core::str::from_utf8`.
@@ -45,7 +45,7 @@ pub fn validate(bytes: &[u8]) -> Result<&str, Utf8Error> {
 #[must_use = "the verdict is the only result"]
 #[inline]
 pub fn is_valid(bytes: &[u8]) -> bool {
-    simd::is_valid(bytes)
+    simd::dispatch::is_valid(bytes)
 }
 
 /// The length of the longest prefix of `bytes` that is well-formed UTF-8 (a character
@@ -57,7 +57,7 @@ pub fn is_valid(bytes: &[u8]) -> bool {
 #[must_use = "the length of the valid prefix is the only result"]
 #[inline]
 pub fn valid_up_to(bytes: &[u8]) -> usize {
-    simd::valid_up_to(bytes)
+    simd::dispatch::valid_up_to(bytes)
 }
 
 /// The error that starts at `offset`, where the caller knows a maximal subpart starts.

@@ -61,34 +61,6 @@ pub(crate) trait Vector: Copy {
     unsafe fn high_bit_mask(self) -> u64;
     /// A hint to bring the cache line at `ptr` into the cache; never faults, whatever `ptr`.
     unsafe fn prefetch(ptr: *const u8);
-    /// Whether any of the 64 bytes at `ptr` (readable) is not ASCII.
-    #[inline(always)]
-    unsafe fn block_has_high(ptr: *const u8) -> bool {
-        // SAFETY: the caller's contract: 64 readable bytes at `ptr`, and this ISA.
-        unsafe {
-            let mut high = Self::load(ptr);
-            let mut k = Self::LANES;
-            while k < 64 {
-                high = high.or(Self::load(ptr.add(k)));
-                k += Self::LANES;
-            }
-            high.any_high_bit()
-        }
-    }
-    /// Whether any of the 128 bytes at `ptr` (readable) is not ASCII.
-    #[inline(always)]
-    unsafe fn pair_has_high(ptr: *const u8) -> bool {
-        // SAFETY: the caller's contract: 128 readable bytes at `ptr`, and this ISA.
-        unsafe {
-            let mut high = Self::load(ptr);
-            let mut k = Self::LANES;
-            while k < 128 {
-                high = high.or(Self::load(ptr.add(k)));
-                k += Self::LANES;
-            }
-            high.any_high_bit()
-        }
-    }
 }
 
 const TOO_SHORT: u8 = 1 << 0;

@@ -1,16 +1,15 @@
-//! The kernels' entry path for [`validate`](crate::validate) and [`is_valid`](crate::is_valid),
-//! where input is usually valid and often short (issue 23): what a call costs before and
-//! after its blocks is kept to a few instructions.
+//! The kernels' path from 64 bytes for [`validate`](fn@crate::validate) and
+//! [`is_valid`](crate::is_valid), where input is usually valid and often short (issue 23):
+//! what a call costs before and after its blocks is kept to a few instructions.
 //!
-//! Whole ASCII blocks are skipped first, with no setup (after an ASCII first block, two
-//! blocks to a test: ASCII of 192 and 256 bytes went from 3.58 and 4.53 ns to 3.37 and 4.14
-//! on Zen 4, simdutf8 3.2 and 4.0); then one loop checks 64-byte blocks
-//! with the lookup algorithm of `generic.rs`, stopping at the first block with an error; a
-//! tail under one block is checked as the last 64 bytes of the input, overlapping the block
-//! before, with the three bytes before it loaded as they are (no copy into a padded buffer).
-//! Anything else (an error, an input too short for that) goes to [`finish`], the whole kernel
-//! out of line, from a unit boundary at most 3 bytes before the block that failed: the exact
-//! answer always comes from there.
+//! [`ascii_prefix`] skips whole ASCII blocks first, with no setup, and answers ASCII input by
+//! itself; the entry points (`x86_64_entry.rs`) hand anything else to [`check_from`], out of
+//! line, which checks 64-byte blocks with the lookup algorithm of `generic.rs`. A tail under
+//! one block is checked as the last 64 bytes of the input, overlapping the block before, with
+//! the three bytes before it loaded as they are (no copy into a padded buffer). Anything else
+//! (an error, an input too short for that) goes to [`finish`], the whole kernel out of line,
+//! from a unit boundary at most 3 bytes before the block that failed: the exact answer always
+//! comes from there.
 
 use super::generic::{self, Tables, Vector, check, check3};
 use crate::scalar;
@@ -18,36 +17,39 @@ use crate::scalar;
 /// Bytes per block.
 const BLOCK: usize = 64;
 
-/// Inputs up to this length check every block after the first non-ASCII one in full.
+/// Inputs up to this length are scanned for ASCII in at most two tests, and checked from their
+/// start, every block in full.
 const SHORT: usize = 256;
 
 /// How far ahead to ask for the cache line (see `generic::validate_and_count`).
 const PREFETCH: usize = 2048;
 
-/// The length of the longest valid prefix of `bytes` (64 bytes or more, else `exact`
-/// answers), as [`scalar::valid_up_to`]. `exact(bytes, o)` is [`finish`] for the same ISA,
-/// out of line, so that the paths here that call it end in a jump and the rest needs no
-/// saved registers. With `BASIC` (for [`is_valid`](crate::is_valid)) the errors of every
-/// block are or-ed and tested once, at the end, and an error found there is located by a
-/// second pass, `exact(bytes, 0)`: two instructions less per block where the input is valid.
+/// The length of the longest valid prefix of `bytes` (64 bytes or more), as
+/// [`scalar::valid_up_to`], where [`ascii_prefix`] returned `o` (`o < bytes.len()`; the bytes
+/// before `o` are ASCII). Inputs up to [`SHORT`] bytes are checked from the start, every block
+/// in full and with one test of their errors; longer ones from `o`, skipping ASCII blocks.
+/// `exact(bytes, o)` is [`finish`] for the same ISA, out of line, so that the paths here that
+/// call it end in a jump and the rest needs no saved registers. With `BASIC` (for
+/// [`is_valid`](crate::is_valid)) the errors of every block are or-ed and tested once, at the
+/// end, and an error found there is located by a second pass, `exact(bytes, 0)`: two
+/// instructions less per block where the input is valid.
 ///
 /// # Safety
 ///
-/// Only on a CPU with `V`'s ISA.
+/// Only on a CPU with `V`'s ISA; `bytes.len() >= 64` and `o <= bytes.len()`.
 #[inline(always)]
-pub(crate) unsafe fn valid_up_to_lean<V: Vector, const BASIC: bool>(
+pub(crate) unsafe fn check_from<V: Vector, const BASIC: bool>(
     bytes: &[u8],
+    mut o: usize,
     exact: impl FnOnce(&[u8], usize) -> usize,
 ) -> usize {
     let (len, ptr, n) = (bytes.len(), bytes.as_ptr(), V::LANES);
-    if len < BLOCK {
-        return exact(bytes, 0);
-    }
+    debug_assert!(len >= BLOCK && o <= len);
     let exact = |o: usize| exact(bytes, o);
-    // SAFETY: the caller's contract (V's ISA). Every load reads `n` bytes at `ptr + at` with
-    // `at + n <= len` (pair tests: 128 bytes at `o` with `o + 2 * BLOCK <= len`; block
-    // loads: `o + k + n <= o + BLOCK <= len`; the tail block starts at `len - BLOCK >= 3`, and its loads 1..=3 bytes earlier start at or after 0); a prefetch
-    // reads nothing (its address may be past the end: `wrapping_add` computes it without
+    // SAFETY: the caller's contract (V's ISA, `len >= BLOCK`). Every load reads `n` bytes at
+    // `ptr + at` with `at + n <= len` (block loads: `o + k + n <= o + BLOCK <= len`; the tail
+    // block starts at `len - BLOCK >= 3`, and its loads 1..=3 bytes earlier start at or after
+    // 0); a prefetch reads nothing (its address may be past the end: `wrapping_add` computes it without
     // claiming it is in bounds).
     unsafe {
         let load_or = |at: usize, mut high: V| {
@@ -61,62 +63,63 @@ pub(crate) unsafe fn valid_up_to_lean<V: Vector, const BASIC: bool>(
         // The start of the last whole block (`len >= BLOCK`): a block at `o` is whole when
         // `o <= end`.
         let end = len - BLOCK;
-        let mut o = 0;
-        // ASCII blocks, before any setup: after an ASCII first block two at a time, then one.
-        if !V::block_has_high(ptr) {
-            o = BLOCK;
-            while o + 2 * BLOCK <= len && !V::pair_has_high(ptr.add(o)) {
-                o += 2 * BLOCK;
-            }
-            while o <= end && !V::block_has_high(ptr.add(o)) {
-                o += BLOCK;
-            }
-        }
-        if o > end && (o == len || !V::block_has_high(ptr.add(end))) {
-            // All ASCII, the last block overlapping the one before when it is short.
-            return len;
-        }
         let t = Tables::<V>::new();
+        // The last vector of the last block (only its last 3 bytes matter, and ASCII is as
+        // good as none).
+        let mut prev;
+        // The errors of the blocks since the last test: one block's, or with `BASIC` (or in a
+        // short input) all.
+        let mut error;
         // The high bit set where the last block checked ends inside a sequence: or-ed into
         // the ASCII test, so that an ASCII block after one is checked in full, which reports
         // the sequence as too short.
-        let mut incomplete = t.zero;
-        // The last vector of the last block (only its last 3 bytes matter, and ASCII is as
-        // good as none).
-        let mut prev = t.zero;
-        // The errors of the blocks since the last test: one block's, or with `BASIC` all.
-        let mut error = t.zero;
-        if o <= end {
-            // The block the scan stopped at, known not to be ASCII: checked without a second
-            // ASCII test (a tenth of what one block costs).
-            (error, prev) = block(&t, ptr.add(o), error, prev);
-            if !BASIC && error.any() {
-                return exact(o);
-            }
-            incomplete = prev.saturating_sub(t.incomplete);
-            o += BLOCK;
-        }
-        // Short inputs check every block in full: an ASCII block among others would be a
-        // branch on the data, mispredicted as often as not in mixed text.
-        let skip_ascii = len > SHORT;
-        while o <= end {
-            V::prefetch(ptr.wrapping_add(o + PREFETCH));
-            if skip_ascii && !load_or(o, incomplete).any_high_bit() {
-                prev = t.zero;
+        let mut incomplete;
+        if len <= SHORT {
+            // Short inputs check every block in full from the start, the first with nothing
+            // before it, with no prefetch, and test the errors once (a second pass of at most
+            // `SHORT` bytes locates one): an ASCII block among others would be a branch on
+            // the data, mispredicted as often as not in mixed text.
+            (error, prev) = block(&t, ptr, t.zero, t.zero);
+            o = BLOCK;
+            while o <= end {
+                (error, prev) = block(&t, ptr.add(o), error, prev);
                 o += BLOCK;
-                continue;
             }
-            // With `!BASIC` the errors so far are zero (a block with errors returned), but the
-            // compiler cannot know.
-            (error, prev) = block(&t, ptr.add(o), if BASIC { error } else { t.zero }, prev);
-            if !BASIC && error.any() {
-                return exact(o);
+            if error.any() {
+                return exact(0);
             }
             incomplete = prev.saturating_sub(t.incomplete);
-            o += BLOCK;
-        }
-        if BASIC && error.any() {
-            return exact(0);
+        } else {
+            (error, prev) = (t.zero, t.zero);
+            if o <= end {
+                // The block the scan stopped at, not ASCII: checked without a second ASCII
+                // test (a tenth of what one block costs), with nothing before it.
+                (error, prev) = block(&t, ptr.add(o), error, prev);
+                if !BASIC && error.any() {
+                    return exact(o);
+                }
+                o += BLOCK;
+            }
+            incomplete = prev.saturating_sub(t.incomplete);
+            while o <= end {
+                V::prefetch(ptr.wrapping_add(o + PREFETCH));
+                if !load_or(o, incomplete).any_high_bit() {
+                    prev = t.zero;
+                    o += BLOCK;
+                    continue;
+                }
+                // With `!BASIC` the errors so far are zero (a block with errors returned), but
+                // the compiler cannot know.
+                (error, prev) = block(&t, ptr.add(o), if BASIC { error } else { t.zero }, prev);
+                if !BASIC && error.any() {
+                    return exact(o);
+                }
+                incomplete = prev.saturating_sub(t.incomplete);
+                o += BLOCK;
+            }
+            if BASIC && error.any() {
+                return exact(0);
+            }
         }
         if o == len {
             return if incomplete.any_high_bit() {
@@ -153,6 +156,83 @@ pub(crate) unsafe fn valid_up_to_lean<V: Vector, const BASIC: bool>(
             return exact(o);
         }
         len
+    }
+}
+
+/// The high bits of the `n` blocks at `ptr`, or-ed in one vector of `A`.
+///
+/// # Safety
+///
+/// Only on a CPU with `A`'s ISA; `ptr..ptr + n * BLOCK` must be readable.
+#[inline(always)]
+unsafe fn high<A: Vector>(ptr: *const u8, n: usize) -> A {
+    // SAFETY: A's ISA, and every load is within `n * BLOCK` readable bytes (the caller's
+    // contract).
+    unsafe {
+        let mut high = A::load(ptr);
+        let mut k = A::LANES;
+        while k < n * BLOCK {
+            high = high.or(A::load(ptr.add(k)));
+            k += A::LANES;
+        }
+        high
+    }
+}
+
+/// Where the ASCII bytes at the start of `bytes` (64 bytes or more) end, as [`check_from`]
+/// needs it: `bytes.len()` if all are ASCII, else the start of a block from which on the
+/// kernel checks (every byte before it is ASCII; 0 for input up to [`SHORT`] bytes), tested
+/// in `A`'s vectors (AVX2's for the AVX-512 kernel: on Zen 4 the ASCII scan of short inputs
+/// with one 512-bit load and a mask register took twice as long at 256 bytes).
+///
+/// A first block that is not ASCII stops the scan at once: mixed text pays one test. Up to
+/// [`SHORT`] bytes the rest is one more test: of nothing at 64 bytes, of the last block up to
+/// 128, and of the second block and the last two, overlapping, up to 256 (before, the scan
+/// went on two blocks to a test, then one, with a branch for each: on Zen 4 ASCII of 192 and
+/// 256 bytes went from 1.05 and 1.03 times simdutf8's time to 0.95 and 0.85). Longer input is
+/// scanned two blocks to a test, then one, then the last 64 bytes, overlapping the block
+/// before.
+///
+/// # Safety
+///
+/// Only on a CPU with `A`'s ISA; `bytes.len() >= BLOCK`.
+#[inline(always)]
+pub(crate) unsafe fn ascii_prefix<A: Vector>(bytes: &[u8]) -> usize {
+    let (len, ptr) = (bytes.len(), bytes.as_ptr());
+    debug_assert!(len >= BLOCK);
+    // SAFETY: A's ISA (the caller's contract). Each `high(at, n)` reads `at..at + n * BLOCK`
+    // within `0..len`: the first block (`len >= BLOCK`); up to `SHORT` bytes the last block
+    // at `len - BLOCK`, or the second at `BLOCK` (`len > 2 * BLOCK`) and two at
+    // `len - 2 * BLOCK`; after that pairs at `o` with `o + 2 * BLOCK <= len`, blocks at
+    // `o <= end` and the last one at `end`.
+    unsafe {
+        if high::<A>(ptr, 1).any_high_bit() {
+            return 0;
+        }
+        if len <= SHORT {
+            let rest = if len == BLOCK {
+                return len;
+            } else if len <= 2 * BLOCK {
+                high::<A>(ptr.add(len - BLOCK), 1)
+            } else {
+                high::<A>(ptr.add(BLOCK), 1).or(high::<A>(ptr.add(len - 2 * BLOCK), 2))
+            };
+            // Not all ASCII: the kernel checks a short input from its start.
+            return if rest.any_high_bit() { 0 } else { len };
+        }
+        let end = len - BLOCK;
+        let mut o = BLOCK;
+        while o + 2 * BLOCK <= len && !high::<A>(ptr.add(o), 2).any_high_bit() {
+            o += 2 * BLOCK;
+        }
+        while o <= end && !high::<A>(ptr.add(o), 1).any_high_bit() {
+            o += BLOCK;
+        }
+        if o > end && (o == len || !high::<A>(ptr.add(end), 1).any_high_bit()) {
+            // All ASCII, the last block overlapping the one before when it is short.
+            return len;
+        }
+        o
     }
 }
 

@@ -5,11 +5,12 @@
 //! `sse4.2`, `avx2`, `avx512`; with the `std` feature) when that one is available, so a test suite can
 //! be run through each path.
 
-use core::sync::atomic::{AtomicPtr, AtomicU8, Ordering};
+use core::sync::atomic::{AtomicU8, Ordering};
 
 use crate::scalar;
 
 mod counting;
+pub(crate) mod dispatch;
 mod generic;
 #[cfg(target_arch = "x86_64")]
 mod lean;
@@ -220,117 +221,7 @@ fn run(k: Kernel, bytes: &[u8]) -> usize {
     }
 }
 
-/// The length of the longest valid prefix of `bytes`, by the active kernel, for
-/// [`validate`](crate::validate) and [`valid_up_to`](crate::valid_up_to), where the input is
-/// usually valid: input under a block that is all ASCII is settled by a few word loads,
-/// anything else goes straight to the kernel, whose entry has its own paths for short input
-/// and tails (`x86_64_short.rs`, `lean.rs`). Up to [`ONE_TEST`] bytes, by the entry point of
-/// [`is_valid`] (its answer is exact too): the blocks' errors tested once, at the end, which
-/// measured 6-9% faster than a test per block on 256 bytes of mixed text, for a second pass
-/// of at most that many bytes where there is an error. No dense probe, which pays only where
-/// errors are dense ([`probe`], for the error iterator).
-#[inline(always)]
-pub(crate) fn valid_up_to(bytes: &[u8]) -> usize {
-    let f = if bytes.len() <= ONE_TEST {
-        &IS_VALID
-    } else {
-        &VALID_UP_TO
-    };
-    entry(f, bytes)
-}
-
-/// The longest input [`valid_up_to`] checks with one test of the blocks' errors.
-const ONE_TEST: usize = 4096;
-
-/// Whether `bytes` is valid UTF-8, for [`is_valid`](crate::is_valid): as [`valid_up_to`], by
-/// the kernel's entry point that tests the errors of all blocks once, at the end.
-#[inline(always)]
-pub(crate) fn is_valid(bytes: &[u8]) -> bool {
-    entry(&IS_VALID, bytes) == bytes.len()
-}
-
-/// [`valid_up_to`] and [`is_valid`]: short ASCII here, the rest by the entry point in `f`.
-#[inline(always)]
-fn entry(f: &AtomicPtr<()>, bytes: &[u8]) -> usize {
-    if bytes.len() < 64 {
-        match bytes.first_chunk::<8>().map(|w| u64::from_le_bytes(*w)) {
-            // Under 8 bytes: ASCII here, the rest by the kernel (a vector check of the word
-            // where there is one, else core's validator).
-            None if scalar::is_ascii_short(bytes) => return bytes.len(),
-            None => {}
-            // Text whose first word is not ASCII goes to the kernel at once: the whole ASCII
-            // test would be spent on it.
-            Some(w) if w & 0x8080_8080_8080_8080 != 0 => {}
-            Some(_) if scalar::is_ascii_short(bytes) => return bytes.len(),
-            Some(_) => {}
-        }
-    }
-    let f = f.load(Ordering::Relaxed);
-    // SAFETY: `VALID_UP_TO` and `IS_VALID` only ever hold a `KernelFn` (their initial values
-    // and what `init_entries` stores), one whose kernel is available: `init_*`, or the entry
-    // points of `Kernel::active()`, chosen among available kernels.
-    unsafe { core::mem::transmute::<*mut (), KernelFn>(f)(bytes) }
-}
-
-/// A kernel's entry point: the length of the longest valid prefix of its argument.
-///
-/// # Safety
-///
-/// Callable only where the kernel is available (the CPU has its target features).
-type KernelFn = unsafe fn(&[u8]) -> usize;
-
-/// The entry points of [`Kernel::active`] for [`valid_up_to`] and [`is_valid`], cached as
-/// pointers (as memchr's `unsafe_ifunc!`) so that a call costs a load and an indirect call,
-/// not a match on the kernel; `init_*` until the first call.
-static VALID_UP_TO: AtomicPtr<()> = AtomicPtr::new(init_valid_up_to as KernelFn as *mut ());
-/// See [`VALID_UP_TO`].
-static IS_VALID: AtomicPtr<()> = AtomicPtr::new(init_is_valid as KernelFn as *mut ());
-
-/// Caches the active kernel's entry points; returns them (`valid_up_to`, `is_valid`).
-fn init_entries() -> (KernelFn, KernelFn) {
-    let f: (KernelFn, KernelFn) = match Kernel::active() {
-        #[cfg(target_arch = "x86_64")]
-        Kernel::Avx512 => (
-            x86_64_entry::valid_up_to_avx512,
-            x86_64_entry::is_valid_avx512,
-        ),
-        #[cfg(target_arch = "x86_64")]
-        Kernel::Avx2 => (x86_64_entry::valid_up_to_avx2, x86_64_entry::is_valid_avx2),
-        #[cfg(target_arch = "x86_64")]
-        Kernel::Sse42 => (
-            x86_64_entry::valid_up_to_sse42,
-            x86_64_entry::is_valid_sse42,
-        ),
-        #[cfg(target_arch = "x86_64")]
-        Kernel::Sse2 => (x86_64_sse2::valid_up_to_sse2, x86_64_sse2::valid_up_to_sse2),
-        _ => (scalar::valid_up_to_core, scalar::valid_up_to_core),
-    };
-    VALID_UP_TO.store(f.0 as *mut (), Ordering::Relaxed);
-    IS_VALID.store(f.1 as *mut (), Ordering::Relaxed);
-    f
-}
-
-/// The first call through [`VALID_UP_TO`].
-///
-/// # Safety
-///
-/// None needed (the `unsafe` is the type of [`KernelFn`]).
-unsafe fn init_valid_up_to(bytes: &[u8]) -> usize {
-    // SAFETY: the entry point of the active kernel, which is available.
-    unsafe { init_entries().0(bytes) }
-}
-
-/// The first call through [`IS_VALID`].
-///
-/// # Safety
-///
-/// None needed (the `unsafe` is the type of [`KernelFn`]).
-unsafe fn init_is_valid(bytes: &[u8]) -> usize {
-    // SAFETY: the entry point of the active kernel, which is available.
-    unsafe { init_entries().1(bytes) }
-}
-
-/// [`valid_up_to`] with kernel `k`, which the caller has checked is available.
+/// [`dispatch::valid_up_to`] with kernel `k`, which the caller has checked is available.
 #[inline]
 pub(crate) fn valid_up_to_with(k: Kernel, bytes: &[u8]) -> usize {
     probe(k, bytes).unwrap_or_else(|| run(k, bytes))

@@ -329,29 +329,6 @@ impl Vector for Avx512 {
         // SAFETY: SSE; a prefetch is a hint and does not fault on any address.
         unsafe { _mm_prefetch::<_MM_HINT_T0>(ptr.cast()) }
     }
-    #[inline(always)]
-    unsafe fn block_has_high(ptr: *const u8) -> bool {
-        // Two 256-bit loads: on Zen 4 the ASCII scan of short inputs with one 512-bit load and
-        // a mask register took twice as long at 256 bytes (AVX-512 implies AVX2).
-        // SAFETY: 64 readable bytes at `ptr` (the caller's contract); AVX2 operations.
-        unsafe {
-            let a = _mm256_loadu_si256(ptr.cast());
-            let b = _mm256_loadu_si256(ptr.add(32).cast());
-            _mm256_movemask_epi8(_mm256_or_si256(a, b)) != 0
-        }
-    }
-    #[inline(always)]
-    unsafe fn pair_has_high(ptr: *const u8) -> bool {
-        // SAFETY: 128 readable bytes at `ptr` (the caller's contract); AVX2 operations.
-        unsafe {
-            let a = _mm256_loadu_si256(ptr.cast());
-            let b = _mm256_loadu_si256(ptr.add(32).cast());
-            let c = _mm256_loadu_si256(ptr.add(64).cast());
-            let d = _mm256_loadu_si256(ptr.add(96).cast());
-            let high = _mm256_or_si256(_mm256_or_si256(a, b), _mm256_or_si256(c, d));
-            _mm256_movemask_epi8(high) != 0
-        }
-    }
 }
 
 /// The 128-bit lanes before each lane of `input`: `[prev.3, input.0, input.1, input.2]`, so

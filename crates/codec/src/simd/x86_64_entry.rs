@@ -1,12 +1,60 @@
 //! The x86-64 kernels' validation entry points, each an `unsafe fn` with `#[target_feature]`
-//! that `simd/mod.rs` calls only after the matching run-time (or compile-time) check: under
-//! 64 bytes the 16-byte path of `x86_64_short.rs`, from 64 bytes the block loop of `lean.rs`
-//! (per block for `valid_up_to`, for `is_valid` with the errors of all blocks or-ed and
-//! tested once at the end; AVX-512's in 256-bit vectors under [`AVX512_MIN`] bytes), and out
-//! of line and cold the whole kernel from a unit boundary.
+//! that `simd/mod.rs` calls only after the matching run-time (or compile-time) check.
+//!
+//! Each kernel has four functions, apart so that the layout of one path cannot slow another
+//! (issue 23: on Zen 4 a call of a few nanoseconds costs a cycle more for each fetch window
+//! its path takes, so one path's code moved another's time by 5-10% when they shared a
+//! function):
+//!
+//! - `short_*`: under 64 bytes, the 16-byte path of `x86_64_short.rs` (the callers' inlined
+//!   entry sends short input here directly);
+//! - `valid_up_to_*` and `is_valid_*`: from 64 bytes, the ASCII scan of
+//!   [`lean::ascii_prefix`], small and with no setup, which answers ASCII input by itself;
+//! - `check_*`: the rest, out of line, the block loop of [`lean::check_from`] (per block for
+//!   `valid_up_to`, for `is_valid` with the errors of all blocks or-ed and tested once at the
+//!   end; AVX-512's in 256-bit vectors under [`AVX512_MIN`] bytes);
+//! - `finish_*`: out of line and cold, the whole kernel from a unit boundary, for errors and
+//!   odd tails.
 
+use super::generic::Vector;
 use super::x86_64::{Avx2, Avx512, Sse};
 use super::{lean, x86_64_short};
+
+/// An entry point from 64 bytes: `short` under 64, the ASCII scan in `A`'s vectors, and
+/// `check` from where the scan stopped.
+///
+/// # Safety
+///
+/// Only on a CPU with `A`'s ISA. `short` gets input under 64 bytes, and `check` input of
+/// 64 bytes or more with the offset `o < bytes.len()` before which every byte is ASCII.
+#[inline(always)]
+unsafe fn entry<A: Vector>(
+    bytes: &[u8],
+    short: impl FnOnce(&[u8]) -> usize,
+    check: impl FnOnce(&[u8], usize) -> usize,
+) -> usize {
+    if bytes.len() < 64 {
+        return short(bytes);
+    }
+    // SAFETY: A's ISA (the caller's contract), and 64 bytes or more.
+    let o = unsafe { lean::ascii_prefix::<A>(bytes) };
+    if o == bytes.len() {
+        return o;
+    }
+    check(bytes, o)
+}
+
+/// The SSE4.2 kernel under 64 bytes: the 16-byte path of `x86_64_short.rs`.
+///
+/// # Safety
+///
+/// The CPU must support SSE4.2.
+#[target_feature(enable = "sse4.2")]
+#[inline(never)]
+pub(crate) unsafe fn short_sse42(bytes: &[u8]) -> usize {
+    // SAFETY: SSE4.2 implies SSSE3 and SSE4.1 (this function's contract).
+    unsafe { x86_64_short::valid_up_to_short(bytes) }
+}
 
 /// The SSE4.2 kernel: the length of the longest valid prefix of `bytes`.
 ///
@@ -15,13 +63,8 @@ use super::{lean, x86_64_short};
 /// The CPU must support SSE4.2.
 #[target_feature(enable = "sse4.2")]
 pub(crate) unsafe fn valid_up_to_sse42(bytes: &[u8]) -> usize {
-    if bytes.len() < 64 {
-        // SAFETY: SSE4.2 implies SSSE3 and SSE4.1 (this function's contract).
-        return unsafe { x86_64_short::valid_up_to_short(bytes) };
-    }
-    // SAFETY: SSE4.2 is present (this function's contract), for the block loop and for
-    // `finish_sse42`, which has the same contract (and gets `o <= bytes.len()`).
-    unsafe { lean::valid_up_to_lean::<Sse, false>(bytes, |b, o| finish_sse42(b, o)) }
+    // SAFETY: SSE4.2 is present (this function's contract), which the three need.
+    unsafe { entry::<Sse>(bytes, |b| short_sse42(b), |b, o| check_sse42::<false>(b, o)) }
 }
 
 /// The SSE4.2 kernel for `is_valid`: the length of the longest valid prefix of `bytes`, with
@@ -33,17 +76,26 @@ pub(crate) unsafe fn valid_up_to_sse42(bytes: &[u8]) -> usize {
 /// The CPU must support SSE4.2.
 #[target_feature(enable = "sse4.2")]
 pub(crate) unsafe fn is_valid_sse42(bytes: &[u8]) -> usize {
-    if bytes.len() < 64 {
-        // SAFETY: SSE4.2 implies SSSE3 and SSE4.1 (this function's contract).
-        return unsafe { x86_64_short::valid_up_to_short(bytes) };
-    }
+    // SAFETY: SSE4.2 is present (this function's contract), which the three need.
+    unsafe { entry::<Sse>(bytes, |b| short_sse42(b), |b, o| check_sse42::<true>(b, o)) }
+}
+
+/// The SSE4.2 block loop from `o` (see [`lean::check_from`]).
+///
+/// # Safety
+///
+/// The CPU must support SSE4.2; `bytes.len() >= 64`, `o <= bytes.len()`, and the bytes
+/// before `o` are ASCII.
+#[target_feature(enable = "sse4.2")]
+#[inline(never)]
+unsafe fn check_sse42<const BASIC: bool>(bytes: &[u8], o: usize) -> usize {
     // SAFETY: SSE4.2 is present (this function's contract), for the block loop and for
     // `finish_sse42`, which has the same contract (and gets `o <= bytes.len()`).
-    unsafe { lean::valid_up_to_lean::<Sse, true>(bytes, |b, o| finish_sse42(b, o)) }
+    unsafe { lean::check_from::<Sse, BASIC>(bytes, o, |b, o| finish_sse42(b, o)) }
 }
 
 /// The whole SSE4.2 validation kernel from a unit boundary at most 3 bytes before `o` (see
-/// [`lean::finish`]), out of line and cold: the entry points' error and odd-tail paths.
+/// [`lean::finish`]), out of line and cold: the block loop's error and odd-tail paths.
 ///
 /// # Safety
 ///
@@ -56,6 +108,18 @@ unsafe fn finish_sse42(bytes: &[u8], o: usize) -> usize {
     unsafe { lean::finish::<Sse>(bytes, o) }
 }
 
+/// The AVX2 and AVX-512 kernels under 64 bytes: as [`short_sse42`], with VEX encodings.
+///
+/// # Safety
+///
+/// The CPU must support AVX2.
+#[target_feature(enable = "avx2")]
+#[inline(never)]
+pub(crate) unsafe fn short_avx2(bytes: &[u8]) -> usize {
+    // SAFETY: AVX2 implies SSSE3 and SSE4.1 (this function's contract).
+    unsafe { x86_64_short::valid_up_to_short(bytes) }
+}
+
 /// The AVX2 kernel: the length of the longest valid prefix of `bytes`.
 ///
 /// # Safety
@@ -63,13 +127,8 @@ unsafe fn finish_sse42(bytes: &[u8], o: usize) -> usize {
 /// The CPU must support AVX2.
 #[target_feature(enable = "avx2")]
 pub(crate) unsafe fn valid_up_to_avx2(bytes: &[u8]) -> usize {
-    if bytes.len() < 64 {
-        // SAFETY: AVX2 implies SSSE3 and SSE4.1 (this function's contract).
-        return unsafe { x86_64_short::valid_up_to_short(bytes) };
-    }
-    // SAFETY: AVX2 is present (this function's contract), for the block loop and for
-    // `finish_avx2`, which has the same contract (and gets `o <= bytes.len()`).
-    unsafe { lean::valid_up_to_lean::<Avx2, false>(bytes, |b, o| finish_avx2(b, o)) }
+    // SAFETY: AVX2 is present (this function's contract), which the three need.
+    unsafe { entry::<Avx2>(bytes, |b| short_avx2(b), |b, o| check_avx2::<false>(b, o)) }
 }
 
 /// The AVX2 kernel for `is_valid`: the length of the longest valid prefix of `bytes`, with
@@ -81,17 +140,26 @@ pub(crate) unsafe fn valid_up_to_avx2(bytes: &[u8]) -> usize {
 /// The CPU must support AVX2.
 #[target_feature(enable = "avx2")]
 pub(crate) unsafe fn is_valid_avx2(bytes: &[u8]) -> usize {
-    if bytes.len() < 64 {
-        // SAFETY: AVX2 implies SSSE3 and SSE4.1 (this function's contract).
-        return unsafe { x86_64_short::valid_up_to_short(bytes) };
-    }
+    // SAFETY: AVX2 is present (this function's contract), which the three need.
+    unsafe { entry::<Avx2>(bytes, |b| short_avx2(b), |b, o| check_avx2::<true>(b, o)) }
+}
+
+/// The AVX2 block loop from `o` (see [`lean::check_from`]).
+///
+/// # Safety
+///
+/// The CPU must support AVX2; `bytes.len() >= 64`, `o <= bytes.len()`, and the bytes before
+/// `o` are ASCII.
+#[target_feature(enable = "avx2")]
+#[inline(never)]
+unsafe fn check_avx2<const BASIC: bool>(bytes: &[u8], o: usize) -> usize {
     // SAFETY: AVX2 is present (this function's contract), for the block loop and for
     // `finish_avx2`, which has the same contract (and gets `o <= bytes.len()`).
-    unsafe { lean::valid_up_to_lean::<Avx2, true>(bytes, |b, o| finish_avx2(b, o)) }
+    unsafe { lean::check_from::<Avx2, BASIC>(bytes, o, |b, o| finish_avx2(b, o)) }
 }
 
 /// The whole AVX2 validation kernel from a unit boundary at most 3 bytes before `o` (see
-/// [`lean::finish`]), out of line and cold: the entry points' error and odd-tail paths.
+/// [`lean::finish`]), out of line and cold: the block loop's error and odd-tail paths.
 ///
 /// # Safety
 ///
@@ -104,12 +172,14 @@ unsafe fn finish_avx2(bytes: &[u8], o: usize) -> usize {
     unsafe { lean::finish::<Avx2>(bytes, o) }
 }
 
-/// The shortest input the AVX-512 entry points check in 512-bit vectors; shorter ones (from
-/// 64 bytes) take the AVX2 block loop, whose setup is half as wide: on Zen 4, 64 bytes of
-/// mixed text took 7.0 ns with the 512-bit loop against 5.5 with the 256-bit one (simdutf8,
-/// AVX2: 5.6), and 128 bytes 10.6 against 9.0 (simdutf8 8.9) in the criterion benchmark of
-/// 1,000 buffers, where the call is inlined into the caller's loop as a library user's is
-/// (called through a pointer the 512-bit loop was the faster, 7.9 against 8.7 ns).
+/// The shortest input the AVX-512 kernel checks in 512-bit vectors; shorter ones (from 64
+/// bytes) take the AVX2 block loop, whose setup is half as wide: on Zen 4, 64 bytes of mixed
+/// text took 7.0 ns with the 512-bit loop against 5.5 with the 256-bit one (simdutf8, AVX2:
+/// 5.6), and 128 bytes 10.6 against 9.0 (simdutf8 8.9) in the criterion benchmark of 1,000
+/// buffers, where the call is inlined into the caller's loop as a library user's is (called
+/// through a pointer the 512-bit loop was the faster, 7.9 against 8.7 ns). The ASCII scan is
+/// in 256-bit vectors at every length: with one 512-bit load and a mask register it took
+/// twice as long at 256 bytes.
 const AVX512_MIN: usize = 192;
 
 /// The AVX-512F and AVX-512BW kernel: the length of the longest valid prefix of `bytes`.
@@ -119,45 +189,48 @@ const AVX512_MIN: usize = 192;
 /// The CPU must support AVX-512F and AVX-512BW.
 #[target_feature(enable = "avx512f,avx512bw")]
 pub(crate) unsafe fn valid_up_to_avx512(bytes: &[u8]) -> usize {
-    if bytes.len() < 64 {
-        // SAFETY: AVX-512F and AVX-512BW implies SSSE3 and SSE4.1 (this function's contract).
-        return unsafe { x86_64_short::valid_up_to_short(bytes) };
-    }
-    if bytes.len() < AVX512_MIN {
-        // SAFETY: AVX-512F implies AVX2 (this function's contract), for the block loop and
-        // for `finish_avx2`, which has the same contract (and gets `o <= bytes.len()`).
-        return unsafe { lean::valid_up_to_lean::<Avx2, false>(bytes, |b, o| finish_avx2(b, o)) };
-    }
-    // SAFETY: AVX-512F and AVX-512BW are present (this function's contract), for the block loop and for
-    // `finish_avx512`, which has the same contract (and gets `o <= bytes.len()`).
-    unsafe { lean::valid_up_to_lean::<Avx512, false>(bytes, |b, o| finish_avx512(b, o)) }
+    // SAFETY: AVX-512F and AVX-512BW are present (this function's contract), and they imply
+    // AVX2: the three can run.
+    unsafe { entry::<Avx2>(bytes, |b| short_avx2(b), |b, o| check_avx512::<false>(b, o)) }
 }
 
-/// The AVX-512F and AVX-512BW kernel for `is_valid`: the length of the longest valid prefix of `bytes`, with
-/// the blocks' errors tested once at the end (invalid input costs a second pass, from
-/// [`finish_avx512`]).
+/// The AVX-512F and AVX-512BW kernel for `is_valid`: the length of the longest valid prefix
+/// of `bytes`, with the blocks' errors tested once at the end (invalid input costs a second
+/// pass, from [`finish_avx512`]).
 ///
 /// # Safety
 ///
 /// The CPU must support AVX-512F and AVX-512BW.
 #[target_feature(enable = "avx512f,avx512bw")]
 pub(crate) unsafe fn is_valid_avx512(bytes: &[u8]) -> usize {
-    if bytes.len() < 64 {
-        // SAFETY: AVX-512F and AVX-512BW implies SSSE3 and SSE4.1 (this function's contract).
-        return unsafe { x86_64_short::valid_up_to_short(bytes) };
-    }
+    // SAFETY: AVX-512F and AVX-512BW are present (this function's contract), and they imply
+    // AVX2: the three can run.
+    unsafe { entry::<Avx2>(bytes, |b| short_avx2(b), |b, o| check_avx512::<true>(b, o)) }
+}
+
+/// The AVX-512 block loop from `o` (see [`lean::check_from`]), in 256-bit vectors under
+/// [`AVX512_MIN`] bytes.
+///
+/// # Safety
+///
+/// The CPU must support AVX-512F and AVX-512BW; `bytes.len() >= 64`, `o <= bytes.len()`,
+/// and the bytes before `o` are ASCII.
+#[target_feature(enable = "avx512f,avx512bw")]
+#[inline(never)]
+unsafe fn check_avx512<const BASIC: bool>(bytes: &[u8], o: usize) -> usize {
     if bytes.len() < AVX512_MIN {
         // SAFETY: AVX-512F implies AVX2 (this function's contract), for the block loop and
         // for `finish_avx2`, which has the same contract (and gets `o <= bytes.len()`).
-        return unsafe { lean::valid_up_to_lean::<Avx2, true>(bytes, |b, o| finish_avx2(b, o)) };
+        return unsafe { lean::check_from::<Avx2, BASIC>(bytes, o, |b, o| finish_avx2(b, o)) };
     }
-    // SAFETY: AVX-512F and AVX-512BW are present (this function's contract), for the block loop and for
-    // `finish_avx512`, which has the same contract (and gets `o <= bytes.len()`).
-    unsafe { lean::valid_up_to_lean::<Avx512, true>(bytes, |b, o| finish_avx512(b, o)) }
+    // SAFETY: AVX-512F and AVX-512BW are present (this function's contract), for the block
+    // loop and for `finish_avx512`, which has the same contract (and gets `o <= bytes.len()`).
+    unsafe { lean::check_from::<Avx512, BASIC>(bytes, o, |b, o| finish_avx512(b, o)) }
 }
 
-/// The whole AVX-512F and AVX-512BW validation kernel from a unit boundary at most 3 bytes before `o` (see
-/// [`lean::finish`]), out of line and cold: the entry points' error and odd-tail paths.
+/// The whole AVX-512F and AVX-512BW validation kernel from a unit boundary at most 3 bytes
+/// before `o` (see [`lean::finish`]), out of line and cold: the block loop's error and
+/// odd-tail paths.
 ///
 /// # Safety
 ///
@@ -166,6 +239,7 @@ pub(crate) unsafe fn is_valid_avx512(bytes: &[u8]) -> usize {
 #[cold]
 #[inline(never)]
 unsafe fn finish_avx512(bytes: &[u8], o: usize) -> usize {
-    // SAFETY: AVX-512F and AVX-512BW are present and `o <= bytes.len()` (this function's contract).
+    // SAFETY: AVX-512F and AVX-512BW are present and `o <= bytes.len()` (this function's
+    // contract).
     unsafe { lean::finish::<Avx512>(bytes, o) }
 }
