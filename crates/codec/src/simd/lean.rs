@@ -49,8 +49,8 @@ pub(crate) unsafe fn check_from<V: Vector, const BASIC: bool>(
     // SAFETY: the caller's contract (V's ISA, `len >= BLOCK`). Every load reads `n` bytes at
     // `ptr + at` with `at + n <= len` (block loads: `o + k + n <= o + BLOCK <= len`; the tail
     // block starts at `len - BLOCK >= 3`, and its loads 1..=3 bytes earlier start at or after
-    // 0); a prefetch reads nothing (its address may be past the end: `wrapping_add` computes it without
-    // claiming it is in bounds).
+    // 0); a prefetch reads nothing (its address may be past the end: `wrapping_add` computes
+    // it without claiming it is in bounds).
     unsafe {
         let load_or = |at: usize, mut high: V| {
             let mut k = 0;
