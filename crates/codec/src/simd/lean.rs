@@ -2,8 +2,8 @@
 //! [`is_valid`](crate::is_valid), where input is usually valid and often short (issue 23):
 //! what a call costs before and after its blocks is kept to a few instructions.
 //!
-//! [`ascii_prefix`] skips whole ASCII blocks first, with no setup, and answers ASCII input by
-//! itself; the entry points (`x86_64_entry.rs`) hand anything else to [`check_from`], out of
+//! [`ascii_short`] and [`ascii_prefix`] skip whole ASCII blocks first, with no setup, and
+//! answer ASCII input by themselves; the entry points (`x86_64_entry.rs`) hand anything else to [`check_from`], out of
 //! line, which checks 64-byte blocks with the lookup algorithm of `generic.rs`. A tail under
 //! one block is checked as the last 64 bytes of the input, overlapping the block before, with
 //! the three bytes before it loaded as they are (no copy into a padded buffer). Anything else
@@ -19,15 +19,16 @@ const BLOCK: usize = 64;
 
 /// Inputs up to this length are scanned for ASCII in at most two tests, and checked from their
 /// start, every block in full.
-const SHORT: usize = 256;
+pub(crate) const SHORT: usize = 256;
 
 /// How far ahead to ask for the cache line (see `generic::validate_and_count`).
 const PREFETCH: usize = 2048;
 
 /// The length of the longest valid prefix of `bytes` (64 bytes or more), as
-/// [`scalar::valid_up_to`], where [`ascii_prefix`] returned `o` (`o < bytes.len()`; the bytes
-/// before `o` are ASCII). Inputs up to [`SHORT`] bytes are checked from the start, every block
-/// in full and with one test of their errors; longer ones from `o`, skipping ASCII blocks.
+/// [`scalar::valid_up_to`], where the bytes before `o` are ASCII (`o` is where
+/// [`ascii_prefix`] stopped, or 0). Inputs up to [`SHORT`] bytes are checked from the start,
+/// every block in full and with one test of their errors; longer ones from `o`, skipping
+/// ASCII blocks.
 /// `exact(bytes, o)` is [`finish`] for the same ISA, out of line, so that the paths here that
 /// call it end in a jump and the rest needs no saved registers. With `BASIC` (for
 /// [`is_valid`](crate::is_valid)) the errors of every block are or-ed and tested once, at the
@@ -179,46 +180,58 @@ unsafe fn high<A: Vector>(ptr: *const u8, n: usize) -> A {
     }
 }
 
-/// Where the ASCII bytes at the start of `bytes` (64 bytes or more) end, as [`check_from`]
-/// needs it: `bytes.len()` if all are ASCII, else the start of a block from which on the
-/// kernel checks (every byte before it is ASCII; 0 for input up to [`SHORT`] bytes), tested
-/// in `A`'s vectors (AVX2's for the AVX-512 kernel: on Zen 4 the ASCII scan of short inputs
-/// with one 512-bit load and a mask register took twice as long at 256 bytes).
-///
-/// A first block that is not ASCII stops the scan at once: mixed text pays one test. Up to
-/// [`SHORT`] bytes the rest is one more test: of nothing at 64 bytes, of the last block up to
-/// 128, and of the second block and the last two, overlapping, up to 256 (before, the scan
-/// went on two blocks to a test, then one, with a branch for each: on Zen 4 ASCII of 192 and
-/// 256 bytes went from 1.05 and 1.03 times simdutf8's time to 0.95 and 0.85). Longer input is
-/// scanned two blocks to a test, then one, then the last 64 bytes, overlapping the block
-/// before.
+/// Whether `bytes` (64 to [`SHORT`] bytes) is all ASCII, tested in `A`'s vectors (AVX2's for
+/// the AVX-512 kernel: on Zen 4 the ASCII scan of short inputs with one 512-bit load and a
+/// mask register took twice as long at 256 bytes). The first block first, so that mixed text
+/// pays one test; then the rest in one more: of nothing at 64 bytes, of the last block up to
+/// 128, of the second block and the last two, overlapping, up to 256. Before, the scan went on
+/// two blocks to a test, then one, with a branch on the length for each: ASCII of 192 and 256
+/// bytes took 1.05 and 1.03 times simdutf8's time on Zen 4, now 0.88 and 0.79.
 ///
 /// # Safety
 ///
-/// Only on a CPU with `A`'s ISA; `bytes.len() >= BLOCK`.
+/// Only on a CPU with `A`'s ISA; `BLOCK <= bytes.len() <= SHORT`.
+#[inline(always)]
+pub(crate) unsafe fn ascii_short<A: Vector>(bytes: &[u8]) -> bool {
+    let (len, ptr) = (bytes.len(), bytes.as_ptr());
+    debug_assert!((BLOCK..=SHORT).contains(&len));
+    // SAFETY: A's ISA (the caller's contract). Each `high(at, n)` reads `at..at + n * BLOCK`
+    // within `0..len`: the first block (`len >= BLOCK`), the last at `len - BLOCK`, or from
+    // 129 bytes the second at `BLOCK` and two at `len - 2 * BLOCK`.
+    unsafe {
+        if high::<A>(ptr, 1).any_high_bit() {
+            return false;
+        }
+        let rest = if len == BLOCK {
+            return true;
+        } else if len <= 2 * BLOCK {
+            high::<A>(ptr.add(len - BLOCK), 1)
+        } else {
+            high::<A>(ptr.add(BLOCK), 1).or(high::<A>(ptr.add(len - 2 * BLOCK), 2))
+        };
+        !rest.any_high_bit()
+    }
+}
+
+/// Where the ASCII bytes at the start of `bytes` (more than [`SHORT`] bytes) end, as
+/// [`check_from`] needs it: `bytes.len()` if all are ASCII, else the start of a block from
+/// which on the kernel checks (every byte before it is ASCII), tested in `A`'s vectors (see
+/// [`ascii_short`]). A first block that is not ASCII stops the scan at once; after it, two
+/// blocks to a test, then one, then the last 64 bytes, overlapping the block before.
+///
+/// # Safety
+///
+/// Only on a CPU with `A`'s ISA; `bytes.len() > SHORT`.
 #[inline(always)]
 pub(crate) unsafe fn ascii_prefix<A: Vector>(bytes: &[u8]) -> usize {
     let (len, ptr) = (bytes.len(), bytes.as_ptr());
-    debug_assert!(len >= BLOCK);
+    debug_assert!(len > SHORT);
     // SAFETY: A's ISA (the caller's contract). Each `high(at, n)` reads `at..at + n * BLOCK`
-    // within `0..len`: the first block (`len >= BLOCK`); up to `SHORT` bytes the last block
-    // at `len - BLOCK`, or the second at `BLOCK` (`len > 2 * BLOCK`) and two at
-    // `len - 2 * BLOCK`; after that pairs at `o` with `o + 2 * BLOCK <= len`, blocks at
-    // `o <= end` and the last one at `end`.
+    // within `0..len`: the first block (`len > BLOCK`), pairs at `o` with
+    // `o + 2 * BLOCK <= len`, blocks at `o <= end` and the last one at `end`.
     unsafe {
         if high::<A>(ptr, 1).any_high_bit() {
             return 0;
-        }
-        if len <= SHORT {
-            let rest = if len == BLOCK {
-                return len;
-            } else if len <= 2 * BLOCK {
-                high::<A>(ptr.add(len - BLOCK), 1)
-            } else {
-                high::<A>(ptr.add(BLOCK), 1).or(high::<A>(ptr.add(len - 2 * BLOCK), 2))
-            };
-            // Not all ASCII: the kernel checks a short input from its start.
-            return if rest.any_high_bit() { 0 } else { len };
         }
         let end = len - BLOCK;
         let mut o = BLOCK;

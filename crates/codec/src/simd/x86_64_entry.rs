@@ -9,7 +9,8 @@
 //! - `short_*`: under 64 bytes, the 16-byte path of `x86_64_short.rs` (the callers' inlined
 //!   entry sends short input here directly);
 //! - `valid_up_to_*` and `is_valid_*`: from 64 bytes, the ASCII scan of
-//!   [`lean::ascii_prefix`], small and with no setup, which answers ASCII input by itself;
+//!   [`lean::ascii_short`] or [`lean::ascii_prefix`], small and with no setup, which answers
+//!   ASCII input by itself;
 //! - `check_*`: the rest, out of line, the block loop of [`lean::check_from`] (per block for
 //!   `valid_up_to`, for `is_valid` with the errors of all blocks or-ed and tested once at the
 //!   end; AVX-512's in 256-bit vectors under [`AVX512_MIN`] bytes);
@@ -20,13 +21,14 @@ use super::generic::Vector;
 use super::x86_64::{Avx2, Avx512, Sse};
 use super::{lean, x86_64_short};
 
-/// An entry point from 64 bytes: `short` under 64, the ASCII scan in `A`'s vectors, and
-/// `check` from where the scan stopped.
+/// An entry point: `short` under 64 bytes, from 64 the ASCII scan in `A`'s vectors
+/// ([`lean::ascii_short`] up to [`lean::SHORT`] bytes, [`lean::ascii_prefix`] after), and
+/// `check` from where the scan stopped (from the start in a short input).
 ///
 /// # Safety
 ///
 /// Only on a CPU with `A`'s ISA. `short` gets input under 64 bytes, and `check` input of
-/// 64 bytes or more with the offset `o < bytes.len()` before which every byte is ASCII.
+/// 64 bytes or more with an offset `o < bytes.len()` before which every byte is ASCII.
 #[inline(always)]
 unsafe fn entry<A: Vector>(
     bytes: &[u8],
@@ -36,7 +38,14 @@ unsafe fn entry<A: Vector>(
     if bytes.len() < 64 {
         return short(bytes);
     }
-    // SAFETY: A's ISA (the caller's contract), and 64 bytes or more.
+    if bytes.len() <= lean::SHORT {
+        // SAFETY: A's ISA (the caller's contract), and 64 to `SHORT` bytes.
+        if unsafe { lean::ascii_short::<A>(bytes) } {
+            return bytes.len();
+        }
+        return check(bytes, 0);
+    }
+    // SAFETY: A's ISA (the caller's contract), and more than `SHORT` bytes.
     let o = unsafe { lean::ascii_prefix::<A>(bytes) };
     if o == bytes.len() {
         return o;
