@@ -43,8 +43,7 @@ pub(crate) fn is_valid(bytes: &[u8]) -> bool {
 /// [`valid_up_to`] and [`is_valid`]: short ASCII here, other input under 64 bytes by the
 /// kernel's short entry point ([`SHORT`]), the rest by the entry point in `f`.
 #[inline(always)]
-fn entry(f: &AtomicPtr<()>, bytes: &[u8]) -> usize {
-    let mut f = f;
+fn entry(mut f: &AtomicPtr<()>, bytes: &[u8]) -> usize {
     if bytes.len() < 64 {
         f = &SHORT;
         match bytes.first_chunk::<8>().map(|w| u64::from_le_bytes(*w)) {

@@ -3,13 +3,13 @@
 //! what a call costs before and after its blocks is kept to a few instructions.
 //!
 //! [`ascii_short`] and [`ascii_prefix`] skip whole ASCII blocks first, with no setup, and
-//! answer ASCII input by themselves; the entry points (`x86_64_entry.rs`) hand anything else to [`check_from`], out of
-//! line, which checks 64-byte blocks with the lookup algorithm of `generic.rs`. A tail under
-//! one block is checked as the last 64 bytes of the input, overlapping the block before, with
-//! the three bytes before it loaded as they are (no copy into a padded buffer). Anything else
-//! (an error, an input too short for that) goes to [`finish`], the whole kernel out of line,
-//! from a unit boundary at most 3 bytes before the block that failed: the exact answer always
-//! comes from there.
+//! answer ASCII input by themselves; the entry points (`x86_64_entry.rs`) hand anything else
+//! to [`check_from`], out of line, which checks 64-byte blocks with the lookup algorithm of
+//! `generic.rs`. A tail under one block is checked as the last 64 bytes of the input,
+//! overlapping the block before, with the three bytes before it loaded as they are (no copy
+//! into a padded buffer). Anything else (an error, an input too short for that) goes to
+//! [`finish`], the whole kernel out of line, from a unit boundary at most 3 bytes before the
+//! block that failed: the exact answer always comes from there.
 
 use super::generic::{self, Tables, Vector, check, check3};
 use crate::scalar;
@@ -53,14 +53,6 @@ pub(crate) unsafe fn check_from<V: Vector, const BASIC: bool>(
     // 0); a prefetch reads nothing (its address may be past the end: `wrapping_add` computes
     // it without claiming it is in bounds).
     unsafe {
-        let load_or = |at: usize, mut high: V| {
-            let mut k = 0;
-            while k < BLOCK {
-                high = high.or(V::load(ptr.add(at + k)));
-                k += n;
-            }
-            high
-        };
         // The start of the last whole block (`len >= BLOCK`): a block at `o` is whole when
         // `o <= end`.
         let end = len - BLOCK;
@@ -104,7 +96,7 @@ pub(crate) unsafe fn check_from<V: Vector, const BASIC: bool>(
             incomplete = prev.saturating_sub(t.incomplete);
             while o <= end {
                 V::prefetch(ptr.wrapping_add(o + PREFETCH));
-                if !load_or(o, incomplete).any_high_bit() {
+                if !high::<V>(ptr.add(o), 1).or(incomplete).any_high_bit() {
                     prev = t.zero;
                     o += BLOCK;
                     continue;
@@ -135,7 +127,7 @@ pub(crate) unsafe fn check_from<V: Vector, const BASIC: bool>(
         if p < 3 {
             return exact(o);
         }
-        if !load_or(p, incomplete).any_high_bit() {
+        if !high::<V>(ptr.add(p), 1).or(incomplete).any_high_bit() {
             return len;
         }
         let first = V::load(ptr.add(p));
