@@ -17,6 +17,27 @@ fn simd_kernels() -> Vec<Kernel> {
     ks
 }
 
+/// On aarch64 NEON is the default kernel (it is part of the baseline: no run-time check), so
+/// every test of the crate's functions runs through it; `UTF8_CODEC_KERNEL` still chooses
+/// another.
+#[cfg(all(target_arch = "aarch64", target_feature = "neon"))]
+#[test]
+fn neon_is_the_active_kernel_on_aarch64() {
+    assert!(Kernel::Neon.is_available());
+    match std::env::var("UTF8_CODEC_KERNEL") {
+        Ok(name) => eprintln!("UTF8_CODEC_KERNEL={name}: the active kernel is {name}"),
+        Err(_) => assert_eq!(Kernel::active().name(), "neon"),
+    }
+}
+
+/// Off aarch64 there is no NEON kernel to choose.
+#[cfg(not(target_arch = "aarch64"))]
+#[test]
+fn neon_is_not_available_off_aarch64() {
+    assert!(!Kernel::Neon.is_available());
+    assert_eq!(Kernel::from_name("neon"), Some(Kernel::Neon));
+}
+
 fn expected(bytes: &[u8]) -> usize {
     std::str::from_utf8(bytes).map_or_else(|e| e.valid_up_to(), str::len)
 }

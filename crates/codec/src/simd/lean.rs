@@ -1,9 +1,10 @@
 //! The kernels' path from 64 bytes for [`validate`](fn@crate::validate) and
-//! [`is_valid`](crate::is_valid), where input is usually valid and often short (issue 23):
+//! [`is_valid`](crate::is_valid), where input is usually valid and often short:
 //! what a call costs before and after its blocks is kept to a few instructions.
 //!
 //! [`ascii_short`] and [`ascii_prefix`] skip whole ASCII blocks first, with no setup, and
-//! answer ASCII input by themselves; the entry points (`x86_64_entry.rs`) hand anything else
+//! answer ASCII input by themselves; the entry points ([`entry`], stamped out per kernel in
+//! `x86_64_entry.rs` and `aarch64/mod.rs`) hand anything else
 //! to [`check_from`], out of line, which checks 64-byte blocks with the lookup algorithm of
 //! `generic.rs`. A tail under one block is checked as the last 64 bytes of the input,
 //! overlapping the block before, with the three bytes before it loaded as they are (no copy
@@ -239,6 +240,38 @@ pub(crate) unsafe fn ascii_prefix<A: Vector>(bytes: &[u8]) -> usize {
         }
         o
     }
+}
+
+/// An entry point: `short` under 64 bytes, from 64 the ASCII scan in `A`'s vectors
+/// ([`ascii_short`] up to [`SHORT`] bytes, [`ascii_prefix`] after), and
+/// `check` from where the scan stopped (from the start in a short input).
+///
+/// # Safety
+///
+/// Only on a CPU with `A`'s ISA. `short` gets input under 64 bytes, and `check` input of
+/// 64 bytes or more with an offset `o < bytes.len()` before which every byte is ASCII.
+#[inline(always)]
+pub(crate) unsafe fn entry<A: Vector>(
+    bytes: &[u8],
+    short: impl FnOnce(&[u8]) -> usize,
+    check: impl FnOnce(&[u8], usize) -> usize,
+) -> usize {
+    if bytes.len() < 64 {
+        return short(bytes);
+    }
+    if bytes.len() <= SHORT {
+        // SAFETY: A's ISA (the caller's contract), and 64 to `SHORT` bytes.
+        if unsafe { ascii_short::<A>(bytes) } {
+            return bytes.len();
+        }
+        return check(bytes, 0);
+    }
+    // SAFETY: A's ISA (the caller's contract), and more than `SHORT` bytes.
+    let o = unsafe { ascii_prefix::<A>(bytes) };
+    if o == bytes.len() {
+        return o;
+    }
+    check(bytes, o)
 }
 
 /// The errors of the block at `ptr` (after `prev`) or-ed into `error`, and its last vector.

@@ -2,18 +2,28 @@
 //!
 //! The choice is made once, on first use, and cached in an atomic: the best kernel the CPU
 //! supports, or the one named by the environment variable `UTF8_CODEC_KERNEL` (`scalar`, `sse2`,
-//! `sse4.2`, `avx2`, `avx512`; with the `std` feature) when that one is available, so a test suite can
-//! be run through each path.
+//! `sse4.2`, `avx2`, `avx512`, `neon`; with the `std` feature) when that one is available, so a
+//! test suite can be run through each path.
 
 use core::sync::atomic::{AtomicU8, Ordering};
 
 use crate::scalar;
 
+#[cfg(all(target_arch = "aarch64", target_feature = "neon"))]
+mod aarch64;
 mod counting;
 pub(crate) mod dispatch;
 mod generic;
-#[cfg(target_arch = "x86_64")]
+#[cfg(any(
+    target_arch = "x86_64",
+    all(target_arch = "aarch64", target_feature = "neon")
+))]
 mod lean;
+#[cfg(any(
+    target_arch = "x86_64",
+    all(target_arch = "aarch64", target_feature = "neon")
+))]
+mod short;
 #[cfg(target_arch = "x86_64")]
 mod utf16_avx2;
 #[cfg(all(test, target_arch = "x86_64", feature = "std"))]
@@ -27,8 +37,6 @@ mod x86_64;
 mod x86_64_copy;
 #[cfg(target_arch = "x86_64")]
 mod x86_64_entry;
-#[cfg(target_arch = "x86_64")]
-mod x86_64_short;
 #[cfg(target_arch = "x86_64")]
 mod x86_64_sse2;
 #[cfg(target_arch = "x86_64")]
@@ -52,8 +60,8 @@ pub(crate) mod x86_64_words;
 #[non_exhaustive]
 pub enum Kernel {
     /// Portable: whole 64-byte ASCII blocks skipped by words, then `core::str::from_utf8`
-    /// (never slower than core); the only kernel off x86-64, and of an x86-64 build without
-    /// `std` whose target features do not include SSE2.
+    /// (never slower than core); the only kernel off x86-64 and aarch64, and of an x86-64
+    /// build without `std` whose target features do not include SSE2.
     Scalar,
     /// SSE2 (x86-64), 16 bytes per vector, Table 3-7 checked by compares (SSE2 has no
     /// `pshufb` for the lookup algorithm): validation only, the other functions use the
@@ -65,21 +73,25 @@ pub enum Kernel {
     Avx2,
     /// AVX-512F with AVX-512BW (x86-64), 64 bytes per vector.
     Avx512,
+    /// NEON (aarch64), 16 bytes per vector: part of the aarch64 baseline, so available on
+    /// every aarch64 target that enables it at compile time (all the usual ones do).
+    Neon,
 }
 
-const ALL: [Kernel; 5] = [
+const ALL: [Kernel; 6] = [
     Kernel::Scalar,
     Kernel::Sse2,
     Kernel::Sse42,
     Kernel::Avx2,
     Kernel::Avx512,
+    Kernel::Neon,
 ];
 const UNSET: u8 = u8::MAX;
 static ACTIVE: AtomicU8 = AtomicU8::new(UNSET);
 
 impl Kernel {
     /// The name used by `UTF8_CODEC_KERNEL` and `--engine`-style options: `scalar`, `sse2`,
-    /// `sse4.2`, `avx2`, `avx512`.
+    /// `sse4.2`, `avx2`, `avx512`, `neon`.
     ///
     /// ```
     /// assert_eq!(utf8_codec::Kernel::Avx2.name(), "avx2");
@@ -92,6 +104,7 @@ impl Kernel {
             Kernel::Sse42 => "sse4.2",
             Kernel::Avx2 => "avx2",
             Kernel::Avx512 => "avx512",
+            Kernel::Neon => "neon",
         }
     }
 
@@ -116,6 +129,7 @@ impl Kernel {
     pub fn is_available(self) -> bool {
         match self {
             Kernel::Scalar => true,
+            Kernel::Neon => cfg!(all(target_arch = "aarch64", target_feature = "neon")),
             #[cfg(all(target_arch = "x86_64", feature = "std"))]
             Kernel::Sse2 => std::is_x86_feature_detected!("sse2"),
             #[cfg(all(target_arch = "x86_64", feature = "std"))]
@@ -217,6 +231,8 @@ fn run(k: Kernel, bytes: &[u8]) -> usize {
         #[cfg(target_arch = "x86_64")]
         // SAFETY: as above.
         Kernel::Sse2 => unsafe { x86_64_sse2::valid_up_to_sse2(bytes) },
+        #[cfg(all(target_arch = "aarch64", target_feature = "neon"))]
+        Kernel::Neon => aarch64::valid_up_to_neon(bytes),
         _ => scalar::valid_up_to_core(bytes),
     }
 }
@@ -302,6 +318,8 @@ pub(crate) fn count_windows_with(
         #[cfg(target_arch = "x86_64")]
         // SAFETY: as above.
         Kernel::Sse42 => Some(unsafe { x86_64::count_windows_sse42(bytes, o, c) }),
+        #[cfg(all(target_arch = "aarch64", target_feature = "neon"))]
+        Kernel::Neon => Some(aarch64::count_windows_neon(bytes, o, c)),
         _ => None,
     }
 }
@@ -326,6 +344,8 @@ pub(crate) fn validate_and_count_with(
         #[cfg(target_arch = "x86_64")]
         // SAFETY: as above.
         Kernel::Sse42 => unsafe { x86_64::validate_and_count_sse42(bytes, acc) },
+        #[cfg(all(target_arch = "aarch64", target_feature = "neon"))]
+        Kernel::Neon => aarch64::validate_and_count_neon(bytes, acc),
         _ => (scalar::valid_up_to(bytes), 0),
     }
 }
@@ -345,6 +365,8 @@ pub(crate) fn dense_with(k: Kernel, block: &[u8; 64]) -> Option<DenseMasks> {
         #[cfg(target_arch = "x86_64")]
         // SAFETY: as above.
         Kernel::Sse42 => Some(unsafe { x86_64::dense_sse42(block) }),
+        #[cfg(all(target_arch = "aarch64", target_feature = "neon"))]
+        Kernel::Neon => Some(aarch64::dense_neon(block)),
         _ => None,
     }
 }
@@ -363,6 +385,8 @@ pub(crate) fn count_valid_with(k: Kernel, bytes: &[u8], acc: &mut [u64; 5]) {
         #[cfg(target_arch = "x86_64")]
         // SAFETY: as above.
         Kernel::Sse42 => unsafe { x86_64::count_valid_sse42(bytes, acc) },
+        #[cfg(all(target_arch = "aarch64", target_feature = "neon"))]
+        Kernel::Neon => aarch64::count_valid_neon(bytes, acc),
         _ => scalar::count_valid(bytes, acc),
     }
 }
@@ -404,7 +428,19 @@ pub(crate) fn word_blocks_with(
         unsafe { f(ptr, st, others) };
         true
     }
-    #[cfg(not(target_arch = "x86_64"))]
+    #[cfg(all(target_arch = "aarch64", target_feature = "neon"))]
+    {
+        if k != Kernel::Neon {
+            return false;
+        }
+        // SAFETY: the assert above keeps every read inside `bytes`.
+        unsafe { aarch64::word_blocks_neon(bytes[o..].as_ptr(), st, others) };
+        true
+    }
+    #[cfg(not(any(
+        target_arch = "x86_64",
+        all(target_arch = "aarch64", target_feature = "neon")
+    )))]
     {
         let _ = k;
         false

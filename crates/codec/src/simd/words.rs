@@ -70,6 +70,7 @@ pub(crate) struct Classes {
 }
 
 /// The bits of [`BYTE_CLASSES`].
+#[cfg(target_arch = "x86_64")]
 pub(crate) mod class {
     /// An ASCII blank: tab, newline, VT, FF, CR, space.
     pub(crate) const BLANK: u8 = 1;
@@ -85,6 +86,7 @@ pub(crate) mod class {
 
 /// The class bits ([`class`]) of every byte value, for kernels that look a byte up in a
 /// 256-entry table (AVX-512 VBMI); the same classes the nibble tables of [`classes`] give.
+#[cfg(target_arch = "x86_64")]
 pub(crate) const BYTE_CLASSES: [u8; 256] = {
     let (hi, lo) = WORD_LEADS;
     let mut t = [0u8; 256];

@@ -7,6 +7,7 @@ use core::arch::x86_64::*;
 
 use super::counting;
 use super::generic::{self, Vector};
+use super::short::Short16;
 
 /// 16 bytes in an SSE register.
 #[derive(Clone, Copy)]
@@ -14,7 +15,8 @@ pub(crate) struct Sse(pub(crate) __m128i);
 
 // SAFETY (whole impl): every method is only called from the SSE4.2 entry points, which run
 // only on CPUs with SSE4.2 (and so SSSE3/SSE4.1), and from the other x86-64 kernels' entry
-// points (`x86_64_short.rs`), whose ISAs imply both; loads are the caller's contract.
+// points (the short path of `short.rs`), whose ISAs imply both; loads are the caller's
+// contract.
 impl Vector for Sse {
     const LANES: usize = 16;
     #[inline(always)]
@@ -111,6 +113,20 @@ impl Vector for Sse {
     unsafe fn prefetch(ptr: *const u8) {
         // SAFETY: SSE; a prefetch is a hint and does not fault on any address.
         unsafe { _mm_prefetch::<_MM_HINT_T0>(ptr.cast()) }
+    }
+}
+
+// SAFETY (whole impl): as the `Vector` impl.
+impl Short16 for Sse {
+    #[inline(always)]
+    unsafe fn from_word(w: u64) -> Self {
+        // SAFETY: SSE2 register operation.
+        Sse(unsafe { _mm_cvtsi64_si128(w as i64) })
+    }
+    #[inline(always)]
+    unsafe fn shuffle(self, idx: Self) -> Self {
+        // SAFETY: SSSE3, implied by the SSE4.2 check of the entry point.
+        Sse(unsafe { _mm_shuffle_epi8(self.0, idx.0) })
     }
 }
 

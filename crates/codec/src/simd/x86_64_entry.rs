@@ -6,7 +6,7 @@
 //! its path takes, so one path's code moved another's time by 5-10% when they shared a
 //! function):
 //!
-//! - `short_*`: under 64 bytes, the 16-byte path of `x86_64_short.rs` (the callers' inlined
+//! - `short_*`: under 64 bytes, the 16-byte path of `short.rs` (the callers' inlined
 //!   entry sends short input here directly);
 //! - `valid_up_to_*` and `is_valid_*`: from 64 bytes, the ASCII scan of
 //!   [`lean::ascii_short`] or [`lean::ascii_prefix`], small and with no setup, which answers
@@ -17,43 +17,11 @@
 //! - `finish_*`: out of line and cold, the whole kernel from a unit boundary, for errors and
 //!   odd tails.
 
-use super::generic::Vector;
+use super::lean::{self, entry};
+use super::short;
 use super::x86_64::{Avx2, Avx512, Sse};
-use super::{lean, x86_64_short};
 
-/// An entry point: `short` under 64 bytes, from 64 the ASCII scan in `A`'s vectors
-/// ([`lean::ascii_short`] up to [`lean::SHORT`] bytes, [`lean::ascii_prefix`] after), and
-/// `check` from where the scan stopped (from the start in a short input).
-///
-/// # Safety
-///
-/// Only on a CPU with `A`'s ISA. `short` gets input under 64 bytes, and `check` input of
-/// 64 bytes or more with an offset `o < bytes.len()` before which every byte is ASCII.
-#[inline(always)]
-unsafe fn entry<A: Vector>(
-    bytes: &[u8],
-    short: impl FnOnce(&[u8]) -> usize,
-    check: impl FnOnce(&[u8], usize) -> usize,
-) -> usize {
-    if bytes.len() < 64 {
-        return short(bytes);
-    }
-    if bytes.len() <= lean::SHORT {
-        // SAFETY: A's ISA (the caller's contract), and 64 to `SHORT` bytes.
-        if unsafe { lean::ascii_short::<A>(bytes) } {
-            return bytes.len();
-        }
-        return check(bytes, 0);
-    }
-    // SAFETY: A's ISA (the caller's contract), and more than `SHORT` bytes.
-    let o = unsafe { lean::ascii_prefix::<A>(bytes) };
-    if o == bytes.len() {
-        return o;
-    }
-    check(bytes, o)
-}
-
-/// The SSE4.2 kernel under 64 bytes: the 16-byte path of `x86_64_short.rs`.
+/// The SSE4.2 kernel under 64 bytes: the 16-byte path of `short.rs`.
 ///
 /// # Safety
 ///
@@ -62,7 +30,7 @@ unsafe fn entry<A: Vector>(
 #[inline(never)]
 pub(crate) unsafe fn short_sse42(bytes: &[u8]) -> usize {
     // SAFETY: SSE4.2 implies SSSE3 and SSE4.1 (this function's contract).
-    unsafe { x86_64_short::valid_up_to_short(bytes) }
+    unsafe { short::valid_up_to_short::<Sse>(bytes) }
 }
 
 /// The SSE4.2 kernel: the length of the longest valid prefix of `bytes`.
@@ -126,7 +94,7 @@ unsafe fn finish_sse42(bytes: &[u8], o: usize) -> usize {
 #[inline(never)]
 pub(crate) unsafe fn short_avx2(bytes: &[u8]) -> usize {
     // SAFETY: AVX2 implies SSSE3 and SSE4.1 (this function's contract).
-    unsafe { x86_64_short::valid_up_to_short(bytes) }
+    unsafe { short::valid_up_to_short::<Sse>(bytes) }
 }
 
 /// The AVX2 kernel: the length of the longest valid prefix of `bytes`.

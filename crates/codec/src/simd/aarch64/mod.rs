@@ -1,0 +1,90 @@
+//! The aarch64 kernel: NEON's primitives ([`neon`]) and its entry points, each the generic
+//! algorithm of `generic.rs`, `lean.rs`, `short.rs`, `counting.rs` and `words.rs` stamped out
+//! for [`Neon`].
+//!
+//! NEON is enabled at compile time wherever this module is compiled
+//! (`target_feature = "neon"`), so the entry points are safe functions: no caller can reach
+//! them on a CPU without it.
+
+mod neon;
+
+use super::counting::{self, WindowCounts};
+use super::generic::{self, DenseMasks};
+use super::lean::{self, entry};
+use super::short;
+use super::words::{self, WordState};
+pub(crate) use neon::Neon;
+
+/// Under 64 bytes: the 16-byte path of `short.rs`.
+#[inline(never)]
+pub(crate) fn short_neon(bytes: &[u8]) -> usize {
+    // SAFETY: NEON is enabled at compile time (the module's cfg).
+    unsafe { short::valid_up_to_short::<Neon>(bytes) }
+}
+
+/// The length of the longest valid prefix of `bytes`: [`lean::entry`] with the block loop
+/// tested per block.
+pub(crate) fn valid_up_to_neon(bytes: &[u8]) -> usize {
+    // SAFETY: NEON is enabled at compile time (the module's cfg), which the three need.
+    unsafe { entry::<Neon>(bytes, short_neon, check_neon::<false>) }
+}
+
+/// As [`valid_up_to_neon`], with the blocks' errors tested once at the end (invalid input
+/// costs a second pass, from [`finish_neon`]): for `is_valid`.
+pub(crate) fn is_valid_neon(bytes: &[u8]) -> usize {
+    // SAFETY: NEON is enabled at compile time (the module's cfg), which the three need.
+    unsafe { entry::<Neon>(bytes, short_neon, check_neon::<true>) }
+}
+
+/// The block loop from `o` (see [`lean::check_from`]): `bytes.len() >= 64`,
+/// `o <= bytes.len()`, and the bytes before `o` are ASCII (else the answer may be wrong,
+/// never unsound).
+#[inline(never)]
+fn check_neon<const BASIC: bool>(bytes: &[u8], o: usize) -> usize {
+    assert!(bytes.len() >= 64 && o <= bytes.len());
+    // SAFETY: NEON is enabled at compile time; the lengths are checked just above.
+    unsafe { lean::check_from::<Neon, BASIC>(bytes, o, finish_neon) }
+}
+
+/// The whole kernel from a unit boundary at most 3 bytes before `o` (see [`lean::finish`]),
+/// out of line and cold: the block loop's error and odd-tail paths. `o <= bytes.len()`.
+#[cold]
+#[inline(never)]
+fn finish_neon(bytes: &[u8], o: usize) -> usize {
+    // SAFETY: NEON is enabled at compile time; `finish` indexes `bytes` with bounds checks.
+    unsafe { lean::finish::<Neon>(bytes, o) }
+}
+
+/// Adds the counts of a valid run of text to `acc` (see [`counting::count_valid`]).
+pub(crate) fn count_valid_neon(bytes: &[u8], acc: &mut [u64; 5]) {
+    // SAFETY: NEON is enabled at compile time.
+    unsafe { counting::count_valid::<Neon>(bytes, acc) }
+}
+
+/// The dense scanner's masks for a block that starts at a unit boundary.
+pub(crate) fn dense_neon(block: &[u8; 64]) -> DenseMasks {
+    // SAFETY: NEON is enabled at compile time; `block` has 64 readable bytes.
+    unsafe { generic::dense::<Neon>(block.as_ptr()) }
+}
+
+/// Validates and counts in one pass (see [`generic::validate_and_count`]).
+pub(crate) fn validate_and_count_neon(bytes: &[u8], acc: &mut [u64; 5]) -> (usize, usize) {
+    // SAFETY: NEON is enabled at compile time.
+    unsafe { generic::validate_and_count::<Neon, true>(bytes, acc) }
+}
+
+/// The dense scanner's windows, counted (see [`counting::count_windows`]).
+pub(crate) fn count_windows_neon(bytes: &[u8], o: usize, c: &mut WindowCounts) -> usize {
+    // SAFETY: NEON is enabled at compile time.
+    unsafe { counting::count_windows::<Neon>(bytes, o, c) }
+}
+
+/// Word counting's vector pass (see [`words::word_blocks`]).
+///
+/// # Safety
+///
+/// The contract of [`words::word_blocks`] (the ranges it reads).
+pub(crate) unsafe fn word_blocks_neon(ptr: *const u8, st: &mut WordState, others: &mut [u64]) {
+    // SAFETY: NEON is enabled at compile time; the ranges are the caller's contract.
+    unsafe { words::word_blocks::<Neon>(ptr, st, others) }
+}
