@@ -4,7 +4,7 @@ use core::ops::AddAssign;
 
 use crate::error::{ErrorKind, StreamError};
 use crate::scalar;
-use crate::simd::{self, Kernel};
+use crate::simd::{self, Available, Kernel};
 use crate::stream::{Decoder, Event};
 use crate::validate::ErrorScan;
 
@@ -49,11 +49,11 @@ impl Counts {
 
     /// Adds the counts of a valid run of text.
     fn add_valid(&mut self, s: &[u8]) {
-        self.add_valid_with(Kernel::active(), s);
+        self.add_valid_with(Available::active(), s);
     }
 
     /// Adds the counts of a valid run of text, counted by kernel `k` (available).
-    fn add_valid_with(&mut self, k: Kernel, s: &[u8]) {
+    fn add_valid_with(&mut self, k: Available, s: &[u8]) {
         let mut acc = [0; 5];
         if s.len() < 64 {
             // Between dense errors: not worth a kernel call.
@@ -77,7 +77,7 @@ impl Counts {
 
     /// Validates and counts the longest valid prefix of `rest` with kernel `k` (available),
     /// and returns its length.
-    fn add_text(&mut self, k: Kernel, rest: &[u8]) -> usize {
+    fn add_text(&mut self, k: Available, rest: &[u8]) -> usize {
         if let Some(n) = simd::probe(k, rest) {
             self.add_valid_with(k, &rest[..n]);
             return n;
@@ -86,7 +86,7 @@ impl Counts {
     }
 
     /// [`add_text`](Counts::add_text) without the probe, for a caller that has just probed.
-    fn add_run(&mut self, k: Kernel, rest: &[u8]) -> usize {
+    fn add_run(&mut self, k: Available, rest: &[u8]) -> usize {
         let mut acc = [0; 5];
         let (n, counted) = simd::validate_and_count_with(k, rest, &mut acc);
         if counted <= n {
@@ -158,7 +158,7 @@ impl AddAssign for Counts {
 /// ```
 #[must_use = "the counts are the only result"]
 pub fn count(bytes: &[u8]) -> Counts {
-    count_with(Kernel::active(), bytes)
+    count_with(Available::active(), bytes)
 }
 
 impl Kernel {
@@ -173,12 +173,12 @@ impl Kernel {
     /// ```
     #[must_use = "the counts are the only result (`None` if this kernel is not available)"]
     pub fn count(self, bytes: &[u8]) -> Option<Counts> {
-        self.is_available().then(|| count_with(self, bytes))
+        Available::new(self).map(|k| count_with(k, bytes))
     }
 }
 
-/// [`count`] with kernel `k`, which the caller has checked is available.
-fn count_with(k: Kernel, bytes: &[u8]) -> Counts {
+/// [`count`] with kernel `k`, a kernel this CPU can run.
+fn count_with(k: Available, bytes: &[u8]) -> Counts {
     let mut counts = Counts::default();
     let mut at = 0;
     // The kernel validates and counts text up to the next error; with a SIMD kernel, the dense
@@ -284,7 +284,7 @@ impl Counter {
         // chunk): as for whole input, except that a sequence cut by `last` is followed by a
         // byte that does not continue it there, not by the end.
         let last = scalar::unit_start_before(rest, 0, rest.len());
-        let mut part = count_with(Kernel::active(), &rest[..last]);
+        let mut part = count_with(Available::active(), &rest[..last]);
         let end = ErrorKind::UnexpectedEnd.index();
         if part.by_kind[end] > 0 {
             // The unit that ends at `last`, a valid prefix followed by the byte at `last`.

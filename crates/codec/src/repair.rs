@@ -6,7 +6,7 @@ use core::fmt::Write as _;
 
 use crate::error::StreamError;
 use crate::scalar;
-use crate::simd::{self, Kernel};
+use crate::simd::{self, Available};
 use crate::stream::Event;
 use crate::validate::{ErrorScan, Window, valid_prefix, validate};
 
@@ -139,7 +139,7 @@ pub fn repair(bytes: &[u8]) -> Cow<'_, str> {
 #[must_use = "the repaired text is the only result (borrowed when the input is valid)"]
 #[cfg_attr(docsrs, doc(cfg(feature = "alloc")))]
 pub fn repair_with<'a>(bytes: &'a [u8], options: &RepairOptions<'_>) -> Cow<'a, str> {
-    let k = Kernel::active();
+    let k = Available::active();
     // The text before the first error is validated once: returned as it is when it is all of
     // `bytes`, else copied, and the search for errors goes on from its end.
     let head = valid_prefix(k, bytes);
@@ -166,7 +166,7 @@ pub fn repair_with<'a>(bytes: &'a [u8], options: &RepairOptions<'_>) -> Cow<'a, 
 /// ```
 #[cfg_attr(docsrs, doc(cfg(feature = "alloc")))]
 pub fn repair_into(bytes: &[u8], options: &RepairOptions<'_>, out: &mut String) {
-    let k = Kernel::active();
+    let k = Available::active();
     // Validated and copied in one pass where the kernel can (see `simd::push_valid_prefix`).
     let head = simd::push_valid_prefix(k, bytes, out);
     if head < bytes.len() {
@@ -176,7 +176,13 @@ pub fn repair_into(bytes: &[u8], options: &RepairOptions<'_>, out: &mut String) 
 }
 
 /// Appends the repair of `bytes` from `pos`, a unit boundary, to `out`.
-fn repair_rest(k: Kernel, bytes: &[u8], pos: usize, options: &RepairOptions<'_>, out: &mut String) {
+fn repair_rest(
+    k: Available,
+    bytes: &[u8],
+    pos: usize,
+    options: &RepairOptions<'_>,
+    out: &mut String,
+) {
     if let (Practice::MaximalSubpart, Action::Replace(sub)) = (options.practice, options.action)
         && sub.len() <= 4
     {
@@ -223,7 +229,7 @@ fn repair_rest(k: Kernel, bytes: &[u8], pos: usize, options: &RepairOptions<'_>,
 /// [`Stage`] and checked by the validation kernel a few KiB at a time, which costs far less
 /// than a `str` per piece where errors are dense. The last bytes (fewer than 64), and all of
 /// them with the scalar kernel, go through [`ErrorScan`] windows.
-fn replace_subparts(k: Kernel, bytes: &[u8], mut pos: usize, sub: &str, out: &mut String) {
+fn replace_subparts(k: Available, bytes: &[u8], mut pos: usize, sub: &str, out: &mut String) {
     let mut with = [0; 4];
     with[..sub.len()].copy_from_slice(sub.as_bytes());
     let mut stage = Stage::new(k);
@@ -291,7 +297,7 @@ const WINDOW_OUT: usize = 64 * 4 + 16;
 /// checked them, so that no unsafe code is needed and the lossy fallback never runs.
 struct Stage {
     /// The kernel that checks the gathered bytes.
-    kernel: Kernel,
+    kernel: Available,
     buf: [u8; STAGE + WINDOW_OUT],
     /// Bytes gathered; below [`STAGE`] between calls (each call flushes when it reaches it),
     /// so there is room for a window.
@@ -299,7 +305,7 @@ struct Stage {
 }
 
 impl Stage {
-    fn new(kernel: Kernel) -> Stage {
+    fn new(kernel: Available) -> Stage {
         Stage {
             kernel,
             buf: [0; STAGE + WINDOW_OUT],

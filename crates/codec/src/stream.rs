@@ -3,7 +3,7 @@
 pub use crate::error::StreamError;
 use crate::error::{ErrorKind, Utf8Error};
 use crate::scalar;
-use crate::simd::Kernel;
+use crate::simd::Available;
 use crate::validate::ErrorScan;
 
 /// What the streaming [`Decoder`] yields.
@@ -106,7 +106,7 @@ impl Decoder {
             decoder: self,
             chunk,
             pos: 0,
-            kernel: Kernel::active(),
+            kernel: Available::active(),
             scan: ErrorScan::new(),
             pending: None,
         }
@@ -172,7 +172,7 @@ pub struct Events<'d, 'a> {
     decoder: &'d mut Decoder,
     chunk: &'a [u8],
     pos: usize,
-    kernel: Kernel,
+    kernel: Available,
     scan: ErrorScan,
     /// The next error of the chunk, once found, until the text before it is reported.
     pending: Option<Utf8Error>,

@@ -2,7 +2,7 @@
 
 use crate::error::Utf8Error;
 use crate::scalar::{self, DENSE, Unit};
-use crate::simd::{self, Kernel};
+use crate::simd::{self, Available, Kernel};
 
 /// Checks that `bytes` is well-formed UTF-8 and returns it as `&str`, or the first error.
 ///
@@ -90,11 +90,11 @@ pub(crate) fn error_at(bytes: &[u8], offset: usize) -> Utf8Error {
 /// ```
 #[must_use = "iterators are lazy: the errors are only found as the iterator is consumed"]
 pub fn errors(bytes: &[u8]) -> Errors<'_> {
-    errors_with(Kernel::active(), bytes)
+    errors_with(Available::active(), bytes)
 }
 
-/// [`errors`] with kernel `k`, which the caller has checked is available.
-fn errors_with(k: Kernel, bytes: &[u8]) -> Errors<'_> {
+/// [`errors`] with kernel `k`, a kernel this CPU can run.
+fn errors_with(k: Available, bytes: &[u8]) -> Errors<'_> {
     Errors {
         bytes,
         kernel: k,
@@ -116,7 +116,7 @@ impl Kernel {
     /// ```
     #[must_use = "the iterator over the errors is the only result (`None` if this kernel is not available)"]
     pub fn errors(self, bytes: &[u8]) -> Option<Errors<'_>> {
-        self.is_available().then(|| errors_with(self, bytes))
+        Available::new(self).map(|k| errors_with(k, bytes))
     }
 }
 
@@ -125,7 +125,7 @@ impl Kernel {
 #[derive(Clone, Debug)]
 pub struct Errors<'a> {
     bytes: &'a [u8],
-    kernel: Kernel,
+    kernel: Available,
     scan: ErrorScan,
 }
 
@@ -153,7 +153,7 @@ pub(crate) struct Window<'s> {
 /// The longest valid prefix of `bytes` found by kernel `k` (available) without a probe: for
 /// a caller that has just probed, or that expects a long valid run.
 #[cfg(feature = "alloc")]
-pub(crate) fn valid_prefix(k: Kernel, bytes: &[u8]) -> &str {
+pub(crate) fn valid_prefix(k: Available, bytes: &[u8]) -> &str {
     let text = &bytes[..simd::kernel_valid_up_to(k, bytes)];
     // SAFETY: the kernel returns the length of a well-formed prefix.
     unsafe { core::str::from_utf8_unchecked(text) }
@@ -190,7 +190,7 @@ impl ErrorScan {
     /// of the last error returned), searching with kernel `k` (available). An error that
     /// reaches the end of `bytes` is `unexpected-end`.
     #[inline]
-    pub(crate) fn next(&mut self, k: Kernel, bytes: &[u8], from: usize) -> Option<Utf8Error> {
+    pub(crate) fn next(&mut self, k: Available, bytes: &[u8], from: usize) -> Option<Utf8Error> {
         if self.head >= self.tail {
             self.fill(k, bytes, from)?;
         }
@@ -207,7 +207,7 @@ impl ErrorScan {
     #[inline]
     pub(crate) fn next_window<'a>(
         &mut self,
-        k: Kernel,
+        k: Available,
         bytes: &'a [u8],
         from: usize,
     ) -> (&'a str, Option<Window<'_>>) {
@@ -230,7 +230,7 @@ impl ErrorScan {
     /// `from` first (where errors are dense the window is there); if they are clean the kernel
     /// skips to the first error and the dense scanner reads the 61 positions from there.
     #[inline]
-    fn fill(&mut self, k: Kernel, bytes: &[u8], from: usize) -> Option<()> {
+    fn fill(&mut self, k: Available, bytes: &[u8], from: usize) -> Option<()> {
         let from = self.resume.max(from);
         let rest = bytes.get(from..)?;
         let probe = rest

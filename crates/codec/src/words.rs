@@ -32,7 +32,7 @@ mod table;
 
 use core::ops::AddAssign;
 
-use crate::simd::{self, Kernel, WordState};
+use crate::simd::{self, Available, Kernel, WordState};
 
 /// Words of some input, or of one part of it: parts counted apart join with `+=` (a word
 /// split between two parts counts once).
@@ -132,7 +132,7 @@ impl AddAssign for Words {
 #[must_use = "the counts are the only result"]
 pub fn count_words(bytes: &[u8]) -> Words {
     let mut w = Words::default();
-    words_with(Kernel::active(), &mut w, bytes, true);
+    words_with(Available::active(), &mut w, bytes, true);
     w
 }
 
@@ -149,9 +149,9 @@ impl Kernel {
     /// ```
     #[must_use = "the counts are the only result (`None` if this kernel is not available)"]
     pub fn count_words(self, bytes: &[u8]) -> Option<Words> {
-        self.is_available().then(|| {
+        Available::new(self).map(|k| {
             let mut w = Words::default();
-            words_with(self, &mut w, bytes, true);
+            words_with(k, &mut w, bytes, true);
             w
         })
     }
@@ -230,7 +230,7 @@ impl WordCounter {
         if self.held_len > 0 {
             return;
         }
-        let done = words_with(Kernel::active(), &mut self.words, chunk, false);
+        let done = words_with(Available::active(), &mut self.words, chunk, false);
         let rest = &chunk[done..];
         self.held[..rest.len()].copy_from_slice(rest);
         self.held_len = rest.len();
@@ -463,35 +463,6 @@ fn take_back_unless_printable(
     }
 }
 
-/// [`surely_word`] of the character at `bytes[base + at]` for each offset `at` of `offs`, 16
-/// a mask (offset `j` in bit `j % 16` of `out[j / 16]`), where kernel `k` has a vector test of
-/// it (AVX-512); `false`, `out` untouched, elsewhere.
-#[inline]
-fn surely_words_vector(
-    k: Kernel,
-    bytes: &[u8],
-    base: usize,
-    offs: &[u32],
-    out: &mut [u16],
-) -> bool {
-    #[cfg(target_arch = "x86_64")]
-    {
-        simd::x86_64_words::surely_words_with(
-            k == Kernel::Avx512,
-            bytes,
-            base,
-            offs,
-            &WORD_BITS,
-            out,
-        )
-    }
-    #[cfg(not(target_arch = "x86_64"))]
-    {
-        let _ = (k, bytes, base, offs, out);
-        false
-    }
-}
-
 /// The most doubtful run starts a batch checks one at a time where the kernel has a vector
 /// test of them (measured with the VBMI kernel, whose tables leave few; the AVX-512 kernel
 /// without VBMI, which leaves many more, shares it unmeasured).
@@ -503,7 +474,7 @@ const _: () = assert!(BATCH <= 32);
 
 /// Counts the words of `bytes` into `w` with kernel `k` (available); returns how many bytes
 /// were consumed: all, or all but a sequence cut by the end when `last` is false.
-fn words_with(k: Kernel, w: &mut Words, bytes: &[u8], last: bool) -> usize {
+fn words_with(k: Available, w: &mut Words, bytes: &[u8], last: bool) -> usize {
     let mut p = 0;
     // Until something that is not transparent is seen, the scalar loop keeps `first_open`.
     while !w.touched && p < bytes.len() {
@@ -570,7 +541,8 @@ fn words_with(k: Kernel, w: &mut Words, bytes: &[u8], last: bool) -> usize {
         // most of a text (the VBMI kernel on the bench's mixed text: one or two a batch, flags)
         // one at a time is faster.
         let mut sure = [0u16; 4 * BATCH / 16];
-        if len > VECTOR_MIN && surely_words_vector(k, bytes, p, doubtful, &mut sure) {
+        if len > VECTOR_MIN && simd::surely_words_with(k, bytes, p, doubtful, &WORD_BITS, &mut sure)
+        {
             for (c, &vouched) in sure.iter().enumerate().take(len.div_ceil(16)) {
                 let lanes = (len - 16 * c).min(16);
                 let mut unsure = !vouched & (u32::MAX >> (32 - lanes)) as u16;

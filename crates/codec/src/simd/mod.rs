@@ -209,21 +209,42 @@ impl Kernel {
     /// ```
     #[must_use = "the length of the valid prefix is the only result (`None` if this kernel is not available)"]
     pub fn valid_up_to(self, bytes: &[u8]) -> Option<usize> {
-        self.is_available().then(|| run(self, bytes))
+        Available::new(self).map(|k| run(k, bytes))
     }
 }
 
-/// Runs kernel `k`, which the caller has checked is available.
+/// A kernel this CPU can run: the proof that its `#[target_feature]` code may be reached.
+///
+/// The crate's functions that run a kernel take one of these, never a bare [`Kernel`]: the
+/// only ways to get one are [`Available::new`], which checks [`Kernel::is_available`], and
+/// [`Available::active`], the cached choice (made among available kernels), so safe code
+/// cannot reach an instruction set the CPU lacks.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Available(Kernel);
+
+impl Available {
+    /// `k`, if this CPU can run it.
+    #[inline]
+    pub(crate) fn new(k: Kernel) -> Option<Available> {
+        k.is_available().then_some(Available(k))
+    }
+
+    /// [`Kernel::active`], which is chosen among the available kernels.
+    #[inline]
+    pub(crate) fn active() -> Available {
+        Available(Kernel::active())
+    }
+}
+
+/// Runs kernel `k`.
 #[inline(always)]
-fn run(k: Kernel, bytes: &[u8]) -> usize {
-    match k {
+fn run(k: Available, bytes: &[u8]) -> usize {
+    match k.0 {
         #[cfg(target_arch = "x86_64")]
-        // SAFETY: `k` is available (callers pass `Kernel::active()`, chosen among available
-        // kernels, or a kernel whose `is_available()` they checked).
+        // SAFETY: `k` is available (an `Available` is the proof).
         Kernel::Avx512 => unsafe { x86_64_entry::valid_up_to_avx512(bytes) },
         #[cfg(target_arch = "x86_64")]
-        // SAFETY: `k` is available (callers pass `Kernel::active()`, chosen among available
-        // kernels, or a kernel whose `is_available()` they checked).
+        // SAFETY: as above.
         Kernel::Avx2 => unsafe { x86_64_entry::valid_up_to_avx2(bytes) },
         #[cfg(target_arch = "x86_64")]
         // SAFETY: as above.
@@ -237,15 +258,15 @@ fn run(k: Kernel, bytes: &[u8]) -> usize {
     }
 }
 
-/// [`dispatch::valid_up_to`] with kernel `k`, which the caller has checked is available.
+/// [`dispatch::valid_up_to`] with kernel `k`.
 #[inline]
-pub(crate) fn valid_up_to_with(k: Kernel, bytes: &[u8]) -> usize {
+pub(crate) fn valid_up_to_with(k: Available, bytes: &[u8]) -> usize {
     probe(k, bytes).unwrap_or_else(|| run(k, bytes))
 }
 
 /// [`valid_up_to_with`] without the probe, for a caller that has just probed.
 #[inline]
-pub(crate) fn kernel_valid_up_to(k: Kernel, bytes: &[u8]) -> usize {
+pub(crate) fn kernel_valid_up_to(k: Available, bytes: &[u8]) -> usize {
     run(k, bytes)
 }
 
@@ -254,13 +275,15 @@ pub(crate) fn kernel_valid_up_to(k: Kernel, bytes: &[u8]) -> usize {
 /// or AVX-512, at least one block of input): `x86_64_copy.rs`.
 #[cfg(feature = "alloc")]
 #[inline]
-pub(crate) fn push_valid_prefix(k: Kernel, bytes: &[u8], out: &mut alloc::string::String) -> usize {
+pub(crate) fn push_valid_prefix(
+    k: Available,
+    bytes: &[u8],
+    out: &mut alloc::string::String,
+) -> usize {
     #[cfg(target_arch = "x86_64")]
-    if bytes.len() >= 64
-        && matches!(k, Kernel::Avx2 | Kernel::Avx512)
-        && Kernel::Avx2.is_available()
-    {
-        // SAFETY: AVX2 is available (checked just above).
+    if bytes.len() >= 64 && matches!(k.0, Kernel::Avx2 | Kernel::Avx512) {
+        // SAFETY: AVX2 is available: `k` is (an `Available` is the proof), and AVX-512F
+        // implies it.
         return unsafe { x86_64_copy::push_valid_avx2(bytes, out) };
     }
     let n = run(k, bytes);
@@ -275,7 +298,7 @@ pub(crate) fn push_valid_prefix(k: Kernel, bytes: &[u8], out: &mut alloc::string
 /// probe would mispredict on every change of script). Where errors are dense, as in random
 /// bytes, the next one is usually there.
 #[inline]
-pub(crate) fn probe(k: Kernel, bytes: &[u8]) -> Option<usize> {
+pub(crate) fn probe(k: Available, bytes: &[u8]) -> Option<usize> {
     let Some(block) = bytes.first_chunk::<64>() else {
         return Some(scalar::valid_up_to(bytes));
     };
@@ -298,22 +321,22 @@ pub(crate) use words::WORD_LEADS;
 pub(crate) use words::WordState;
 
 /// Counts the dense scanner's windows of `bytes` from `o`, a unit boundary, into `c` with
-/// kernel `k` (available), up to and including the first with at most one error, and returns
+/// kernel `k` , up to and including the first with at most one error, and returns
 /// where they end (a unit boundary; `o` when fewer than 64 bytes are left); `None` for the
 /// scalar kernel.
 #[inline]
 pub(crate) fn count_windows_with(
-    k: Kernel,
+    k: Available,
     bytes: &[u8],
     o: usize,
     c: &mut WindowCounts,
 ) -> Option<usize> {
-    match k {
+    match k.0 {
         #[cfg(target_arch = "x86_64")]
-        // SAFETY: `k` is available (the caller's contract).
+        // SAFETY: `k` is available (an `Available` is the proof).
         Kernel::Avx512 => Some(unsafe { x86_64::count_windows_avx512(bytes, o, c) }),
         #[cfg(target_arch = "x86_64")]
-        // SAFETY: `k` is available (the caller's contract).
+        // SAFETY: `k` is available (an `Available` is the proof).
         Kernel::Avx2 => Some(unsafe { x86_64::count_windows_avx2(bytes, o, c) }),
         #[cfg(target_arch = "x86_64")]
         // SAFETY: as above.
@@ -325,21 +348,21 @@ pub(crate) fn count_windows_with(
 }
 
 /// Validates `bytes` and counts its valid prefix in the same pass with kernel `k`
-/// (available): the valid length and the length `c` of the prefix whose counts were added to
+/// : the valid length and the length `c` of the prefix whose counts were added to
 /// `acc` (`[ascii, lead2, lead3, lead4, newlines]`), within 3 bytes of the valid length,
 /// either side. The scalar kernel counts nothing (`c` is 0).
 #[inline]
 pub(crate) fn validate_and_count_with(
-    k: Kernel,
+    k: Available,
     bytes: &[u8],
     acc: &mut [u64; 5],
 ) -> (usize, usize) {
-    match k {
+    match k.0 {
         #[cfg(target_arch = "x86_64")]
-        // SAFETY: `k` is available (the caller's contract).
+        // SAFETY: `k` is available (an `Available` is the proof).
         Kernel::Avx512 => unsafe { x86_64::validate_and_count_avx512(bytes, acc) },
         #[cfg(target_arch = "x86_64")]
-        // SAFETY: `k` is available (the caller's contract).
+        // SAFETY: `k` is available (an `Available` is the proof).
         Kernel::Avx2 => unsafe { x86_64::validate_and_count_avx2(bytes, acc) },
         #[cfg(target_arch = "x86_64")]
         // SAFETY: as above.
@@ -351,16 +374,16 @@ pub(crate) fn validate_and_count_with(
 }
 
 /// The dense scanner's masks for a block that starts at a unit boundary, by kernel `k`
-/// (available); `None` for the scalar kernel, which has its own dense scanner
+/// ; `None` for the scalar kernel, which has its own dense scanner
 /// ([`scalar::scan_errors`]).
 #[inline]
-pub(crate) fn dense_with(k: Kernel, block: &[u8; 64]) -> Option<DenseMasks> {
-    match k {
+pub(crate) fn dense_with(k: Available, block: &[u8; 64]) -> Option<DenseMasks> {
+    match k.0 {
         #[cfg(target_arch = "x86_64")]
-        // SAFETY: `k` is available (the caller's contract).
+        // SAFETY: `k` is available (an `Available` is the proof).
         Kernel::Avx512 => Some(unsafe { x86_64::dense_avx512(block) }),
         #[cfg(target_arch = "x86_64")]
-        // SAFETY: `k` is available (the caller's contract).
+        // SAFETY: `k` is available (an `Available` is the proof).
         Kernel::Avx2 => Some(unsafe { x86_64::dense_avx2(block) }),
         #[cfg(target_arch = "x86_64")]
         // SAFETY: as above.
@@ -372,15 +395,15 @@ pub(crate) fn dense_with(k: Kernel, block: &[u8; 64]) -> Option<DenseMasks> {
 }
 
 /// Adds the counts of a valid run of text to `acc` (`[ascii, lead2, lead3, lead4, newlines]`)
-/// with kernel `k`, which the caller has checked is available.
+/// with kernel `k`.
 #[inline]
-pub(crate) fn count_valid_with(k: Kernel, bytes: &[u8], acc: &mut [u64; 5]) {
-    match k {
+pub(crate) fn count_valid_with(k: Available, bytes: &[u8], acc: &mut [u64; 5]) {
+    match k.0 {
         #[cfg(target_arch = "x86_64")]
-        // SAFETY: `k` is available (the caller's contract).
+        // SAFETY: `k` is available (an `Available` is the proof).
         Kernel::Avx512 => unsafe { x86_64::count_valid_avx512(bytes, acc) },
         #[cfg(target_arch = "x86_64")]
-        // SAFETY: `k` is available (the caller's contract).
+        // SAFETY: `k` is available (an `Available` is the proof).
         Kernel::Avx2 => unsafe { x86_64::count_valid_avx2(bytes, acc) },
         #[cfg(target_arch = "x86_64")]
         // SAFETY: as above.
@@ -392,7 +415,7 @@ pub(crate) fn count_valid_with(k: Kernel, bytes: &[u8], acc: &mut [u64; 5]) {
 }
 
 /// Counts the run starts of the 64-byte blocks of `bytes` from `o`, one per element of
-/// `others`, into `st` with kernel `k` (available), as [`words::word_blocks`]: the run starts
+/// `others`, into `st` with kernel `k` , as [`words::word_blocks`]: the run starts
 /// of each block whose first character it cannot vouch for go to `others`; `false` (nothing
 /// done) for the portable kernels.
 ///
@@ -401,7 +424,7 @@ pub(crate) fn count_valid_with(k: Kernel, bytes: &[u8], acc: &mut [u64; 5]) {
 /// If `bytes` has fewer than `o + 64 * others.len() + 2` bytes.
 #[inline]
 pub(crate) fn word_blocks_with(
-    k: Kernel,
+    k: Available,
     bytes: &[u8],
     o: usize,
     st: &mut WordState,
@@ -416,21 +439,21 @@ pub(crate) fn word_blocks_with(
     {
         let ptr = bytes[o..].as_ptr();
         // AVX-512 uses VBMI's byte permutes where the CPU has them.
-        let f: x86_64_words::WordBlocks = match k {
+        let f: x86_64_words::WordBlocks = match k.0 {
             Kernel::Avx512 if x86_64_words::vbmi() => x86_64_words::word_blocks_vbmi,
             Kernel::Avx512 => x86_64_words::word_blocks_avx512,
             Kernel::Avx2 => x86_64_words::word_blocks_avx2,
             Kernel::Sse42 => x86_64_words::word_blocks_sse42,
             _ => return false,
         };
-        // SAFETY: `f` is the entry point of kernel `k`, which is available (the caller's
-        // contract); the assert above keeps every read inside `bytes`.
+        // SAFETY: `f` is the entry point of kernel `k`, which is available (an `Available` is
+        // the proof); the assert above keeps every read inside `bytes`.
         unsafe { f(ptr, st, others) };
         true
     }
     #[cfg(all(target_arch = "aarch64", target_feature = "neon"))]
     {
-        if k != Kernel::Neon {
+        if k.0 != Kernel::Neon {
             return false;
         }
         // SAFETY: the assert above keeps every read inside `bytes`.
@@ -445,6 +468,30 @@ pub(crate) fn word_blocks_with(
         let _ = k;
         false
     }
+}
+
+/// [`surely_word`](crate::words) of the character at `bytes[base + at]` for each offset `at`
+/// of `offs`, 16 a mask (offset `j` in bit `j % 16` of `out[j / 16]`), where kernel `k` has a
+/// vector test of it (AVX-512; see `x86_64_words::surely_words_avx512`); `false`, `out`
+/// untouched, elsewhere.
+#[inline]
+pub(crate) fn surely_words_with(
+    k: Available,
+    bytes: &[u8],
+    base: usize,
+    offs: &[u32],
+    bits: &[u64; 2048],
+    out: &mut [u16],
+) -> bool {
+    #[cfg(target_arch = "x86_64")]
+    if k.0 == Kernel::Avx512 {
+        // SAFETY: the CPU has AVX-512F and AVX-512BW (an `Available` is the proof); any
+        // offsets are safe.
+        unsafe { x86_64_words::surely_words_avx512(bytes, base, offs, bits, out) };
+        return true;
+    }
+    let _ = (k, bytes, base, offs, bits, out);
+    false
 }
 
 /// Whether the AVX2 UTF-16 transcoder is used: the active kernel is AVX2 or AVX-512.

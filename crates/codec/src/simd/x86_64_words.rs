@@ -405,29 +405,6 @@ unsafe fn classes_vbmi(t: &Tables, block: *const u8) -> Classes {
     }
 }
 
-/// [`surely_words_avx512`] where `enabled` (the caller's kernel is AVX-512) and this CPU has
-/// AVX-512F and AVX-512BW; `false`, `out` untouched, elsewhere.
-pub(crate) fn surely_words_with(
-    enabled: bool,
-    bytes: &[u8],
-    base: usize,
-    offs: &[u32],
-    bits: &[u64; 2048],
-    out: &mut [u16],
-) -> bool {
-    #[cfg(feature = "std")]
-    let avx512 =
-        std::is_x86_feature_detected!("avx512f") && std::is_x86_feature_detected!("avx512bw");
-    #[cfg(not(feature = "std"))]
-    let avx512 = cfg!(target_feature = "avx512f") && cfg!(target_feature = "avx512bw");
-    if !(enabled && avx512) {
-        return false;
-    }
-    // SAFETY: the CPU has AVX-512F and AVX-512BW (checked above); any offsets are safe.
-    unsafe { surely_words_avx512(bytes, base, offs, bits, out) };
-    true
-}
-
 /// For each offset `at` of `offs` (16 a mask, offset `j` in bit `j % 16` of `out[j / 16]`):
 /// whether the character at `bytes[base + at]` surely begins a word, as
 /// `words::surely_word` tells: a well-formed sequence of a code point up to U+1FFFF whose bit
