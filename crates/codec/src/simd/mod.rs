@@ -11,6 +11,14 @@ use crate::scalar;
 
 #[cfg(all(target_arch = "aarch64", target_feature = "neon"))]
 mod aarch64;
+#[cfg(all(
+    feature = "alloc",
+    any(
+        target_arch = "x86_64",
+        all(target_arch = "aarch64", target_feature = "neon")
+    )
+))]
+mod copy;
 mod counting;
 pub(crate) mod dispatch;
 mod generic;
@@ -33,8 +41,6 @@ mod utf16_tables;
 mod words;
 #[cfg(target_arch = "x86_64")]
 mod x86_64;
-#[cfg(all(target_arch = "x86_64", feature = "alloc"))]
-mod x86_64_copy;
 #[cfg(target_arch = "x86_64")]
 mod x86_64_entry;
 #[cfg(target_arch = "x86_64")]
@@ -271,8 +277,9 @@ pub(crate) fn kernel_valid_up_to(k: Available, bytes: &[u8]) -> usize {
 }
 
 /// Appends the longest valid prefix of `bytes` to `out` and returns its length, as
-/// [`kernel_valid_up_to`] and a copy would, but in one pass with AVX2 (the active kernel AVX2
-/// or AVX-512, at least one block of input): `x86_64_copy.rs`.
+/// [`kernel_valid_up_to`] and a copy would, but in one pass (`copy.rs`) where the kernel has
+/// it (AVX2, used by the AVX2 and AVX-512 kernels, and NEON) and there is at least one block
+/// of input.
 #[cfg(feature = "alloc")]
 #[inline]
 pub(crate) fn push_valid_prefix(
@@ -280,11 +287,18 @@ pub(crate) fn push_valid_prefix(
     bytes: &[u8],
     out: &mut alloc::string::String,
 ) -> usize {
-    #[cfg(target_arch = "x86_64")]
-    if bytes.len() >= 64 && matches!(k.0, Kernel::Avx2 | Kernel::Avx512) {
-        // SAFETY: AVX2 is available: `k` is (an `Available` is the proof), and AVX-512F
-        // implies it.
-        return unsafe { x86_64_copy::push_valid_avx2(bytes, out) };
+    if bytes.len() >= 64 {
+        match k.0 {
+            #[cfg(target_arch = "x86_64")]
+            Kernel::Avx2 | Kernel::Avx512 => {
+                // SAFETY: AVX2 is available: `k` is (an `Available` is the proof), and
+                // AVX-512F implies it.
+                return unsafe { x86_64_entry::push_valid_avx2(bytes, out) };
+            }
+            #[cfg(all(target_arch = "aarch64", target_feature = "neon"))]
+            Kernel::Neon => return aarch64::push_valid_neon(bytes, out),
+            _ => {}
+        }
     }
     let n = run(k, bytes);
     // SAFETY: the kernel returns the length of a well-formed prefix.

@@ -16,7 +16,11 @@
 //!   end; AVX-512's in 256-bit vectors under [`AVX512_MIN`] bytes);
 //! - `finish_*`: out of line and cold, the whole kernel from a unit boundary, for errors and
 //!   odd tails.
+//!
+//! And validate-and-copy for repair (`copy.rs`), in AVX2 for the AVX2 and AVX-512 kernels.
 
+#[cfg(feature = "alloc")]
+use super::copy;
 use super::lean::{self, entry};
 use super::short;
 use super::x86_64::{Avx2, Avx512, Sse};
@@ -219,4 +223,18 @@ unsafe fn finish_avx512(bytes: &[u8], o: usize) -> usize {
     // SAFETY: AVX-512F and AVX-512BW are present and `o <= bytes.len()` (this function's
     // contract).
     unsafe { lean::finish::<Avx512>(bytes, o) }
+}
+
+/// Appends the longest valid prefix of `bytes` to `out`, validated and copied in one pass
+/// (see [`copy::push_valid`]); returns its length. For the AVX2 and AVX-512 kernels.
+///
+/// # Safety
+///
+/// The CPU must support AVX2.
+#[cfg(feature = "alloc")]
+#[target_feature(enable = "avx2")]
+pub(crate) unsafe fn push_valid_avx2(bytes: &[u8], out: &mut alloc::string::String) -> usize {
+    // SAFETY: AVX2 is present (this function's contract); `finish_avx2` has the same ISA
+    // contract and gets `o <= bytes.len()`.
+    unsafe { copy::push_valid::<Avx2>(bytes, out, |b, o| finish_avx2(b, o)) }
 }

@@ -1,6 +1,6 @@
 //! The aarch64 kernel: NEON's primitives ([`neon`]) and its entry points, each the generic
-//! algorithm of `generic.rs`, `lean.rs`, `short.rs`, `counting.rs` and `words.rs` stamped out
-//! for [`Neon`].
+//! algorithm of `generic.rs`, `lean.rs`, `short.rs`, `counting.rs`, `copy.rs` and `words.rs`
+//! stamped out for [`Neon`].
 //!
 //! NEON is enabled at compile time wherever this module is compiled
 //! (`target_feature = "neon"`), so the entry points are safe functions: no caller can reach
@@ -8,6 +8,8 @@
 
 mod neon;
 
+#[cfg(feature = "alloc")]
+use super::copy;
 use super::counting::{self, WindowCounts};
 use super::generic::{self, DenseMasks};
 use super::lean::{self, entry};
@@ -87,4 +89,12 @@ pub(crate) fn count_windows_neon(bytes: &[u8], o: usize, c: &mut WindowCounts) -
 pub(crate) unsafe fn word_blocks_neon(ptr: *const u8, st: &mut WordState, others: &mut [u64]) {
     // SAFETY: NEON is enabled at compile time; the ranges are the caller's contract.
     unsafe { words::word_blocks::<Neon>(ptr, st, others) }
+}
+
+/// Appends the longest valid prefix of `bytes` to `out`, validated and copied in one pass
+/// (see [`copy::push_valid`]); returns its length.
+#[cfg(feature = "alloc")]
+pub(crate) fn push_valid_neon(bytes: &[u8], out: &mut alloc::string::String) -> usize {
+    // SAFETY: NEON is enabled at compile time; `finish_neon` gets `o <= bytes.len()`.
+    unsafe { copy::push_valid::<Neon>(bytes, out, finish_neon) }
 }

@@ -1,13 +1,11 @@
-//! Validate and copy in one pass (issue 23, item 6: repair of sparse errors): the block loop
-//! of `lean.rs` with each 64-byte block copied to the output as soon as it is checked, while
-//! it is in L1, so that the input is read from memory once and the loads and the stores of
-//! the copy overlap in one loop (validating a run and then copying it read it twice and ran
-//! the two one after the other: 12.6 ms for 64 MiB of sparse errors on the Zen 3 of
-//! BENCHMARKS.md, against 8.7 ms for a plain copy and 6.3 ms for validation alone).
+//! Validate and copy in one pass, for repair of sparse errors, written once over [`Vector`]:
+//! the block loop of `lean.rs` with each 64-byte block copied to the output as soon as it is
+//! checked, while it is in L1, so that the input is read from memory once and the loads and
+//! the stores of the copy overlap in one loop (validating a run and then copying it reads it
+//! twice and runs the two one after the other). Each ISA stamps it out with its own `exact`
+//! (`x86_64_copy.rs`, `aarch64/mod.rs`).
 
 use super::generic::{Tables, Vector, check};
-use super::lean;
-use super::x86_64::Avx2;
 
 /// Bytes per block.
 const BLOCK: usize = 64;
@@ -16,23 +14,28 @@ const BLOCK: usize = 64;
 const PREFETCH: usize = 2048;
 
 /// Appends the longest valid prefix of `bytes` to `out`, validated and copied in one pass
-/// by [`copy_valid_avx2`] straight into the spare capacity; returns its length.
+/// by [`copy_valid`] straight into the spare capacity; returns its length. `exact(bytes, o)`
+/// is the valid prefix's length when every sequence ending before `o` has been checked.
 ///
 /// # Safety
 ///
-/// The CPU must support AVX2.
-#[target_feature(enable = "avx2")]
-pub(crate) unsafe fn push_valid_avx2(bytes: &[u8], out: &mut alloc::string::String) -> usize {
+/// Only on a CPU with `V`'s ISA.
+#[inline(always)]
+pub(crate) unsafe fn push_valid<V: Vector>(
+    bytes: &[u8],
+    out: &mut alloc::string::String,
+    exact: impl FnOnce(&[u8], usize) -> usize,
+) -> usize {
     out.reserve(bytes.len());
     // SAFETY: the bytes appended to the `String`'s vector are `bytes[..n]`, which the kernel
     // found well-formed: the `String` stays UTF-8.
     let v = unsafe { out.as_mut_vec() };
     let spare = v.spare_capacity_mut();
-    // SAFETY: AVX2 (this function's contract); `spare` is writable for at least `bytes.len()`
-    // bytes (reserved just above) and does not overlap `bytes` (a shared borrow, while `out`
-    // is borrowed exclusively).
-    let n = unsafe { copy_valid_avx2(bytes, spare.as_mut_ptr().cast()) };
-    // SAFETY: `copy_valid_avx2` wrote (initialized) the first `n <= bytes.len()` bytes of the
+    // SAFETY: V's ISA (this function's contract); `spare` is writable for at least
+    // `bytes.len()` bytes (reserved just above) and does not overlap `bytes` (a shared borrow,
+    // while `out` is borrowed exclusively).
+    let n = unsafe { copy_valid::<V>(bytes, spare.as_mut_ptr().cast(), exact) };
+    // SAFETY: `copy_valid` wrote (initialized) the first `n <= bytes.len()` bytes of the
     // spare capacity, a copy of `bytes[..n]`, which is well-formed.
     unsafe { v.set_len(v.len() + n) };
     n
@@ -40,42 +43,15 @@ pub(crate) unsafe fn push_valid_avx2(bytes: &[u8], out: &mut alloc::string::Stri
 
 /// Copies the longest valid prefix of `bytes` to `dst` and returns its length `n`:
 /// `dst[..n] == bytes[..n]` afterwards (bytes of `dst` after `n`, up to `bytes.len()`, may
-/// have been written too).
-///
-/// # Safety
-///
-/// The CPU must support AVX2; `dst` must be valid for writing `bytes.len()` bytes and must
-/// not overlap `bytes`.
-#[target_feature(enable = "avx2")]
-pub(crate) unsafe fn copy_valid_avx2(bytes: &[u8], dst: *mut u8) -> usize {
-    // SAFETY: AVX2 is present and `dst` is writable for `bytes.len()` bytes (this function's
-    // contract); `finish_avx2` has the same ISA contract and gets `o <= bytes.len()`.
-    unsafe { copy_valid::<Avx2>(bytes, dst, |b, o| finish_avx2(b, o)) }
-}
-
-/// The whole AVX2 kernel from a unit boundary at most 3 bytes before `o`, out of line and
-/// cold: where a block has an error, and for the last bytes (under one block).
-///
-/// # Safety
-///
-/// The CPU must support AVX2; `o <= bytes.len()`.
-#[target_feature(enable = "avx2")]
-#[cold]
-#[inline(never)]
-unsafe fn finish_avx2(bytes: &[u8], o: usize) -> usize {
-    // SAFETY: AVX2 is present and `o <= bytes.len()` (this function's contract).
-    unsafe { lean::finish::<Avx2>(bytes, o) }
-}
-
-/// [`copy_valid_avx2`] over any vector: `exact(bytes, o)` is the valid prefix's length when
-/// every sequence ending before `o` has been checked.
+/// have been written too). `exact(bytes, o)` is the valid prefix's length when every sequence
+/// ending before `o` has been checked.
 ///
 /// # Safety
 ///
 /// Only on a CPU with `V`'s ISA; `dst` writable for `bytes.len()` bytes, not overlapping
 /// `bytes`.
 #[inline(always)]
-unsafe fn copy_valid<V: Vector>(
+pub(crate) unsafe fn copy_valid<V: Vector>(
     bytes: &[u8],
     dst: *mut u8,
     exact: impl FnOnce(&[u8], usize) -> usize,
