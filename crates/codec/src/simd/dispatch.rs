@@ -10,7 +10,7 @@ use super::Kernel;
 #[cfg(all(target_arch = "aarch64", target_feature = "neon"))]
 use super::aarch64;
 #[cfg(target_arch = "x86_64")]
-use super::{x86_64_entry, x86_64_sse2};
+use super::x86_64::{entry as x86_64_entry, sse2 as x86_64_sse2};
 use crate::scalar;
 
 /// The length of the longest valid prefix of `bytes`, by the active kernel, for
@@ -81,7 +81,7 @@ static VALID_UP_TO: AtomicPtr<()> = AtomicPtr::new(init_valid_up_to as KernelFn 
 /// See [`VALID_UP_TO`].
 static IS_VALID: AtomicPtr<()> = AtomicPtr::new(init_is_valid as KernelFn as *mut ());
 /// The entry point for input under 64 bytes, for both: a function of its own (see
-/// `x86_64_entry.rs`), and a short call skips the long entry's length test.
+/// `x86_64/entry.rs`), and a short call skips the long entry's length test.
 static SHORT: AtomicPtr<()> = AtomicPtr::new(init_short as KernelFn as *mut ());
 
 /// Caches the active kernel's entry points; returns them (`valid_up_to`, `is_valid`, short).

@@ -32,21 +32,9 @@ mod lean;
     all(target_arch = "aarch64", target_feature = "neon")
 ))]
 mod short;
-#[cfg(target_arch = "x86_64")]
-mod utf16_avx2;
-#[cfg(all(test, target_arch = "x86_64", feature = "std"))]
-mod utf16_simdutf;
-#[cfg(target_arch = "x86_64")]
-mod utf16_tables;
 mod words;
 #[cfg(target_arch = "x86_64")]
-mod x86_64;
-#[cfg(target_arch = "x86_64")]
-mod x86_64_entry;
-#[cfg(target_arch = "x86_64")]
-mod x86_64_sse2;
-#[cfg(target_arch = "x86_64")]
-pub(crate) mod x86_64_words;
+pub(crate) mod x86_64;
 
 /// A validation kernel: the portable scalar decoder or a SIMD implementation.
 ///
@@ -248,16 +236,16 @@ fn run(k: Available, bytes: &[u8]) -> usize {
     match k.0 {
         #[cfg(target_arch = "x86_64")]
         // SAFETY: `k` is available (an `Available` is the proof).
-        Kernel::Avx512 => unsafe { x86_64_entry::valid_up_to_avx512(bytes) },
+        Kernel::Avx512 => unsafe { x86_64::entry::valid_up_to_avx512(bytes) },
         #[cfg(target_arch = "x86_64")]
         // SAFETY: as above.
-        Kernel::Avx2 => unsafe { x86_64_entry::valid_up_to_avx2(bytes) },
+        Kernel::Avx2 => unsafe { x86_64::entry::valid_up_to_avx2(bytes) },
         #[cfg(target_arch = "x86_64")]
         // SAFETY: as above.
-        Kernel::Sse42 => unsafe { x86_64_entry::valid_up_to_sse42(bytes) },
+        Kernel::Sse42 => unsafe { x86_64::entry::valid_up_to_sse42(bytes) },
         #[cfg(target_arch = "x86_64")]
         // SAFETY: as above.
-        Kernel::Sse2 => unsafe { x86_64_sse2::valid_up_to_sse2(bytes) },
+        Kernel::Sse2 => unsafe { x86_64::sse2::valid_up_to_sse2(bytes) },
         #[cfg(all(target_arch = "aarch64", target_feature = "neon"))]
         Kernel::Neon => aarch64::valid_up_to_neon(bytes),
         _ => scalar::valid_up_to_core(bytes),
@@ -293,7 +281,7 @@ pub(crate) fn push_valid_prefix(
             Kernel::Avx2 | Kernel::Avx512 => {
                 // SAFETY: AVX2 is available: `k` is (an `Available` is the proof), and
                 // AVX-512F implies it.
-                return unsafe { x86_64_entry::push_valid_avx2(bytes, out) };
+                return unsafe { x86_64::entry::push_valid_avx2(bytes, out) };
             }
             #[cfg(all(target_arch = "aarch64", target_feature = "neon"))]
             Kernel::Neon => return aarch64::push_valid_neon(bytes, out),
@@ -348,13 +336,13 @@ pub(crate) fn count_windows_with(
     match k.0 {
         #[cfg(target_arch = "x86_64")]
         // SAFETY: `k` is available (an `Available` is the proof).
-        Kernel::Avx512 => Some(unsafe { x86_64::count_windows_avx512(bytes, o, c) }),
+        Kernel::Avx512 => Some(unsafe { x86_64::vectors::count_windows_avx512(bytes, o, c) }),
         #[cfg(target_arch = "x86_64")]
         // SAFETY: `k` is available (an `Available` is the proof).
-        Kernel::Avx2 => Some(unsafe { x86_64::count_windows_avx2(bytes, o, c) }),
+        Kernel::Avx2 => Some(unsafe { x86_64::vectors::count_windows_avx2(bytes, o, c) }),
         #[cfg(target_arch = "x86_64")]
         // SAFETY: as above.
-        Kernel::Sse42 => Some(unsafe { x86_64::count_windows_sse42(bytes, o, c) }),
+        Kernel::Sse42 => Some(unsafe { x86_64::vectors::count_windows_sse42(bytes, o, c) }),
         #[cfg(all(target_arch = "aarch64", target_feature = "neon"))]
         Kernel::Neon => Some(aarch64::count_windows_neon(bytes, o, c)),
         _ => None,
@@ -374,13 +362,13 @@ pub(crate) fn validate_and_count_with(
     match k.0 {
         #[cfg(target_arch = "x86_64")]
         // SAFETY: `k` is available (an `Available` is the proof).
-        Kernel::Avx512 => unsafe { x86_64::validate_and_count_avx512(bytes, acc) },
+        Kernel::Avx512 => unsafe { x86_64::vectors::validate_and_count_avx512(bytes, acc) },
         #[cfg(target_arch = "x86_64")]
         // SAFETY: `k` is available (an `Available` is the proof).
-        Kernel::Avx2 => unsafe { x86_64::validate_and_count_avx2(bytes, acc) },
+        Kernel::Avx2 => unsafe { x86_64::vectors::validate_and_count_avx2(bytes, acc) },
         #[cfg(target_arch = "x86_64")]
         // SAFETY: as above.
-        Kernel::Sse42 => unsafe { x86_64::validate_and_count_sse42(bytes, acc) },
+        Kernel::Sse42 => unsafe { x86_64::vectors::validate_and_count_sse42(bytes, acc) },
         #[cfg(all(target_arch = "aarch64", target_feature = "neon"))]
         Kernel::Neon => aarch64::validate_and_count_neon(bytes, acc),
         _ => (scalar::valid_up_to(bytes), 0),
@@ -395,13 +383,13 @@ pub(crate) fn dense_with(k: Available, block: &[u8; 64]) -> Option<DenseMasks> {
     match k.0 {
         #[cfg(target_arch = "x86_64")]
         // SAFETY: `k` is available (an `Available` is the proof).
-        Kernel::Avx512 => Some(unsafe { x86_64::dense_avx512(block) }),
+        Kernel::Avx512 => Some(unsafe { x86_64::vectors::dense_avx512(block) }),
         #[cfg(target_arch = "x86_64")]
         // SAFETY: `k` is available (an `Available` is the proof).
-        Kernel::Avx2 => Some(unsafe { x86_64::dense_avx2(block) }),
+        Kernel::Avx2 => Some(unsafe { x86_64::vectors::dense_avx2(block) }),
         #[cfg(target_arch = "x86_64")]
         // SAFETY: as above.
-        Kernel::Sse42 => Some(unsafe { x86_64::dense_sse42(block) }),
+        Kernel::Sse42 => Some(unsafe { x86_64::vectors::dense_sse42(block) }),
         #[cfg(all(target_arch = "aarch64", target_feature = "neon"))]
         Kernel::Neon => Some(aarch64::dense_neon(block)),
         _ => None,
@@ -415,13 +403,13 @@ pub(crate) fn count_valid_with(k: Available, bytes: &[u8], acc: &mut [u64; 5]) {
     match k.0 {
         #[cfg(target_arch = "x86_64")]
         // SAFETY: `k` is available (an `Available` is the proof).
-        Kernel::Avx512 => unsafe { x86_64::count_valid_avx512(bytes, acc) },
+        Kernel::Avx512 => unsafe { x86_64::vectors::count_valid_avx512(bytes, acc) },
         #[cfg(target_arch = "x86_64")]
         // SAFETY: `k` is available (an `Available` is the proof).
-        Kernel::Avx2 => unsafe { x86_64::count_valid_avx2(bytes, acc) },
+        Kernel::Avx2 => unsafe { x86_64::vectors::count_valid_avx2(bytes, acc) },
         #[cfg(target_arch = "x86_64")]
         // SAFETY: as above.
-        Kernel::Sse42 => unsafe { x86_64::count_valid_sse42(bytes, acc) },
+        Kernel::Sse42 => unsafe { x86_64::vectors::count_valid_sse42(bytes, acc) },
         #[cfg(all(target_arch = "aarch64", target_feature = "neon"))]
         Kernel::Neon => aarch64::count_valid_neon(bytes, acc),
         _ => scalar::count_valid(bytes, acc),
@@ -453,11 +441,11 @@ pub(crate) fn word_blocks_with(
     {
         let ptr = bytes[o..].as_ptr();
         // AVX-512 uses VBMI's byte permutes where the CPU has them.
-        let f: x86_64_words::WordBlocks = match k.0 {
-            Kernel::Avx512 if x86_64_words::vbmi() => x86_64_words::word_blocks_vbmi,
-            Kernel::Avx512 => x86_64_words::word_blocks_avx512,
-            Kernel::Avx2 => x86_64_words::word_blocks_avx2,
-            Kernel::Sse42 => x86_64_words::word_blocks_sse42,
+        let f: x86_64::words::WordBlocks = match k.0 {
+            Kernel::Avx512 if x86_64::words::vbmi() => x86_64::words::word_blocks_vbmi,
+            Kernel::Avx512 => x86_64::words::word_blocks_avx512,
+            Kernel::Avx2 => x86_64::words::word_blocks_avx2,
+            Kernel::Sse42 => x86_64::words::word_blocks_sse42,
             _ => return false,
         };
         // SAFETY: `f` is the entry point of kernel `k`, which is available (an `Available` is
@@ -486,7 +474,7 @@ pub(crate) fn word_blocks_with(
 
 /// [`surely_word`](crate::words) of the character at `bytes[base + at]` for each offset `at`
 /// of `offs`, 16 a mask (offset `j` in bit `j % 16` of `out[j / 16]`), where kernel `k` has a
-/// vector test of it (AVX-512; see `x86_64_words::surely_words_avx512`); `false`, `out`
+/// vector test of it (AVX-512; see `x86_64/words.rs`'s `surely_words_avx512`); `false`, `out`
 /// untouched, elsewhere.
 #[inline]
 pub(crate) fn surely_words_with(
@@ -501,7 +489,7 @@ pub(crate) fn surely_words_with(
     if k.0 == Kernel::Avx512 {
         // SAFETY: the CPU has AVX-512F and AVX-512BW (an `Available` is the proof); any
         // offsets are safe.
-        unsafe { x86_64_words::surely_words_avx512(bytes, base, offs, bits, out) };
+        unsafe { x86_64::words::surely_words_avx512(bytes, base, offs, bits, out) };
         return true;
     }
     let _ = (k, bytes, base, offs, bits, out);
@@ -524,7 +512,9 @@ pub(crate) fn transcode_valid_prefix(src: &[u8], dst: &mut [u16]) -> (usize, usi
     #[cfg(target_arch = "x86_64")]
     if utf16_avx2() {
         // SAFETY: AVX2 is available (checked just above); `dst` is writable for its length.
-        return unsafe { utf16_avx2::transcode_valid_avx2(src, dst.as_mut_ptr(), dst.len()) };
+        return unsafe {
+            x86_64::utf16_avx2::transcode_valid_avx2(src, dst.as_mut_ptr(), dst.len())
+        };
     }
     let _ = (src, dst);
     (0, 0)
@@ -538,7 +528,7 @@ pub(crate) fn extend_valid_prefix(src: &[u8], out: &mut alloc::vec::Vec<u16>) ->
     #[cfg(target_arch = "x86_64")]
     if src.len() >= 80 && utf16_avx2() {
         // SAFETY: AVX2 is available (checked just above).
-        return unsafe { utf16_avx2::extend_valid_avx2(src, out) };
+        return unsafe { x86_64::utf16_avx2::extend_valid_avx2(src, out) };
     }
     let _ = (src, out);
     0
@@ -555,7 +545,7 @@ pub(crate) fn widen_ascii(src: &[u8], dst: &mut [u16]) -> usize {
     if utf16_avx2() {
         // SAFETY: AVX2 is available (checked just above); `dst` has room for `src.len()`
         // units (`src` was cut to its length), which is all the function may write.
-        return unsafe { utf16_avx2::widen_ascii_avx2(src, dst.as_mut_ptr()) };
+        return unsafe { x86_64::utf16_avx2::widen_ascii_avx2(src, dst.as_mut_ptr()) };
     }
     let _ = (src, dst);
     0
@@ -571,7 +561,7 @@ pub(crate) fn extend_ascii(src: &[u8], out: &mut alloc::vec::Vec<u16>) -> usize 
     #[cfg(target_arch = "x86_64")]
     let n = if utf16_avx2() {
         // SAFETY: AVX2 is available (checked just above).
-        unsafe { utf16_avx2::extend_ascii_avx2(src, out) }
+        unsafe { x86_64::utf16_avx2::extend_ascii_avx2(src, out) }
     } else {
         0
     };

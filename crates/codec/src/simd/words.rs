@@ -1,5 +1,5 @@
 //! Word counting's vector pass: the byte classes of 64-byte blocks and the word starts they
-//! give, written once over [`Vector`] and compiled per kernel in `x86_64_words.rs`.
+//! give, written once over [`Vector`] and compiled per kernel in `x86_64/words.rs` and `aarch64/mod.rs`.
 //! `words.rs` (the crate's) checks the run starts this pass cannot vouch for.
 
 use core::hint::black_box;
@@ -63,7 +63,7 @@ pub(crate) struct Classes {
     pub(crate) sep: u64,
     /// Bytes that surely begin a word when a run starts there: printable ASCII and the
     /// leads of [`WORD_LEADS`] followed by the continuation bytes they need (a kernel may
-    /// vouch for more: VBMI's tables in `x86_64_words.rs`).
+    /// vouch for more: VBMI's tables in `x86_64/words.rs`).
     pub(crate) word: u64,
     /// Separator bytes of the next block.
     pub(crate) carry: u64,

@@ -19,11 +19,11 @@
 //!
 //! And validate-and-copy for repair (`copy.rs`), in AVX2 for the AVX2 and AVX-512 kernels.
 
+use super::vectors::{Avx2, Avx512, Sse};
 #[cfg(feature = "alloc")]
-use super::copy;
-use super::lean::{self, entry};
-use super::short;
-use super::x86_64::{Avx2, Avx512, Sse};
+use crate::simd::copy;
+use crate::simd::lean::{self, entry};
+use crate::simd::short;
 
 /// The SSE4.2 kernel under 64 bytes: the 16-byte path of `short.rs`.
 ///

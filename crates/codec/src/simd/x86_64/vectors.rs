@@ -5,9 +5,9 @@
 
 use core::arch::x86_64::*;
 
-use super::counting;
-use super::generic::{self, Vector};
-use super::short::Short16;
+use crate::simd::counting;
+use crate::simd::generic::{self, Vector};
+use crate::simd::short::Short16;
 
 /// 16 bytes in an SSE register.
 #[derive(Clone, Copy)]

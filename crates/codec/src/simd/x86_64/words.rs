@@ -1,10 +1,10 @@
 //! `#[target_feature]` entry points of word counting's vector pass
-//! ([`words::word_blocks`]), beside `x86_64.rs` whose vector types they use.
+//! ([`words::word_blocks`]), beside `vectors.rs` whose vector types they use.
 
 use core::arch::x86_64::*;
 
-use super::words::{self, BYTE_CLASSES, Classes, WordState, class};
-use super::x86_64::{Avx2, Avx512, Sse};
+use super::vectors::{Avx2, Avx512, Sse};
+use crate::simd::words::{self, BYTE_CLASSES, Classes, WordState, class};
 
 /// The signature of the entry points: [`words::word_blocks`]'s.
 ///
