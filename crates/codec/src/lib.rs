@@ -96,9 +96,9 @@
 //! failing block, so every kernel gives the same answers. [`errors`], repair, the streaming
 //! decoder and [`count`] all resume at kernel speed after each error. Counting valid runs is
 //! vectorized too (bytes, scalars, lines and the length histogram in one pass over the cached
-//! window) by the SSE4.2, AVX2 and AVX-512 kernels; with the SSE2 kernel, counting, the
+//! window) by the SSE4.2, AVX2, AVX-512 and NEON kernels; with the SSE2 kernel, counting, the
 //! error scanner and repair use the scalar paths between its validation runs.
-//! `UTF8_CODEC_KERNEL=scalar|sse2|sse4.2|avx2|avx512` forces a kernel (with `std`), for
+//! `UTF8_CODEC_KERNEL=scalar|sse2|sse4.2|avx2|avx512|neon` forces a kernel (with `std`), for
 //! testing.
 //!
 //! Which kernels a build can use:
@@ -109,17 +109,20 @@
 //! | x86-64 without `std`, default target (SSE2 only) | scalar, SSE2 | SSE2 |
 //! | x86-64 without `std`, `-C target-feature=+sse4.2` / `+avx2` / `+avx512f,+avx512bw` or `-C target-cpu=...` | scalar, SSE2 and those the target features enable | at compile time: the best enabled |
 //! | x86-64 without `std` or SSE2 (`x86_64-unknown-none`, `-C target-feature=-sse2`) | scalar | scalar |
-//! | aarch64 and any other target | scalar (its ASCII skip compiles to NEON on aarch64) | scalar |
+//! | aarch64 (NEON enabled, as on every usual aarch64 target), with or without `std` | scalar, NEON | NEON (part of the baseline: no run-time check) |
+//! | any other target | scalar | scalar |
 //!
 //! Without `std` there is no run-time CPU detection: a kernel is used only when the compile
 //! time target features guarantee it. Every kernel is at least as fast as
 //! `core::str::from_utf8` on ASCII, Latin, Cyrillic, CJK, emoji and mixed text (the SSE2
 //! kernel 2-15 times as fast on non-ASCII text of a few MiB; the scalar kernel is core's
-//! validator after an ASCII skip). There is no NEON kernel yet.
+//! validator after an ASCII skip). The NEON kernel runs the same algorithms as the x86-64
+//! vector kernels (validation, errors, counting, words, repair's one-pass copy) in 16-byte
+//! vectors; UTF-8 → UTF-16 has a vector transcoder on x86-64 with AVX2 only.
 //!
 //! Short input costs little per call: [`is_valid`] and [`validate`] settle ASCII under 64
 //! bytes with a few word loads and call the kernel through a cached pointer. The SSE4.2,
-//! AVX2 and AVX-512 kernels check 8 to 63 bytes in 16-byte vectors (the last one padded with
+//! AVX2, AVX-512 and NEON kernels check 8 to 63 bytes in 16-byte vectors (the last one padded with
 //! zeros by a shuffle, no copy) and from 64 bytes skip whole ASCII blocks before any setup
 //! and check the tail as a last block overlapping the one before; [`is_valid`] (and
 //! [`validate`] and [`valid_up_to`] up to 4 KiB) tests the blocks' errors once, at the end. The SSE2 kernel leaves input under 64 bytes to core's
