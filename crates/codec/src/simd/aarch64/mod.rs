@@ -1,6 +1,6 @@
 //! The aarch64 kernel: NEON's primitives ([`neon`]) and its entry points, each the generic
-//! algorithm of `generic.rs`, `lean.rs`, `short.rs`, `counting.rs`, `copy.rs` and `words.rs`
-//! stamped out for [`Neon`].
+//! algorithm of `generic.rs`, `lean.rs`, `short.rs`, `counting.rs`, `copy.rs`, `words.rs` and
+//! `utf16.rs` stamped out for [`Neon`].
 //!
 //! NEON is enabled at compile time wherever this module is compiled
 //! (`target_feature = "neon"`), so the entry points are safe functions: no caller can reach
@@ -14,6 +14,7 @@ use super::counting::{self, WindowCounts};
 use super::generic::{self, DenseMasks};
 use super::lean::{self, entry};
 use super::short;
+use super::utf16;
 use super::words::{self, WordState};
 pub(crate) use neon::Neon;
 
@@ -97,4 +98,34 @@ pub(crate) unsafe fn word_blocks_neon(ptr: *const u8, st: &mut WordState, others
 pub(crate) fn push_valid_neon(bytes: &[u8], out: &mut alloc::string::String) -> usize {
     // SAFETY: NEON is enabled at compile time; `finish_neon` gets `o <= bytes.len()`.
     unsafe { copy::push_valid::<Neon>(bytes, out, finish_neon) }
+}
+
+/// Transcodes a prefix of valid UTF-8 `src` into `dst` (see [`utf16::transcode_valid`]):
+/// (bytes read, units written).
+pub(crate) fn transcode_valid_neon(src: &[u8], dst: &mut [u16]) -> (usize, usize) {
+    // SAFETY: NEON is enabled at compile time; `dst` is writable for its length.
+    unsafe { utf16::transcode_valid::<Neon>(src, dst.as_mut_ptr(), dst.len()) }
+}
+
+/// Widens the ASCII prefix of `src` (at most `dst.len()` bytes) to UTF-16 at `dst` (see
+/// [`utf16::widen_ascii`]); returns the bytes widened.
+pub(crate) fn widen_ascii_neon(src: &[u8], dst: &mut [u16]) -> usize {
+    let src = &src[..src.len().min(dst.len())];
+    // SAFETY: NEON is enabled at compile time; `dst` has room for `src.len()` units.
+    unsafe { utf16::widen_ascii::<Neon>(src, dst.as_mut_ptr()) }
+}
+
+/// Appends to `out` the units of [`transcode_valid_neon`] over `src`; returns the bytes
+/// converted.
+#[cfg(feature = "alloc")]
+pub(crate) fn extend_valid_neon(src: &[u8], out: &mut alloc::vec::Vec<u16>) -> usize {
+    // SAFETY: NEON is enabled at compile time.
+    unsafe { utf16::extend_valid::<Neon>(src, out) }
+}
+
+/// Appends to `out` the units of [`widen_ascii_neon`] over `src`; returns the bytes widened.
+#[cfg(feature = "alloc")]
+pub(crate) fn extend_ascii_neon(src: &[u8], out: &mut alloc::vec::Vec<u16>) -> usize {
+    // SAFETY: NEON is enabled at compile time.
+    unsafe { utf16::extend_ascii::<Neon>(src, out) }
 }

@@ -1,5 +1,5 @@
-//! NEON primitives (16 bytes per vector) for the algorithms written over [`Vector`] and
-//! [`Short16`].
+//! NEON primitives (16 bytes per vector) for the algorithms written over [`Vector`],
+//! [`Short16`] and [`Utf16Lanes`].
 //!
 //! NEON is part of the aarch64 baseline: this module is compiled only where the target has it
 //! (`target_feature = "neon"`, true of every aarch64 Linux, macOS and Windows target), so the
@@ -9,6 +9,7 @@ use core::arch::aarch64::*;
 
 use crate::simd::generic::Vector;
 use crate::simd::short::Short16;
+use crate::simd::utf16::Utf16Lanes;
 
 /// 16 bytes in a NEON register.
 #[derive(Clone, Copy)]
@@ -139,5 +140,171 @@ impl Short16 for Neon {
     unsafe fn shuffle(self, idx: Self) -> Self {
         // SAFETY: NEON register operation (`tbl`: an index of 16 or more gives 0).
         Neon(unsafe { vqtbl1q_u8(self.0, idx.0) })
+    }
+}
+
+/// The weight of each 32-bit lane's bit in [`Utf16Lanes::high_bits32`].
+static LANE_WEIGHTS: [u32; 4] = [1, 2, 4, 8];
+
+// SAFETY (whole impl): as the `Vector` impl.
+impl Utf16Lanes for Neon {
+    #[inline(always)]
+    unsafe fn load(p: *const u8) -> Self {
+        // SAFETY: 16 readable bytes at `p` (the caller's contract).
+        Neon(unsafe { vld1q_u8(p) })
+    }
+    #[inline(always)]
+    unsafe fn store(self, q: *mut u16) {
+        // SAFETY: 16 writable bytes at `q` (the caller's contract); `vst1q_u8` has no
+        // alignment requirement beyond a byte's.
+        unsafe { vst1q_u8(q.cast(), self.0) }
+    }
+    #[inline(always)]
+    unsafe fn widen_lo(self) -> Self {
+        // SAFETY: NEON register operations.
+        Neon(unsafe { vreinterpretq_u8_u16(vmovl_u8(vget_low_u8(self.0))) })
+    }
+    #[inline(always)]
+    unsafe fn widen_hi(self) -> Self {
+        // SAFETY: NEON register operation.
+        Neon(unsafe { vreinterpretq_u8_u16(vmovl_high_u8(self.0)) })
+    }
+    #[inline(always)]
+    unsafe fn splat8(b: u8) -> Self {
+        // SAFETY: NEON register operation.
+        Neon(unsafe { vdupq_n_u8(b) })
+    }
+    #[inline(always)]
+    unsafe fn splat16(x: u16) -> Self {
+        // SAFETY: NEON register operation.
+        Neon(unsafe { vreinterpretq_u8_u16(vdupq_n_u16(x)) })
+    }
+    #[inline(always)]
+    unsafe fn splat32(x: u32) -> Self {
+        // SAFETY: NEON register operation.
+        Neon(unsafe { vreinterpretq_u8_u32(vdupq_n_u32(x)) })
+    }
+    #[inline(always)]
+    unsafe fn and(self, o: Self) -> Self {
+        // SAFETY: as `Vector::and`.
+        unsafe { Vector::and(self, o) }
+    }
+    #[inline(always)]
+    unsafe fn or(self, o: Self) -> Self {
+        // SAFETY: as `Vector::or`.
+        unsafe { Vector::or(self, o) }
+    }
+    #[inline(always)]
+    unsafe fn xor(self, o: Self) -> Self {
+        // SAFETY: as `Vector::xor`.
+        unsafe { Vector::xor(self, o) }
+    }
+    #[inline(always)]
+    unsafe fn max8(self, o: Self) -> Self {
+        // SAFETY: NEON register operation.
+        Neon(unsafe { vmaxq_u8(self.0, o.0) })
+    }
+    #[inline(always)]
+    unsafe fn subs8(self, o: Self) -> Self {
+        // SAFETY: as `Vector::saturating_sub`.
+        unsafe { self.saturating_sub(o) }
+    }
+    #[inline(always)]
+    unsafe fn gt8(self, o: Self) -> Self {
+        // SAFETY: as `Vector::signed_gt`.
+        unsafe { self.signed_gt(o) }
+    }
+    #[inline(always)]
+    unsafe fn any(self) -> bool {
+        // SAFETY: as `Vector::any`.
+        unsafe { Vector::any(self) }
+    }
+    #[inline(always)]
+    unsafe fn any_high(self) -> bool {
+        // SAFETY: as `Vector::any_high_bit`.
+        unsafe { self.any_high_bit() }
+    }
+    #[inline(always)]
+    unsafe fn high_bits(self) -> u64 {
+        // SAFETY: as `Vector::high_bit_mask`.
+        unsafe { self.high_bit_mask() }
+    }
+    #[inline(always)]
+    unsafe fn shuffle(self, idx: Self) -> Self {
+        // SAFETY: as `Short16::shuffle`.
+        unsafe { Short16::shuffle(self, idx) }
+    }
+    #[inline(always)]
+    unsafe fn shl16<const N: i32>(self) -> Self {
+        // SAFETY: NEON register operations.
+        Neon(unsafe { vreinterpretq_u8_u16(vshlq_n_u16::<N>(vreinterpretq_u16_u8(self.0))) })
+    }
+    #[inline(always)]
+    unsafe fn shr16<const N: i32>(self) -> Self {
+        // SAFETY: NEON register operations.
+        Neon(unsafe { vreinterpretq_u8_u16(vshrq_n_u16::<N>(vreinterpretq_u16_u8(self.0))) })
+    }
+    #[inline(always)]
+    unsafe fn eq16(self, o: Self) -> Self {
+        // SAFETY: NEON register operations.
+        Neon(unsafe {
+            vreinterpretq_u8_u16(vceqq_u16(
+                vreinterpretq_u16_u8(self.0),
+                vreinterpretq_u16_u8(o.0),
+            ))
+        })
+    }
+    #[inline(always)]
+    unsafe fn shl32<const N: i32>(self) -> Self {
+        // SAFETY: NEON register operations.
+        Neon(unsafe { vreinterpretq_u8_u32(vshlq_n_u32::<N>(vreinterpretq_u32_u8(self.0))) })
+    }
+    #[inline(always)]
+    unsafe fn shr32<const N: i32>(self) -> Self {
+        // SAFETY: NEON register operations.
+        Neon(unsafe { vreinterpretq_u8_u32(vshrq_n_u32::<N>(vreinterpretq_u32_u8(self.0))) })
+    }
+    #[inline(always)]
+    unsafe fn sub32(self, o: Self) -> Self {
+        // SAFETY: NEON register operations.
+        Neon(unsafe {
+            vreinterpretq_u8_u32(vsubq_u32(
+                vreinterpretq_u32_u8(self.0),
+                vreinterpretq_u32_u8(o.0),
+            ))
+        })
+    }
+    #[inline(always)]
+    unsafe fn gt32(self, o: Self) -> Self {
+        // SAFETY: NEON register operations.
+        Neon(unsafe {
+            vreinterpretq_u8_u32(vcgtq_s32(
+                vreinterpretq_s32_u8(self.0),
+                vreinterpretq_s32_u8(o.0),
+            ))
+        })
+    }
+    #[inline(always)]
+    unsafe fn high_bits32(self) -> usize {
+        // SAFETY: NEON register operations; `LANE_WEIGHTS` has 16 readable bytes. Each lane's
+        // top bit moved to bit 0, times its weight, added up.
+        unsafe {
+            let top = vshrq_n_u32::<31>(vreinterpretq_u32_u8(self.0));
+            vaddvq_u32(vmulq_u32(top, vld1q_u32(LANE_WEIGHTS.as_ptr()))) as usize
+        }
+    }
+    #[inline(always)]
+    unsafe fn pack32(self) -> Self {
+        // SAFETY: NEON register operations: signed 32-bit lanes narrowed with unsigned
+        // saturation, as `packusdw`.
+        unsafe {
+            let n = vqmovun_s32(vreinterpretq_s32_u8(self.0));
+            Neon(vreinterpretq_u8_u16(vcombine_u16(n, n)))
+        }
+    }
+    #[inline(always)]
+    unsafe fn select(self, a: Self, b: Self) -> Self {
+        // SAFETY: NEON register operation (a bitwise select: the mask is whole lanes).
+        Neon(unsafe { vbslq_u8(self.0, b.0, a.0) })
     }
 }

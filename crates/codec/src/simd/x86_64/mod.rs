@@ -11,6 +11,5 @@ pub(crate) mod sse2;
 pub(crate) mod utf16_avx2;
 #[cfg(all(test, feature = "std"))]
 mod utf16_simdutf;
-mod utf16_tables;
 pub(crate) mod vectors;
 pub(crate) mod words;
