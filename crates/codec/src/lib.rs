@@ -118,7 +118,7 @@
 //! kernel 2-15 times as fast on non-ASCII text of a few MiB; the scalar kernel is core's
 //! validator after an ASCII skip). The NEON kernel runs the same algorithms as the x86-64
 //! vector kernels (validation, errors, counting, words, repair's one-pass copy) in 16-byte
-//! vectors; UTF-8 → UTF-16 has a vector transcoder on x86-64 with AVX2 only.
+//! vectors, and so does UTF-8 → UTF-16 (the AVX2 and AVX-512 kernels use AVX2's).
 //!
 //! Short input costs little per call: [`is_valid`] and [`validate`] settle ASCII under 64
 //! bytes with a few word loads and call the kernel through a cached pointer. The SSE4.2,

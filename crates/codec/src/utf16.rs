@@ -2,8 +2,8 @@
 //!
 //! The input is split by the error iterator ([`errors`], kernel speed between errors) into
 //! valid runs and maximal subparts; a valid run is transcoded without checks by
-//! [`transcode_valid`]: its bulk by the vector transcoder of `simd/` where the CPU has one
-//! (AVX2: ASCII blocks widened, other sequences converted with shuffles), the rest (tails under
+//! [`transcode_valid`]: its bulk by the vector transcoder of `simd/` where the kernel has one
+//! (AVX2, NEON: ASCII blocks widened, other sequences converted with shuffles), the rest (tails under
 //! 80 bytes, other CPUs) by a portable loop that widens 16 ASCII bytes at a time (the compiler
 //! turns it into SSE2 / NEON unpacks) and decodes the rest one sequence at a time. Everything
 //! here is safe code: a valid run that were not valid would give wrong units, never undefined
