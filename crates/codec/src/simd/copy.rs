@@ -5,13 +5,7 @@
 //! twice and runs the two one after the other). Each ISA stamps it out with its own `exact`
 //! (`x86_64/entry.rs`, `aarch64/mod.rs`).
 
-use super::generic::{Tables, Vector, check};
-
-/// Bytes per block.
-const BLOCK: usize = 64;
-
-/// How far ahead to ask for the cache line (as `lean.rs`).
-const PREFETCH: usize = 2048;
+use super::generic::{BLOCK, PREFETCH, Tables, Vector, check};
 
 /// Appends the longest valid prefix of `bytes` to `out`, validated and copied in one pass
 /// by [`copy_valid`] straight into the spare capacity; returns its length. `exact(bytes, o)`

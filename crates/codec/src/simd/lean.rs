@@ -12,18 +12,12 @@
 //! [`finish`], the whole kernel out of line, from a unit boundary at most 3 bytes before the
 //! block that failed: the exact answer always comes from there.
 
-use super::generic::{self, Tables, Vector, check, check3};
+use super::generic::{self, BLOCK, PREFETCH, Tables, Vector, check, check3};
 use crate::scalar;
-
-/// Bytes per block.
-const BLOCK: usize = 64;
 
 /// Inputs up to this length are scanned for ASCII in at most two tests, and checked from their
 /// start, every block in full.
 pub(crate) const SHORT: usize = 256;
-
-/// How far ahead to ask for the cache line (see `generic::validate_and_count`).
-const PREFETCH: usize = 2048;
 
 /// The length of the longest valid prefix of `bytes` (64 bytes or more), as
 /// [`scalar::valid_up_to`], where the bytes before `o` are ASCII (`o` is where

@@ -19,8 +19,7 @@
 
 use core::arch::x86_64::*;
 
-/// Bytes per block.
-const BLOCK: usize = 64;
+use crate::simd::generic::BLOCK;
 
 /// The constants, in registers.
 #[derive(Clone, Copy)]
