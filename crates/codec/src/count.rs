@@ -3,7 +3,7 @@
 use core::ops::AddAssign;
 
 use crate::error::{ErrorKind, StreamError};
-use crate::scalar;
+use crate::scalar::{self, TextCounts};
 use crate::simd::{self, Available, Kernel};
 use crate::stream::{Decoder, Event};
 use crate::validate::ErrorScan;
@@ -54,7 +54,7 @@ impl Counts {
 
     /// Adds the counts of a valid run of text, counted by kernel `k` (available).
     fn add_valid_with(&mut self, k: Available, s: &[u8]) {
-        let mut acc = [0; 5];
+        let mut acc = TextCounts::default();
         if s.len() < 64 {
             // Between dense errors: not worth a kernel call.
             scalar::count_valid(s, &mut acc);
@@ -64,13 +64,12 @@ impl Counts {
         self.add_acc(&acc, s.len());
     }
 
-    /// Adds counts in the kernels' shape (`[ascii, lead2, lead3, lead4, newlines]`) of `n`
-    /// bytes.
-    fn add_acc(&mut self, acc: &[u64; 5], n: usize) {
+    /// Adds the kernels' counts of `n` bytes of valid text.
+    fn add_acc(&mut self, acc: &TextCounts, n: usize) {
         self.bytes += n as u64;
-        self.chars += acc[0] + acc[1] + acc[2] + acc[3];
-        self.lines += acc[4];
-        for (total, n) in self.by_length.iter_mut().zip(acc) {
+        self.chars += acc.chars();
+        self.lines += acc.newlines;
+        for (total, n) in self.by_length.iter_mut().zip(acc.by_length()) {
             *total += n;
         }
     }
@@ -87,7 +86,7 @@ impl Counts {
 
     /// [`add_text`](Counts::add_text) without the probe, for a caller that has just probed.
     fn add_run(&mut self, k: Available, rest: &[u8]) -> usize {
-        let mut acc = [0; 5];
+        let mut acc = TextCounts::default();
         let (n, counted) = simd::validate_and_count_with(k, rest, &mut acc);
         if counted <= n {
             self.add_acc(&acc, counted);
@@ -95,11 +94,9 @@ impl Counts {
         } else {
             // The last counted block ended inside a sequence that is an error: take its
             // first bytes back out (counts are per byte, so they subtract).
-            let mut over = [0; 5];
+            let mut over = TextCounts::default();
             scalar::count_valid(&rest[n..counted], &mut over);
-            for (a, o) in acc.iter_mut().zip(over) {
-                *a -= o;
-            }
+            acc -= over;
             self.add_acc(&acc, n);
         }
         n

@@ -384,29 +384,96 @@ pub(crate) fn unit_start_before(bytes: &[u8], front: usize, end: usize) -> usize
     }
 }
 
-/// Counts over a valid UTF-8 run, a word at a time: `[ascii, lead2, lead3, lead4, newlines]`.
+/// What the kernels count over valid text, byte classes that add up: ASCII bytes, leads of
+/// 2, 3 and 4 bytes (one of the four per scalar value) and newlines. Counts are per byte, so
+/// the counts of a run split anywhere add up to the run's, and a piece counted too many can
+/// be subtracted.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(crate) struct TextCounts {
+    /// ASCII bytes (one-byte scalar values).
+    pub(crate) ascii: u64,
+    /// Leads of two-byte sequences.
+    pub(crate) lead2: u64,
+    /// Leads of three-byte sequences.
+    pub(crate) lead3: u64,
+    /// Leads of four-byte sequences.
+    pub(crate) lead4: u64,
+    /// Newline bytes.
+    pub(crate) newlines: u64,
+}
+
+impl TextCounts {
+    /// The counts of bit masks over the same bytes (a set bit a byte of that class).
+    #[inline(always)]
+    pub(crate) fn of_masks(ascii: u64, lead: [u64; 3], newlines: u64) -> TextCounts {
+        let n = |m: u64| u64::from(m.count_ones());
+        TextCounts {
+            ascii: n(ascii),
+            lead2: n(lead[0]),
+            lead3: n(lead[1]),
+            lead4: n(lead[2]),
+            newlines: n(newlines),
+        }
+    }
+
+    /// Scalar values: one per ASCII byte or lead.
+    #[inline]
+    pub(crate) fn chars(&self) -> u64 {
+        self.ascii + self.lead2 + self.lead3 + self.lead4
+    }
+
+    /// Scalar values by length in bytes (1 to 4).
+    #[inline]
+    pub(crate) fn by_length(&self) -> [u64; 4] {
+        [self.ascii, self.lead2, self.lead3, self.lead4]
+    }
+}
+
+impl core::ops::AddAssign for TextCounts {
+    #[inline(always)]
+    fn add_assign(&mut self, o: TextCounts) {
+        self.ascii += o.ascii;
+        self.lead2 += o.lead2;
+        self.lead3 += o.lead3;
+        self.lead4 += o.lead4;
+        self.newlines += o.newlines;
+    }
+}
+
+impl core::ops::SubAssign for TextCounts {
+    #[inline(always)]
+    fn sub_assign(&mut self, o: TextCounts) {
+        self.ascii -= o.ascii;
+        self.lead2 -= o.lead2;
+        self.lead3 -= o.lead3;
+        self.lead4 -= o.lead4;
+        self.newlines -= o.newlines;
+    }
+}
+
+/// Adds the counts of a valid UTF-8 run to `acc`, a word at a time.
 #[inline]
-pub(crate) fn count_valid(bytes: &[u8], acc: &mut [u64; 5]) {
+pub(crate) fn count_valid(bytes: &[u8], acc: &mut TextCounts) {
     let mut words = bytes.chunks_exact(8);
     // No branch on the data: between dense errors the pieces are short and of every script.
     for w in words.by_ref() {
         let w = u64::from_le_bytes(w.try_into().unwrap_or([0; 8]));
         let (c6, c5, c4) = (w << 1, w << 2, w << 3);
-        acc[0] += u64::from((!w & HI).count_ones());
-        acc[1] += u64::from((w & c6 & !c5 & HI).count_ones());
-        acc[2] += u64::from((w & c6 & c5 & !c4 & HI).count_ones());
-        acc[3] += u64::from((w & c6 & c5 & c4 & HI).count_ones());
+        acc.ascii += u64::from((!w & HI).count_ones());
+        acc.lead2 += u64::from((w & c6 & !c5 & HI).count_ones());
+        acc.lead3 += u64::from((w & c6 & c5 & !c4 & HI).count_ones());
+        acc.lead4 += u64::from((w & c6 & c5 & c4 & HI).count_ones());
         // Exact zero-byte test of w ^ '\n' per byte (no carries across bytes).
         let x = w ^ 0x0A0A_0A0A_0A0A_0A0A;
         let t = ((x & !HI).wrapping_add(!HI)) | x;
-        acc[4] += u64::from((!t & HI).count_ones());
+        acc.newlines += u64::from((!t & HI).count_ones());
     }
     for &b in words.remainder() {
-        acc[0] += u64::from(b < 0x80);
-        acc[1] += u64::from(b & 0xE0 == 0xC0);
-        acc[2] += u64::from(b & 0xF0 == 0xE0);
-        acc[3] += u64::from(b >= 0xF0);
-        acc[4] += u64::from(b == b'\n');
+        acc.ascii += u64::from(b < 0x80);
+        acc.lead2 += u64::from(b & 0xE0 == 0xC0);
+        acc.lead3 += u64::from(b & 0xF0 == 0xE0);
+        acc.lead4 += u64::from(b >= 0xF0);
+        acc.newlines += u64::from(b == b'\n');
     }
 }
 
@@ -417,10 +484,14 @@ mod tests {
     #[test]
     fn count_valid_matches_naive() {
         let text = "line one\nдва\n三\n😀 four\n\n".repeat(7);
-        let mut acc = [0; 5];
+        let mut acc = TextCounts::default();
         count_valid(text.as_bytes(), &mut acc);
         let by_len = |n| text.chars().filter(|c| c.len_utf8() == n).count() as u64;
-        assert_eq!(acc, [by_len(1), by_len(2), by_len(3), by_len(4), 35]);
+        assert_eq!(
+            acc.by_length(),
+            [by_len(1), by_len(2), by_len(3), by_len(4)]
+        );
+        assert_eq!(acc.newlines, 35);
     }
 
     #[test]

@@ -3,13 +3,13 @@
 //! from `generic.rs` (the validation algorithm and the dense scanner it builds on).
 
 use super::generic::{DenseMasks, Vector, dense};
-use crate::scalar;
+use crate::scalar::{self, TextCounts};
 
 /// What [`count_windows`] adds to: the valid text in the kernels' shape and the errors.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub(crate) struct WindowCounts {
-    /// `[ascii, lead2, lead3, lead4, newlines]` of the valid text, as [`scalar::count_valid`].
-    pub(crate) text: [u64; 5],
+    /// The valid text, as [`scalar::count_valid`] counts it.
+    pub(crate) text: TextCounts,
     /// Errors by [`ErrorKind::index`](crate::ErrorKind::index) (the last slot stays 0).
     pub(crate) kinds: [u64; 8],
 }
@@ -21,16 +21,11 @@ impl WindowCounts {
     fn add_window(&mut self, block: &[u8; 64], m: &DenseMasks) {
         let span = u64::MAX >> (64 - m.next);
         let ok = span & !m.errors;
-        let text = [
+        self.text += TextCounts::of_masks(
             m.ascii & span,
-            m.lead[0] & ok,
-            m.lead[1] & ok,
-            m.lead[2] & ok,
+            [m.lead[0] & ok, m.lead[1] & ok, m.lead[2] & ok],
             m.newlines & span,
-        ];
-        for (total, class) in self.text.iter_mut().zip(text) {
-            *total += u64::from(class.count_ones());
-        }
+        );
         let mut e = m.errors;
         while e != 0 {
             let j = e.trailing_zeros() as usize & 63;
@@ -69,14 +64,13 @@ pub(crate) unsafe fn count_windows<V: Vector>(
     o
 }
 
-/// Adds the counts of a valid run to `acc` (`[ascii, lead2, lead3, lead4, newlines]`), as
-/// [`scalar::count_valid`], a vector at a time.
+/// Adds the counts of a valid run to `acc`, as [`scalar::count_valid`], a vector at a time.
 ///
 /// # Safety
 ///
 /// Only on a CPU with `V`'s ISA.
 #[inline(always)]
-pub(crate) unsafe fn count_valid<V: Vector>(bytes: &[u8], acc: &mut [u64; 5]) {
+pub(crate) unsafe fn count_valid<V: Vector>(bytes: &[u8], acc: &mut TextCounts) {
     let n = V::LANES;
     let whole = bytes.len() - bytes.len() % n;
     // SAFETY: this function runs only on a CPU with V's ISA (caller's contract); every load
@@ -104,11 +98,13 @@ pub(crate) unsafe fn count_valid<V: Vector>(bytes: &[u8], acc: &mut [u64; 5]) {
             }
             i += n;
         }
-        acc[0] += whole as u64 - non_ascii;
-        acc[1] += ge_c0 - ge_e0;
-        acc[2] += ge_e0 - ge_f0;
-        acc[3] += ge_f0;
-        acc[4] += lines;
+        *acc += TextCounts {
+            ascii: whole as u64 - non_ascii,
+            lead2: ge_c0 - ge_e0,
+            lead3: ge_e0 - ge_f0,
+            lead4: ge_f0,
+            newlines: lines,
+        };
     }
     scalar::count_valid(&bytes[whole..], acc);
 }

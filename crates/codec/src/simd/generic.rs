@@ -5,7 +5,7 @@
 //! Where it says no, or at the tail, the scalar decoder takes over from the last character
 //! boundary before the block, so the exact answer always comes from the scalar twin.
 
-use crate::scalar;
+use crate::scalar::{self, TextCounts};
 
 /// The vector primitives the algorithm needs. Every method is `unsafe` because it may only run
 /// on a CPU with the implementing ISA; callers are `#[target_feature]` entry points reached
@@ -249,12 +249,12 @@ pub(crate) unsafe fn check3<V: Vector>(t: &Tables<V>, input: V, prev1: V, prev2:
 #[inline(always)]
 pub(crate) unsafe fn valid_up_to<V: Vector>(bytes: &[u8]) -> usize {
     // SAFETY: the caller's contract.
-    unsafe { validate_and_count::<V, false>(bytes, &mut [0; 5]).0 }
+    unsafe { validate_and_count::<V, false>(bytes, &mut TextCounts::default()).0 }
 }
 
 /// Validation and, with `COUNT`, counting in the same pass: returns the length of the longest
 /// valid prefix and the length `c` of the prefix whose counts were added to `acc`
-/// (`[ascii, lead2, lead3, lead4, newlines]`, as [`scalar::count_valid`]); `c` is a block
+/// (as [`scalar::count_valid`] counts); `c` is a block
 /// boundary within 3 bytes of the valid length, either side of it (a block can end inside a
 /// sequence that turns out to be an error).
 ///
@@ -264,7 +264,7 @@ pub(crate) unsafe fn valid_up_to<V: Vector>(bytes: &[u8]) -> usize {
 #[inline(always)]
 pub(crate) unsafe fn validate_and_count<V: Vector, const COUNT: bool>(
     bytes: &[u8],
-    acc: &mut [u64; 5],
+    acc: &mut TextCounts,
 ) -> (usize, usize) {
     let n = V::LANES;
     // SAFETY: this function runs only on a CPU with V's ISA (caller's contract); loads read
@@ -392,17 +392,19 @@ pub(crate) unsafe fn validate_and_count<V: Vector, const COUNT: bool>(
             // a lead of 2, 3 or 4 bytes (>= C0, >= E0, >= F0) brings 1, 2 or 3 continuation
             // bytes: 2 * ge_c0 + ge_e0 + ge_f0 non-ASCII bytes there. The bytes from `p` to
             // `o` (at most 3, perhaps of an error the next block reports) count as they are.
-            let mut cut = [0; 5];
+            let mut cut = TextCounts::default();
             scalar::count_valid(&bytes[p..o], &mut cut);
-            let before = 2 * (ge_c0 - cut[1] - cut[2] - cut[3])
-                + (ge_e0 - cut[2] - cut[3])
-                + (ge_f0 - cut[3]);
-            let non_ascii = before + (o - p) as u64 - cut[0];
-            acc[0] += o as u64 - non_ascii;
-            acc[1] += ge_c0 - ge_e0;
-            acc[2] += ge_e0 - ge_f0;
-            acc[3] += ge_f0;
-            acc[4] += lines;
+            let before = 2 * (ge_c0 - cut.lead2 - cut.lead3 - cut.lead4)
+                + (ge_e0 - cut.lead3 - cut.lead4)
+                + (ge_f0 - cut.lead4);
+            let non_ascii = before + (o - p) as u64 - cut.ascii;
+            *acc += TextCounts {
+                ascii: o as u64 - non_ascii,
+                lead2: ge_c0 - ge_e0,
+                lead3: ge_e0 - ge_f0,
+                lead4: ge_f0,
+                newlines: lines,
+            };
         }
         let first = p;
         while p + 64 <= bytes.len() && p < o + BLOCK {
@@ -421,10 +423,12 @@ pub(crate) unsafe fn validate_and_count<V: Vector, const COUNT: bool>(
                     } else {
                         (span(err, o), false)
                     };
-                    let classes = [m.ascii, m.lead[0], m.lead[1], m.lead[2], m.newlines];
-                    for (a, class) in acc.iter_mut().zip(classes) {
-                        let n = u64::from((class & range).count_ones());
-                        if add { *a += n } else { *a -= n }
+                    let lead = m.lead.map(|l| l & range);
+                    let d = TextCounts::of_masks(m.ascii & range, lead, m.newlines & range);
+                    if add {
+                        *acc += d;
+                    } else {
+                        *acc -= d;
                     }
                     return (err, err);
                 }

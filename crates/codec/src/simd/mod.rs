@@ -7,7 +7,7 @@
 
 use core::sync::atomic::{AtomicU8, Ordering};
 
-use crate::scalar;
+use crate::scalar::{self, TextCounts};
 
 #[cfg(all(target_arch = "aarch64", target_feature = "neon"))]
 mod aarch64;
@@ -333,7 +333,7 @@ pub(crate) use words::WORD_LEADS;
 pub(crate) use words::WordState;
 
 /// Counts the dense scanner's windows of `bytes` from `o`, a unit boundary, into `c` with
-/// kernel `k` , up to and including the first with at most one error, and returns
+/// kernel `k`, up to and including the first with at most one error, and returns
 /// where they end (a unit boundary; `o` when fewer than 64 bytes are left); `None` for the
 /// scalar kernel.
 #[inline]
@@ -359,15 +359,14 @@ pub(crate) fn count_windows_with(
     }
 }
 
-/// Validates `bytes` and counts its valid prefix in the same pass with kernel `k`
-/// : the valid length and the length `c` of the prefix whose counts were added to
-/// `acc` (`[ascii, lead2, lead3, lead4, newlines]`), within 3 bytes of the valid length,
-/// either side. The scalar kernel counts nothing (`c` is 0).
+/// Validates `bytes` and counts its valid prefix in the same pass with kernel `k`: the valid
+/// length and the length `c` of the prefix whose counts were added to `acc`, within 3 bytes
+/// of the valid length, either side. The scalar kernel counts nothing (`c` is 0).
 #[inline]
 pub(crate) fn validate_and_count_with(
     k: Available,
     bytes: &[u8],
-    acc: &mut [u64; 5],
+    acc: &mut TextCounts,
 ) -> (usize, usize) {
     match k.0 {
         #[cfg(target_arch = "x86_64")]
@@ -385,8 +384,8 @@ pub(crate) fn validate_and_count_with(
     }
 }
 
-/// The dense scanner's masks for a block that starts at a unit boundary, by kernel `k`
-/// ; `None` for the scalar kernel, which has its own dense scanner
+/// The dense scanner's masks for a block that starts at a unit boundary, by kernel `k`;
+/// `None` for the scalar kernel, which has its own dense scanner
 /// ([`scalar::scan_errors`]).
 #[inline]
 pub(crate) fn dense_with(k: Available, block: &[u8; 64]) -> Option<DenseMasks> {
@@ -406,10 +405,10 @@ pub(crate) fn dense_with(k: Available, block: &[u8; 64]) -> Option<DenseMasks> {
     }
 }
 
-/// Adds the counts of a valid run of text to `acc` (`[ascii, lead2, lead3, lead4, newlines]`)
+/// Adds the counts of a valid run of text to `acc`
 /// with kernel `k`.
 #[inline]
-pub(crate) fn count_valid_with(k: Available, bytes: &[u8], acc: &mut [u64; 5]) {
+pub(crate) fn count_valid_with(k: Available, bytes: &[u8], acc: &mut TextCounts) {
     match k.0 {
         #[cfg(target_arch = "x86_64")]
         // SAFETY: `k` is available (an `Available` is the proof).
@@ -427,7 +426,7 @@ pub(crate) fn count_valid_with(k: Available, bytes: &[u8], acc: &mut [u64; 5]) {
 }
 
 /// Counts the run starts of the 64-byte blocks of `bytes` from `o`, one per element of
-/// `others`, into `st` with kernel `k` , as [`words::word_blocks`]: the run starts
+/// `others`, into `st` with kernel `k`, as [`words::word_blocks`]: the run starts
 /// of each block whose first character it cannot vouch for go to `others`; `false` (nothing
 /// done) for the portable kernels.
 ///

@@ -16,6 +16,7 @@ use super::lean::{self, entry};
 use super::short;
 use super::utf16;
 use super::words::{self, WordState};
+use crate::scalar::TextCounts;
 pub(crate) use neon::Neon;
 
 /// Under 64 bytes: the 16-byte path of `short.rs`.
@@ -59,7 +60,7 @@ fn finish_neon(bytes: &[u8], o: usize) -> usize {
 }
 
 /// Adds the counts of a valid run of text to `acc` (see [`counting::count_valid`]).
-pub(crate) fn count_valid_neon(bytes: &[u8], acc: &mut [u64; 5]) {
+pub(crate) fn count_valid_neon(bytes: &[u8], acc: &mut TextCounts) {
     // SAFETY: NEON is enabled at compile time.
     unsafe { counting::count_valid::<Neon>(bytes, acc) }
 }
@@ -71,7 +72,7 @@ pub(crate) fn dense_neon(block: &[u8; 64]) -> DenseMasks {
 }
 
 /// Validates and counts in one pass (see [`generic::validate_and_count`]).
-pub(crate) fn validate_and_count_neon(bytes: &[u8], acc: &mut [u64; 5]) -> (usize, usize) {
+pub(crate) fn validate_and_count_neon(bytes: &[u8], acc: &mut TextCounts) -> (usize, usize) {
     // SAFETY: NEON is enabled at compile time.
     unsafe { generic::validate_and_count::<Neon, true>(bytes, acc) }
 }

@@ -5,6 +5,7 @@
 
 use core::arch::x86_64::*;
 
+use crate::scalar::TextCounts;
 use crate::simd::counting;
 use crate::simd::generic::{self, Vector};
 use crate::simd::short::Short16;
@@ -369,7 +370,7 @@ unsafe fn lanes_before(input: __m512i, prev: __m512i) -> __m512i {
 ///
 /// The CPU must support SSE4.2.
 #[target_feature(enable = "sse4.2,popcnt")]
-pub(crate) unsafe fn count_valid_sse42(bytes: &[u8], acc: &mut [u64; 5]) {
+pub(crate) unsafe fn count_valid_sse42(bytes: &[u8], acc: &mut TextCounts) {
     // SAFETY: SSE4.2 (and POPCNT, which every SSE4.2 CPU has) is present (this function's
     // contract).
     unsafe { counting::count_valid::<Sse>(bytes, acc) }
@@ -381,7 +382,7 @@ pub(crate) unsafe fn count_valid_sse42(bytes: &[u8], acc: &mut [u64; 5]) {
 ///
 /// The CPU must support AVX2.
 #[target_feature(enable = "avx2,popcnt")]
-pub(crate) unsafe fn count_valid_avx2(bytes: &[u8], acc: &mut [u64; 5]) {
+pub(crate) unsafe fn count_valid_avx2(bytes: &[u8], acc: &mut TextCounts) {
     // SAFETY: AVX2 (and POPCNT, which every AVX2 CPU has) is present (this function's
     // contract).
     unsafe { counting::count_valid::<Avx2>(bytes, acc) }
@@ -393,7 +394,7 @@ pub(crate) unsafe fn count_valid_avx2(bytes: &[u8], acc: &mut [u64; 5]) {
 ///
 /// The CPU must support AVX-512F and AVX-512BW.
 #[target_feature(enable = "avx512f,avx512bw,popcnt")]
-pub(crate) unsafe fn count_valid_avx512(bytes: &[u8], acc: &mut [u64; 5]) {
+pub(crate) unsafe fn count_valid_avx512(bytes: &[u8], acc: &mut TextCounts) {
     // SAFETY: AVX-512F/BW (and POPCNT, which every such CPU has) are present (this function's
     // contract).
     unsafe { counting::count_valid::<Avx512>(bytes, acc) }
@@ -439,7 +440,10 @@ pub(crate) unsafe fn dense_avx512(block: &[u8; 64]) -> generic::DenseMasks {
 ///
 /// The CPU must support SSE4.2.
 #[target_feature(enable = "sse4.2,popcnt")]
-pub(crate) unsafe fn validate_and_count_sse42(bytes: &[u8], acc: &mut [u64; 5]) -> (usize, usize) {
+pub(crate) unsafe fn validate_and_count_sse42(
+    bytes: &[u8],
+    acc: &mut TextCounts,
+) -> (usize, usize) {
     // SAFETY: SSE4.2 (and POPCNT, which every SSE4.2 CPU has) is present (this function's contract).
     unsafe { generic::validate_and_count::<Sse, true>(bytes, acc) }
 }
@@ -450,7 +454,7 @@ pub(crate) unsafe fn validate_and_count_sse42(bytes: &[u8], acc: &mut [u64; 5]) 
 ///
 /// The CPU must support AVX2.
 #[target_feature(enable = "avx2,popcnt")]
-pub(crate) unsafe fn validate_and_count_avx2(bytes: &[u8], acc: &mut [u64; 5]) -> (usize, usize) {
+pub(crate) unsafe fn validate_and_count_avx2(bytes: &[u8], acc: &mut TextCounts) -> (usize, usize) {
     // SAFETY: AVX2 (and POPCNT, which every AVX2 CPU has) is present (this function's contract).
     unsafe { generic::validate_and_count::<Avx2, true>(bytes, acc) }
 }
@@ -461,7 +465,10 @@ pub(crate) unsafe fn validate_and_count_avx2(bytes: &[u8], acc: &mut [u64; 5]) -
 ///
 /// The CPU must support AVX-512F and AVX-512BW.
 #[target_feature(enable = "avx512f,avx512bw,popcnt")]
-pub(crate) unsafe fn validate_and_count_avx512(bytes: &[u8], acc: &mut [u64; 5]) -> (usize, usize) {
+pub(crate) unsafe fn validate_and_count_avx512(
+    bytes: &[u8],
+    acc: &mut TextCounts,
+) -> (usize, usize) {
     // SAFETY: AVX-512F/BW (and POPCNT, which every such CPU has) are present (this function's contract).
     unsafe { generic::validate_and_count::<Avx512, true>(bytes, acc) }
 }
