@@ -13,7 +13,8 @@ use super::generic::{BLOCK, PREFETCH, Tables, Vector, check};
 ///
 /// # Safety
 ///
-/// Only on a CPU with `V`'s ISA.
+/// Only on a CPU with `V`'s ISA; `exact(bytes, o)` (for `o <= bytes.len()`) must return an
+/// `n <= bytes.len()` with `bytes[..n]` well-formed (the `String` keeps what is copied).
 #[inline(always)]
 pub(crate) unsafe fn push_valid<V: Vector>(
     bytes: &[u8],
@@ -43,7 +44,8 @@ pub(crate) unsafe fn push_valid<V: Vector>(
 /// # Safety
 ///
 /// Only on a CPU with `V`'s ISA; `dst` writable for `bytes.len()` bytes, not overlapping
-/// `bytes`.
+/// `bytes`; `exact(bytes, o)` (for `o <= bytes.len()`) must return an `n <= bytes.len()`
+/// (which is then returned) with `bytes[..n]` well-formed.
 #[inline(always)]
 pub(crate) unsafe fn copy_valid<V: Vector>(
     bytes: &[u8],

@@ -19,8 +19,8 @@ use crate::scalar;
 /// anything else goes straight to the kernel, whose entry has its own paths for short input
 /// and tails (`short.rs`, `lean.rs`). Up to [`ONE_TEST`] bytes, by the entry point of
 /// [`is_valid`] (its answer is exact too): the blocks' errors tested once, at the end, which
-/// measured 6-9% faster than a test per block on 256 bytes of mixed text, for a second pass
-/// of at most that many bytes where there is an error. No dense probe, which pays only where
+/// measured faster than a test per block on short mixed text, for a second pass of at most
+/// that many bytes where there is an error. No dense probe, which pays only where
 /// errors are dense ([`probe`](super::probe), for the error iterator).
 #[inline(always)]
 pub(crate) fn valid_up_to(bytes: &[u8]) -> usize {
@@ -81,7 +81,8 @@ static VALID_UP_TO: AtomicPtr<()> = AtomicPtr::new(init_valid_up_to as KernelFn 
 /// See [`VALID_UP_TO`].
 static IS_VALID: AtomicPtr<()> = AtomicPtr::new(init_is_valid as KernelFn as *mut ());
 /// The entry point for input under 64 bytes, for both: a function of its own (see
-/// `x86_64/entry.rs`), and a short call skips the long entry's length test.
+/// `x86_64/entry.rs`, `aarch64/mod.rs`), and a short call skips the long entry's length
+/// test.
 static SHORT: AtomicPtr<()> = AtomicPtr::new(init_short as KernelFn as *mut ());
 
 /// Caches the active kernel's entry points; returns them (`valid_up_to`, `is_valid`, short).

@@ -8,13 +8,15 @@
 use crate::scalar::{self, TextCounts};
 
 /// The vector primitives the algorithm needs. Every method is `unsafe` because it may only run
-/// on a CPU with the implementing ISA; callers are `#[target_feature]` entry points reached
-/// after the run-time check (see `simd/mod.rs`).
+/// on a CPU with the implementing ISA; callers are the ISA's entry points (`#[target_feature]`
+/// ones reached with an `Available` of their kernel, or NEON's, compiled only where the target
+/// has it: see `simd/mod.rs`).
 ///
 /// # Safety
 ///
 /// Every method may be called only on a CPU that supports the implementing type's ISA
-/// (SSE4.2, AVX2 or AVX-512BW); [`load`](Vector::load) also needs `LANES` readable bytes.
+/// (SSE4.2, AVX2, AVX-512BW or NEON); [`load`](Vector::load) also needs `LANES` readable
+/// bytes.
 pub(crate) trait Vector: Copy {
     /// Bytes per vector (16, 32 or 64); 64 must be a multiple.
     const LANES: usize;

@@ -168,12 +168,10 @@ unsafe fn high<A: Vector>(ptr: *const u8, n: usize) -> A {
 }
 
 /// Whether `bytes` (64 to [`SHORT`] bytes) is all ASCII, tested in `A`'s vectors (AVX2's for
-/// the AVX-512 kernel: on Zen 4 the ASCII scan of short inputs with one 512-bit load and a
-/// mask register took twice as long at 256 bytes). The first block first, so that mixed text
-/// pays one test; then the rest in one more: of nothing at 64 bytes, of the last block up to
-/// 128, of the second block and the last two, overlapping, up to 256. Before, the scan went on
-/// two blocks to a test, then one, with a branch on the length for each: ASCII of 192 and 256
-/// bytes took 1.05 and 1.03 times simdutf8's time on Zen 4, now 0.88 and 0.79.
+/// the AVX-512 kernel, whose one 512-bit load and mask register cost more on short input).
+/// The first block first, so that mixed text pays one test; then the rest in one more: of
+/// nothing at 64 bytes, of the last block up to 128, of the second block and the last two,
+/// overlapping, up to 256, with no branch on the length per block.
 ///
 /// # Safety
 ///

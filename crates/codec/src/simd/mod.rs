@@ -1,4 +1,6 @@
-//! Run-time selection of the validation kernel. The only module that names `target_arch`.
+//! The kernels: their selection at run time, and the helpers that run one (each taking an
+//! [`Available`]). Outside `simd/`, only `words.rs` names `target_arch` (for its tests of the
+//! VBMI tables).
 //!
 //! The choice is made once, on first use, and cached in an atomic: the best kernel the CPU
 //! supports, or the one named by the environment variable `UTF8_CODEC_KERNEL` (`scalar`, `sse2`,
@@ -133,17 +135,25 @@ impl Kernel {
     pub fn is_available(self) -> bool {
         match self {
             Kernel::Scalar => true,
-            Kernel::Neon => cfg!(all(target_arch = "aarch64", target_feature = "neon")),
+            // Little-endian only: the UTF-16 stores write 16-bit units as bytes in lane order.
+            Kernel::Neon => cfg!(all(
+                target_arch = "aarch64",
+                target_feature = "neon",
+                target_endian = "little"
+            )),
             #[cfg(all(target_arch = "x86_64", feature = "std"))]
             Kernel::Sse2 => std::is_x86_feature_detected!("sse2"),
             #[cfg(all(target_arch = "x86_64", feature = "std"))]
             Kernel::Sse42 => std::is_x86_feature_detected!("sse4.2"),
             #[cfg(all(target_arch = "x86_64", feature = "std"))]
             Kernel::Avx2 => std::is_x86_feature_detected!("avx2"),
+            // AVX2 too: the kernel's short paths, its copy and its UTF-16 transcoder are AVX2's
+            // (every CPU with AVX-512 has it, but a virtual machine may hide it).
             #[cfg(all(target_arch = "x86_64", feature = "std"))]
             Kernel::Avx512 => {
                 std::is_x86_feature_detected!("avx512f")
                     && std::is_x86_feature_detected!("avx512bw")
+                    && std::is_x86_feature_detected!("avx2")
             }
             #[cfg(all(target_arch = "x86_64", not(feature = "std")))]
             Kernel::Sse2 => cfg!(target_feature = "sse2"),
@@ -152,7 +162,11 @@ impl Kernel {
             #[cfg(all(target_arch = "x86_64", not(feature = "std")))]
             Kernel::Avx2 => cfg!(target_feature = "avx2"),
             #[cfg(all(target_arch = "x86_64", not(feature = "std")))]
-            Kernel::Avx512 => cfg!(all(target_feature = "avx512f", target_feature = "avx512bw")),
+            Kernel::Avx512 => cfg!(all(
+                target_feature = "avx512f",
+                target_feature = "avx512bw",
+                target_feature = "avx2"
+            )),
             #[cfg(not(target_arch = "x86_64"))]
             _ => false,
         }
@@ -289,8 +303,8 @@ pub(crate) fn push_valid_prefix(
         match k.0 {
             #[cfg(target_arch = "x86_64")]
             Kernel::Avx2 | Kernel::Avx512 => {
-                // SAFETY: AVX2 is available: `k` is (an `Available` is the proof), and
-                // AVX-512F implies it.
+                // SAFETY: AVX2 is available: `k` is (an `Available` is the proof), and the
+                // AVX-512 kernel is available only with AVX2 (`is_available`).
                 return unsafe { x86_64::entry::push_valid_avx2(bytes, out) };
             }
             #[cfg(all(target_arch = "aarch64", target_feature = "neon"))]
@@ -505,18 +519,19 @@ pub(crate) fn surely_words_with(
     false
 }
 
-/// Whether the AVX2 UTF-16 transcoder is used: the active kernel is AVX2 or AVX-512.
+/// Whether the AVX2 UTF-16 transcoder is used: the active kernel is AVX2 or AVX-512 (which
+/// is available only with AVX2: `is_available`).
 #[cfg(target_arch = "x86_64")]
 #[inline]
 fn utf16_avx2() -> bool {
-    matches!(Kernel::active(), Kernel::Avx2 | Kernel::Avx512) && Kernel::Avx2.is_available()
+    matches!(Available::active().0, Kernel::Avx2 | Kernel::Avx512)
 }
 
 /// Whether the NEON UTF-16 transcoder is used: the active kernel is NEON.
 #[cfg(all(target_arch = "aarch64", target_feature = "neon"))]
 #[inline]
 fn utf16_neon() -> bool {
-    Kernel::active() == Kernel::Neon
+    Available::active().0 == Kernel::Neon
 }
 
 /// Transcodes a prefix of `src`, valid UTF-8, into `dst` with the vector transcoder of

@@ -18,8 +18,8 @@ use crate::scalar;
 pub(crate) trait Short16: Vector {
     /// The 8 bytes of `w` (its low byte first) in the first 8 lanes, zeros in the rest.
     unsafe fn from_word(w: u64) -> Self;
-    /// The bytes of `self` picked by the bytes of `idx`: lane `i` gets `self[idx[i]]`, or 0
-    /// where `idx[i]` has its high bit set.
+    /// The bytes of `self` picked by the bytes of `idx`: lane `i` gets `self[idx[i]]` for an
+    /// index under 16, or 0 where `idx[i]` has its high bit set (other indices are not used).
     unsafe fn shuffle(self, idx: Self) -> Self;
 }
 

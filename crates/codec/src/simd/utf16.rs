@@ -28,7 +28,7 @@ use super::utf16_tables::{COMPRESS, INDEX, NONE, PACK, SHUFFLES};
 pub(crate) trait Utf16Lanes: Copy {
     /// Unaligned load of 16 bytes.
     unsafe fn load(p: *const u8) -> Self;
-    /// Unaligned store of the 16 bytes (8 units) at `q`.
+    /// Unaligned store of the 16 bytes (8 units, little-endian) at `q`.
     unsafe fn store(self, q: *mut u16);
     /// The low 8 bytes zero-extended to 8 16-bit lanes.
     unsafe fn widen_lo(self) -> Self;
@@ -58,17 +58,18 @@ pub(crate) trait Utf16Lanes: Copy {
     unsafe fn any_high(self) -> bool;
     /// The high bit of every byte, byte `i` in bit `i`.
     unsafe fn high_bits(self) -> u64;
-    /// The bytes of `self` picked by `idx` (0 where an index has its high bit set).
+    /// The bytes of `self` picked by `idx`: lane `i` gets `self[idx[i]]` for an index under
+    /// 16, 0 where the index has its high bit set (other indices are not used).
     unsafe fn shuffle(self, idx: Self) -> Self;
-    /// Per-16-bit-lane shift left by `N`.
+    /// Per-16-bit-lane shift left by `N` (0..=15).
     unsafe fn shl16<const N: i32>(self) -> Self;
-    /// Per-16-bit-lane logical shift right by `N`.
+    /// Per-16-bit-lane logical shift right by `N` (1..=16).
     unsafe fn shr16<const N: i32>(self) -> Self;
     /// Per-16-bit-lane `self == o` as all ones / zeros.
     unsafe fn eq16(self, o: Self) -> Self;
-    /// Per-32-bit-lane shift left by `N`.
+    /// Per-32-bit-lane shift left by `N` (0..=31).
     unsafe fn shl32<const N: i32>(self) -> Self;
-    /// Per-32-bit-lane logical shift right by `N`.
+    /// Per-32-bit-lane logical shift right by `N` (1..=32).
     unsafe fn shr32<const N: i32>(self) -> Self;
     /// Per-32-bit-lane wrapping subtraction.
     unsafe fn sub32(self, o: Self) -> Self;
@@ -179,7 +180,8 @@ pub(crate) trait Utf16Lanes: Copy {
         }
     }
 
-    /// Eight three-byte sequences at `p` (bytes 0-11 and 12-23) to 8 units at `q`.
+    /// Eight three-byte sequences at `p` (bytes 0-11 and 12-23) to 8 units at `q` (units 8
+    /// to 15 may be written too).
     ///
     /// # Safety
     ///

@@ -25,7 +25,7 @@ pub(crate) const NONE: u8 = 209;
 /// `[shuffle index, bytes consumed]` by 12-bit end-of-code-point mask.
 pub(crate) static INDEX: [[u8; 2]; 4096] = build_index();
 
-/// The 209 shuffles of [`INDEX`] (for `_mm_shuffle_epi8`: 0x80 gives a zero byte).
+/// The 209 shuffles of [`INDEX`] (for `pshufb` and `tbl`: 0x80 gives a zero byte).
 pub(crate) static SHUFFLES: [[u8; 16]; 209] = build_shuffles();
 
 /// By 4-bit mask of the 32-bit lanes holding a surrogate pair (high surrogate in the low

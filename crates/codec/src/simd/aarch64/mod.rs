@@ -97,7 +97,8 @@ pub(crate) unsafe fn word_blocks_neon(ptr: *const u8, st: &mut WordState, others
 /// (see [`copy::push_valid`]); returns its length.
 #[cfg(feature = "alloc")]
 pub(crate) fn push_valid_neon(bytes: &[u8], out: &mut alloc::string::String) -> usize {
-    // SAFETY: NEON is enabled at compile time; `finish_neon` gets `o <= bytes.len()`.
+    // SAFETY: NEON is enabled at compile time; `finish_neon` (`lean::finish`) returns the
+    // length of the valid prefix, at most `bytes.len()`, as `push_valid` requires.
     unsafe { copy::push_valid::<Neon>(bytes, out, finish_neon) }
 }
 

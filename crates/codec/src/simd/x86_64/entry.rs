@@ -1,10 +1,9 @@
 //! The x86-64 kernels' validation entry points, each an `unsafe fn` with `#[target_feature]`
-//! that `simd/mod.rs` calls only after the matching run-time (or compile-time) check.
+//! that `simd/mod.rs` calls only with an `Available` of its kernel.
 //!
 //! Each kernel has four functions, apart so that the layout of one path cannot slow another
-//! (issue 23: on Zen 4 a call of a few nanoseconds costs a cycle more for each fetch window
-//! its path takes, so one path's code moved another's time by 5-10% when they shared a
-//! function):
+//! (a call of a few nanoseconds costs about a cycle more for each fetch window its path
+//! takes, so paths that share a function move each other's time):
 //!
 //! - `short_*`: under 64 bytes, the 16-byte path of `short.rs` (the callers' inlined
 //!   entry sends short input here directly);
@@ -154,13 +153,9 @@ unsafe fn finish_avx2(bytes: &[u8], o: usize) -> usize {
 }
 
 /// The shortest input the AVX-512 kernel checks in 512-bit vectors; shorter ones (from 64
-/// bytes) take the AVX2 block loop, whose setup is half as wide: on Zen 4, 64 bytes of mixed
-/// text took 7.0 ns with the 512-bit loop against 5.5 with the 256-bit one (simdutf8, AVX2:
-/// 5.6), and 128 bytes 10.6 against 9.0 (simdutf8 8.9) in the criterion benchmark of 1,000
-/// buffers, where the call is inlined into the caller's loop as a library user's is (called
-/// through a pointer the 512-bit loop was the faster, 7.9 against 8.7 ns). The ASCII scan is
-/// in 256-bit vectors at every length: with one 512-bit load and a mask register it took
-/// twice as long at 256 bytes.
+/// bytes) take the AVX2 block loop, whose setup is half as wide and which measured faster
+/// there (BENCHMARKS.md). The ASCII scan is in 256-bit vectors at every length, for the same
+/// reason.
 const AVX512_MIN: usize = 192;
 
 /// The AVX-512F and AVX-512BW kernel: the length of the longest valid prefix of `bytes`.
@@ -235,6 +230,7 @@ unsafe fn finish_avx512(bytes: &[u8], o: usize) -> usize {
 #[target_feature(enable = "avx2")]
 pub(crate) unsafe fn push_valid_avx2(bytes: &[u8], out: &mut alloc::string::String) -> usize {
     // SAFETY: AVX2 is present (this function's contract); `finish_avx2` has the same ISA
-    // contract and gets `o <= bytes.len()`.
+    // contract, gets `o <= bytes.len()` and returns the length of the valid prefix
+    // (`lean::finish`), at most `bytes.len()`, as `push_valid` requires.
     unsafe { copy::push_valid::<Avx2>(bytes, out, |b, o| finish_avx2(b, o)) }
 }

@@ -1,4 +1,4 @@
-//! The SSE2 kernel, for the baseline x86-64 target (issue 23): a build without `std` knows
+//! The SSE2 kernel, for the baseline x86-64 target: a build without `std` knows
 //! only its compile-time target features, and SSE2 is all the default x86-64 target has.
 //!
 //! SSE2 has no `pshufb`, so the lookup algorithm's nibble tables are out; this kernel checks

@@ -1,6 +1,6 @@
 //! simdutf's valid-only `convert_utf8_to_utf16le` (the C++ library, built from source by the
 //! `simdutf` dev-dependency) beside the crate's lossy transcoder: a differential test on valid
-//! text, and the timing behind BENCHMARKS.md's comparison (issue 23, item 3), an ignored test
+//! text, and the timing behind BENCHMARKS.md's comparison, an ignored test
 //! because simdutf's entry point is an `unsafe fn` taking raw pointers, and `unsafe` is only
 //! allowed under `simd/` (the criterion bench has encoding_rs and std, not simdutf):
 //!

@@ -330,10 +330,8 @@ const THIRD2: [u8; 64] = {
 /// Each byte's sequences are the and of three lookups (its own, the next byte's, the one
 /// after), in two sets of eight, tested once at the end: two masks a block moved to general
 /// registers (four in a block with a non-ASCII separator) where testing each condition apart
-/// moved eight (on Zen 4 a move takes two cycles; the words of the bench's 256 MiB of mixed
-/// text in-process: 44 -> 35 ms with the first set alone, the same sequences as before).
-/// The second set vouches for the three-byte characters the first leaves to the caller:
-/// 31 ms, the caller's checks mostly gone.
+/// would move eight (a mask move costs two cycles on Zen 4). The second set vouches for the
+/// three-byte characters the first leaves to the caller.
 ///
 /// # Safety
 ///
