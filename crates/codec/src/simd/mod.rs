@@ -497,8 +497,8 @@ pub(crate) fn word_blocks_with(
 
 /// [`surely_word`](crate::words) of the character at `bytes[base + at]` for each offset `at`
 /// of `offs`, 16 a mask (offset `j` in bit `j % 16` of `out[j / 16]`), where kernel `k` has a
-/// vector test of it (AVX-512; see `x86_64/words.rs`'s `surely_words_avx512`); `false`, `out`
-/// untouched, elsewhere.
+/// vector test of it (AVX-512 and AVX2: `x86_64/surely.rs`); `false`, `out` untouched,
+/// elsewhere.
 #[inline]
 pub(crate) fn surely_words_with(
     k: Available,
@@ -508,15 +508,25 @@ pub(crate) fn surely_words_with(
     bits: &[u64; 2048],
     out: &mut [u16],
 ) -> bool {
-    #[cfg(target_arch = "x86_64")]
-    if k.0 == Kernel::Avx512 {
-        // SAFETY: the CPU has AVX-512F and AVX-512BW (an `Available` is the proof); any
-        // offsets are safe.
-        unsafe { x86_64::words::surely_words_avx512(bytes, base, offs, bits, out) };
-        return true;
+    match k.0 {
+        #[cfg(target_arch = "x86_64")]
+        Kernel::Avx512 => {
+            // SAFETY: the CPU has AVX-512F and AVX-512BW (an `Available` is the proof); any
+            // offsets are safe.
+            unsafe { x86_64::surely::surely_words_avx512(bytes, base, offs, bits, out) };
+            true
+        }
+        #[cfg(target_arch = "x86_64")]
+        Kernel::Avx2 => {
+            // SAFETY: the CPU has AVX2 (an `Available` is the proof); any offsets are safe.
+            unsafe { x86_64::surely::surely_words_avx2(bytes, base, offs, bits, out) };
+            true
+        }
+        _ => {
+            let _ = (bytes, base, offs, bits, out);
+            false
+        }
     }
-    let _ = (k, bytes, base, offs, bits, out);
-    false
 }
 
 /// Whether the AVX2 UTF-16 transcoder is used: the active kernel is AVX2 or AVX-512 (which

@@ -127,8 +127,8 @@ unsafe fn classes<V: Vector>(block: *const u8) -> Classes {
     // at `block + i + d` with `i + V::LANES <= 64` and `d <= 2`, inside the readable range.
     unsafe {
         let k = |b: u8| V::splat(b);
-        // ASCII classes and the non-ASCII bytes: all most blocks of English need.
-        let (mut blank, mut print, mut high) = (0u64, 0u64, 0u64);
+        // ASCII classes and whether any byte is not ASCII: all most blocks of English need.
+        let (mut blank, mut print, mut high) = (0u64, 0u64, k(0));
         let mut i = 0;
         while i < 64 {
             let v = V::load(block.add(i));
@@ -140,7 +140,7 @@ unsafe fn classes<V: Vector>(block: *const u8) -> Classes {
             // booleans it rebuilds bit by bit.
             blank |= black_box(is_blank.high_bit_mask()) << i;
             print |= black_box(is_print.high_bit_mask()) << i;
-            high |= black_box(v.high_bit_mask()) << i;
+            high = high.or(v);
             i += V::LANES;
         }
         let mut c = Classes {
@@ -148,15 +148,16 @@ unsafe fn classes<V: Vector>(block: *const u8) -> Classes {
             word: print,
             carry: 0,
         };
-        if high == 0 {
+        if !high.any_high_bit() {
             return c;
         }
-        // The leads: which surely begin a word (when their continuation bytes follow), and
-        // whether a separator may begin here.
-        let (mut lead2, mut lead3, mut cand, mut cont1, mut cont2) = (0u64, 0, 0, 0, 0);
+        // The leads that surely begin a word when their continuation bytes follow, combined
+        // with those bytes in the vectors (one mask per vector for every word byte, where
+        // moving each class to a general register apart took five), and whether a separator
+        // may begin here.
+        let (mut lead_words, mut cand) = (0u64, k(0));
         let (hi_t, lo_t) = (V::table(&WORD_LEADS.0), V::table(&WORD_LEADS.1));
-        // The bits of one lane's mask.
-        let full = u64::MAX >> (64 - V::LANES);
+        let zero = k(0);
         let mut i = 0;
         while i < 64 {
             let p = block.add(i);
@@ -165,18 +166,20 @@ unsafe fn classes<V: Vector>(block: *const u8) -> Classes {
                 .high_nibbles()
                 .lookup(hi_t)
                 .and(v.low_nibbles().lookup(lo_t));
-            // A lane's mask of the bytes whose row has one of `bits`.
-            let has = |bits: u8| black_box(row.and(k(bits)).eq(k(0)).high_bit_mask()) ^ full;
-            lead2 |= has(3) << i;
-            lead3 |= has(4) << i;
-            cand |= has(SEP_LEAD2 | SEP_LEAD3) << i;
             // Continuation bytes (0x80..0xBF) are the signed values below 0xC0.
-            cont1 |= black_box(k(0xC0).signed_gt(V::load(p.add(1))).high_bit_mask()) << i;
-            cont2 |= black_box(k(0xC0).signed_gt(V::load(p.add(2))).high_bit_mask()) << i;
+            let cont1 = k(0xC0).signed_gt(V::load(p.add(1)));
+            let cont2 = k(0xC0).signed_gt(V::load(p.add(2)));
+            // Row bits 0-1: a two-byte word lead; bit 2: a three-byte one (0xFF where unset).
+            let not2 = row.and(k(3)).eq(zero);
+            let not3 = row.and(k(4)).eq(zero);
+            let lead2 = not2.xor(k(0xFF)).and(cont1);
+            let lead3 = not3.xor(k(0xFF)).and(cont1).and(cont2);
+            lead_words |= black_box(lead2.or(lead3).high_bit_mask()) << i;
+            cand = cand.or(row.and(k(SEP_LEAD2 | SEP_LEAD3)));
             i += V::LANES;
         }
-        c.word |= lead2 & cont1 | lead3 & cont1 & cont2;
-        if cand == 0 {
+        c.word |= lead_words;
+        if !cand.any() {
             return c;
         }
         let (sep2, sep3) = wide_separators::<V>(block);
