@@ -135,17 +135,49 @@ pub fn row<'a>(rows: &'a [Timed], label: &str) -> Option<&'a Timed> {
 
 /// Each comparison's target. Its peer is also the baseline of the table's ratios.
 #[rustfmt::skip]
-const TARGETS: [(&str, Target); 9] = [
+const TARGETS: [(&str, Target); 10] = [
     ("count", Target { ours: "utf8-count -l -m -c -e", peer: "wc -l", also: None, goal: Goal::AtMost(0.6), text: "`utf8-count -l -m -c -e` at most 0.6× the time of `wc -l` (default threads)" }),
     ("count-one", Target { ours: "utf8-count --threads 1 -l -m -c -e", peer: "wc -l", also: None, goal: Goal::AtMost(1.0), text: "`utf8-count --threads 1 -l -m -c -e` at most the time of `wc -l`" }),
     ("words", Target { ours: "utf8-count -w", peer: "wc -w", also: None, goal: Goal::Faster(10.0), text: "`utf8-count -w` at least 10× faster than `wc -w`" }),
     ("words-seps", Target { ours: "utf8-count -w", peer: "wc -w", also: None, goal: Goal::Faster(10.0), text: "`utf8-count -w` at least 10× faster than `wc -w` with non-ASCII separators" }),
     ("words-cost", Target { ours: "utf8-count --threads 1", peer: "utf8-count --threads 1 -l -m -c -e", also: None, goal: Goal::AtMost(2.0), text: "the default columns (words included) at most 2× `-l -m -c -e`, one thread" }),
     ("threads", Target { ours: "utf8-count --threads 2 -l -m -c -e", peer: "utf8-count --threads 1 -l -m -c -e", also: None, goal: Goal::Faster(1.6), text: "`-l -m -c -e --threads 2` at least 1.6× faster than `--threads 1`" }),
+    ("threads-ceiling", Target { ours: "utf8-count --threads 2 -l -m -c -e", peer: MEMBW, also: None, goal: Goal::AtMost(1.15), text: "`-l -m -c -e --threads 2` within 1.15× the time a plain read of every byte of the mapped file takes on 2 threads" }),
     ("grep-ascii", Target { ours: "utf8-grep -c", peer: "rg -F -c", also: Some("grep -F -c"), goal: Goal::AtMost(1.0), text: "utf8-grep -c no slower than `rg -F -c` and `grep -F -c`" }),
     ("grep-cjk", Target { ours: "utf8-grep -c", peer: "rg -F -c", also: Some("grep -F -c"), goal: Goal::AtMost(1.0), text: "utf8-grep -c no slower than `rg -F -c` and `grep -F -c`" }),
     ("repair", Target { ours: "utf8-repair", peer: "uconv --callback substitute", also: None, goal: Goal::Faster(5.0), text: "utf8-repair at least 5× faster than uconv" }),
 ];
+
+/// The label of the memory-read ceiling's row: `xtask/c/membw.c` reading every byte of the
+/// mapped file on 2 threads, each its own contiguous part, page faults included.
+const MEMBW: &str = "membw (read every byte, 2 threads)";
+
+/// Builds `xtask/c/membw.c` with the C compiler into `dir` (x86-64 only: it reads in AVX2
+/// vectors); the reason when it cannot.
+fn build_membw(dir: &Path) -> std::result::Result<PathBuf, String> {
+    if !cfg!(target_arch = "x86_64") {
+        return Err("membw reads with AVX2: x86-64 only".to_owned());
+    }
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("c/membw.c");
+    let out = dir.join("membw");
+    let cc = std::env::var_os("CC").unwrap_or_else(|| "cc".into());
+    let status = Command::new(&cc)
+        .args(["-O2", "-mavx2", "-pthread"])
+        .arg(&src)
+        .arg("-o")
+        .arg(&out)
+        .status()
+        .map_err(|e| format!("{}: {e}", cc.to_string_lossy()))?;
+    if status.success() {
+        Ok(out)
+    } else {
+        Err(format!(
+            "{} {}: {status}",
+            cc.to_string_lossy(),
+            src.display()
+        ))
+    }
+}
 
 /// CPython's repair: decode with `errors='replace'` and encode back.
 const PYTHON_REPAIR: &str = "import sys; sys.stdout.buffer.write(sys.stdin.buffer.read().decode('utf-8','replace').encode())";
@@ -285,6 +317,26 @@ pub fn run_comparison(
                 f,
             )
         }
+        "threads-ceiling" => {
+            let f = &c.big.path;
+            plan.cmds.push(Cmd::new(
+                "utf8-count --threads 2 -l -m -c -e",
+                &count,
+                "utf8-count",
+                &[&"--threads", &"2", &"-l", &"-m", &"-c", &"-e", f],
+            ));
+            match build_membw(dir) {
+                Ok(membw) => plan
+                    .cmds
+                    .push(Cmd::new(MEMBW, &membw, "membw", &[f, &"2", &"0"])),
+                Err(why) => plan.skipped.push(format!("`membw`: {why}, skipped")),
+            }
+            (
+                "utf8-count -l -m -c -e --threads 2 vs reading the mapped file on 2 threads"
+                    .to_owned(),
+                f,
+            )
+        }
         "grep-ascii" | "grep-cjk" => {
             let f = &c.mixed.path;
             let needle = if name == "grep-ascii" {
@@ -401,8 +453,8 @@ fn verify(name: &str, rows: &[Timed], c: &Corpora) -> Result<()> {
                 })?;
             }
         }
-        "count" | "count-one" | "threads" | "words-cost" => {
-            let st = if name != "threads" {
+        "count" | "count-one" | "threads" | "threads-ceiling" | "words-cost" => {
+            let st = if !name.starts_with("threads") {
                 c.mixed.stats
             } else {
                 c.big.stats

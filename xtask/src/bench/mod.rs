@@ -80,7 +80,7 @@ pub fn run(root: &Path, opts: &Options) -> Result<()> {
         &dir,
         opts.mib,
         opts.only.contains(&"repair"),
-        opts.only.contains(&"threads"),
+        opts.only.iter().any(|n| n.starts_with("threads")),
         opts.only.contains(&"words-seps"),
     )?;
     // The peak RSS of a command that does nothing: Linux counts the pages the measuring

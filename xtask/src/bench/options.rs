@@ -5,13 +5,14 @@ use clap::Parser;
 use crate::workspace::positive;
 
 /// Every comparison, in the order they run.
-pub const COMPARISONS: [&str; 20] = [
+pub const COMPARISONS: [&str; 21] = [
     "count",
     "count-one",
     "words",
     "words-seps",
     "words-cost",
     "threads",
+    "threads-ceiling",
     "grep-ascii",
     "grep-cjk",
     "repair",
