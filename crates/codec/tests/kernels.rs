@@ -57,6 +57,35 @@ fn assert_counts(bytes: &[u8]) {
     }
 }
 
+/// Counts of long valid runs, where the kernels keep their per-block counts in byte lanes for
+/// dozens of blocks before summing them: every script, with and without newlines and ASCII
+/// blocks among them, and an error near the end so that the run is counted in one call.
+#[test]
+fn counts_of_long_runs_every_kernel() {
+    for text in [
+        "a",
+        "é\n",
+        "€",
+        "😀\n",
+        "日本\n",
+        "\n",
+        "Grüße, Привет, 你好 😀\n",
+    ] {
+        for blocks in [62, 63, 64, 127, 128, 129, 1000] {
+            let mut v = text.repeat(blocks * 64 / text.len() + 1).into_bytes();
+            v.truncate(v.iter().rposition(|&b| b & 0xC0 != 0x80).unwrap_or(0));
+            assert_counts(&v);
+            // Two thousand ASCII bytes between the runs: blocks of newlines only.
+            let mut w = v.clone();
+            w.extend(std::iter::repeat_n(b'\n', 2000));
+            w.extend_from_slice(&v);
+            assert_counts(&w);
+            w.extend_from_slice(b"\xFFend");
+            assert_counts(&w);
+        }
+    }
+}
+
 /// Surroundings: ASCII, 2-byte, 3-byte and 4-byte text, so the bytes before a block are of
 /// every kind.
 const FILL: [&str; 4] = ["a", "é", "€", "😀"];
