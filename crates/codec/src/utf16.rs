@@ -13,8 +13,8 @@
 use crate::count::count;
 use crate::scalar::unit_cut;
 #[cfg(feature = "alloc")]
-use crate::simd::{extend_ascii, extend_valid_prefix};
-use crate::simd::{transcode_valid_prefix, widen_ascii};
+use crate::simd::transcode::{extend_ascii, extend_valid_prefix};
+use crate::simd::transcode::{transcode_valid_prefix, widen_ascii};
 use crate::validate::errors;
 
 /// What [`utf8_to_utf16_lossy_into`] did: bytes read, UTF-16 units written, and how many

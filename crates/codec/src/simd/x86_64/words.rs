@@ -100,7 +100,7 @@ mod seq {
     pub(super) const C2: u8 = 16;
     /// The three-byte separators.
     pub(super) const THREE: u8 = E2_80 | E2_81 | E1 | E3;
-    /// A two-byte lead of [`WORD_LEADS`](super::super::words::WORD_LEADS) and a
+    /// A two-byte lead of [`WORD_LEADS`](crate::simd::words::WORD_LEADS) and a
     /// continuation byte: a word character. Also [`ASCII`](super::ASCII)'s bit of printable
     /// ASCII, in entries no lead shares.
     pub(super) const WORD2: u8 = 32;
