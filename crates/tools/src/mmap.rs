@@ -90,6 +90,15 @@ fn install() -> io::Result<()> {
         if let Ok(fd) = io::stderr().as_fd().try_clone_to_owned() {
             let _ = STDERR.set(File::from(fd));
         }
+        #[cfg(unix)]
+        // SAFETY: sets SIGBUS back to its default action, so that signal-hook, taking it
+        // over below, keeps no previous handler to call before ours. The previous one is
+        // std's stack-overflow check, installed at startup: for a fault outside a guard page
+        // it resets the signal to the default action and returns, so a second thread that
+        // faults while the first prints its diagnostic would die of the default action
+        // (`utf8-count --threads 2` on a file that shrinks). A stack overflow on Linux is a
+        // SIGSEGV, whose handler stays.
+        let _previous = unsafe { libc::signal(libc::SIGBUS, libc::SIG_DFL) };
         // SAFETY: `sigbus` is async-signal-safe: it does atomic loads and stores into a
         // stack buffer, write(2) on an already opened descriptor and _exit(2) (or, when no
         // window is mapped, restores the default action and raises the signal again, which
