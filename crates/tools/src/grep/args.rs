@@ -7,9 +7,12 @@ use clap::{ArgAction, Parser, ValueEnum};
 use crate::args::CommonArgs;
 
 const AFTER_HELP: &str = "\
-PATTERN is a fixed string (as grep -F), searched on raw bytes without decoding; a pattern
-holding newlines is several patterns. Several patterns match leftmost-longest. A pattern
-that is not valid UTF-8 is a usage error.
+PATTERN is a fixed string (as grep -F), searched on raw bytes without decoding, unless -G,
+-E or -P makes it a regular expression: `utf8-grep -G` stands in for `grep`, whose default
+is -G. A pattern holding newlines is several patterns. Fixed strings and -G/-E match
+leftmost-longest (POSIX), -P leftmost-first (Perl). A regular expression matches whole
+characters only, never part of one nor an ill-formed sequence, and never across lines;
+back-references (\\1) are not supported. A pattern that is not valid UTF-8 is a usage error.
 
 Invalid UTF-8 in the text never hides a line: lines are printed as they are (or repaired
 with --repair-output). A file holding NUL bytes is binary unless -a: as in GNU grep, lines
@@ -21,12 +24,14 @@ shrinks while it is searched, utf8-grep stops with exit status 2.
 Exit status: 0 if a line is selected, 1 if none is, 2 on trouble (usage, unreadable input,
 write error) unless -q found a match.";
 
-/// Search for fixed strings in UTF-8 text, on raw bytes, correctly on any bytes.
+/// Search for fixed strings or regular expressions in UTF-8 text, on raw bytes, correctly
+/// on any bytes.
 #[derive(Parser, Debug, Clone)]
 // Version, help width and getopt's rule for repeated options: `CommonArgs`, flattened below.
 #[command(
     name = "utf8-grep",
-    about = "Search for fixed strings in UTF-8 text, on raw bytes, correctly on any bytes",
+    about = "Search for fixed strings or regular expressions in UTF-8 text, on raw bytes, \
+             correctly on any bytes",
     after_help = AFTER_HELP,
     disable_help_flag = true,
     // getopt_long's rule: an unambiguous prefix of a long option is that option.
@@ -49,9 +54,21 @@ pub struct GrepArgs {
     #[arg(short = 'f', long = "file", value_name = "FILE", action = ArgAction::Append, allow_hyphen_values = true)]
     pub file: Vec<OsString>,
 
-    /// Patterns are fixed strings (always the case; accepted for grep compatibility).
+    /// PATTERNS are fixed strings (the default).
     #[arg(short = 'F', long = "fixed-strings")]
     pub fixed_strings: bool,
+
+    /// PATTERNS are POSIX basic regular expressions, with GNU's extensions (grep's default).
+    #[arg(short = 'G', long = "basic-regexp")]
+    pub basic_regexp: bool,
+
+    /// PATTERNS are POSIX extended regular expressions, with GNU's extensions.
+    #[arg(short = 'E', long = "extended-regexp")]
+    pub extended_regexp: bool,
+
+    /// PATTERNS are regular expressions in the syntax of Rust's regex crate (as ripgrep's).
+    #[arg(short = 'P', long = "perl-regexp")]
+    pub perl_regexp: bool,
 
     /// Ignore case (Unicode simple case folding).
     #[arg(short = 'i', long = "ignore-case")]

@@ -9,6 +9,7 @@ use super::args::{GrepArgs, InvalidMode};
 use super::filters::Filters;
 use super::matcher::Matcher;
 use super::printer::{Mode, Style};
+use super::regex::Dialect;
 use crate::diag::ToolError;
 use crate::engine::Engine;
 
@@ -67,6 +68,23 @@ fn bytes_of(s: &OsString) -> Vec<u8> {
     {
         s.to_string_lossy().into_owned().into_bytes()
     }
+}
+
+/// The pattern syntax `-F`, `-G`, `-E` or `-P` asks (fixed strings without one); two
+/// different ones are refused, as GNU grep refuses them.
+fn dialect(a: &GrepArgs) -> Result<Dialect, ToolError> {
+    let asked = [
+        (a.fixed_strings, Dialect::Fixed),
+        (a.basic_regexp, Dialect::Basic),
+        (a.extended_regexp, Dialect::Extended),
+        (a.perl_regexp, Dialect::Perl),
+    ];
+    let mut given = asked.iter().filter(|(on, _)| *on).map(|&(_, d)| d);
+    let first = given.next().unwrap_or_default();
+    if given.next().is_some() {
+        return Err(ToolError::Usage("conflicting matchers specified".into()));
+    }
+    Ok(first)
 }
 
 /// Splits `bytes` at newlines into patterns, each checked as UTF-8; `what` names the source.
@@ -176,7 +194,13 @@ impl Config {
         };
         let nothing_selectable = !a.files_without_match
             && (a.max_count == Some(0) || (empty && invert && !lines && !words));
-        let matcher = Matcher::new(patterns, a.ignore_case, a.word_regexp, a.line_regexp)?;
+        let matcher = Matcher::new(
+            patterns,
+            dialect(&a)?,
+            a.ignore_case,
+            a.word_regexp,
+            a.line_regexp,
+        )?;
         let context =
             a.context.is_some() || a.after_context.is_some() || a.before_context.is_some();
         let after = a.after_context.or(a.context).unwrap_or(0);

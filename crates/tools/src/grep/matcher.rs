@@ -1,22 +1,18 @@
-//! Fixed-string matching on raw bytes: memchr's memmem for one pattern, aho-corasick
-//! (leftmost-longest) for several, regex-automata for `-i` (Unicode simple case folding,
-//! still a byte-level automaton). `-w` and `-x` are decided by decoding only the characters
-//! next to a match.
+//! Matching on raw bytes: memchr's memmem for one fixed string, aho-corasick
+//! (leftmost-longest) for several, regex-automata ([`super::regex`]) for regular expressions
+//! and for fixed strings under `-i` (Unicode simple case folding, still a byte-level
+//! automaton). A regular expression that is a literal runs the fixed-string engines. `-w`
+//! is decided by decoding only the characters next to a match.
 
 use std::collections::HashSet;
 
 use aho_corasick::{AhoCorasick, AhoCorasickKind, MatchKind, StartKind};
 use memchr::memmem;
 
-use regex_automata::hybrid::dfa::{Cache, DFA};
-use regex_automata::meta::Regex;
-use regex_automata::nfa::thompson;
-use regex_automata::util::pool::Pool;
-use regex_automata::util::syntax;
-use regex_automata::{Anchored, Input};
 use regex_syntax::escape;
 use utf8_codec::{decode_first, decode_last};
 
+use super::regex::{self, Dialect, Rx};
 use crate::diag::ToolError;
 
 /// What to match: the patterns (valid UTF-8, no newline) and how.
@@ -29,8 +25,6 @@ pub struct Matcher {
     line: bool,
     /// An upper bound of the byte length of any match.
     max_match_len: usize,
-    /// `-i -x`: the whole line must match.
-    line_re: Option<Regex>,
     /// `-w` with several fixed strings: the patterns by length, longest first (ASCII
     /// lowercased under `-i`), for the shorter matches a retry looks for.
     by_len: Vec<(usize, HashSet<Vec<u8>>)>,
@@ -46,7 +40,9 @@ enum Engine {
     /// match where a longer pattern starts to match and then fails (`["", " abc"]` on
     /// `" abx"` gives 3..3, not 0..0; aho-corasick issue 173).
     ManyWithEmpty(AhoCorasick),
-    Fold(Box<Fold>),
+    /// Regular expressions, and fixed strings under `-i` that are not spelled out for
+    /// aho-corasick (a regex of the escaped patterns, case-insensitive).
+    Regex(Box<Rx>),
     /// `-i` with several patterns: every spelling the patterns have under Unicode simple
     /// case folding, ASCII letters left to aho-corasick's ASCII case insensitivity (see
     /// [`fold_variants`]); `patterns` holds the spellings.
@@ -119,81 +115,13 @@ fn fold_variants(pats: &[String], max: usize) -> Option<Vec<String>> {
     Some(out)
 }
 
-/// `-i`: a leftmost-first regex finds where the leftmost match starts (with its
-/// prefilters); with several patterns, a lazy DFA of all of them under `MatchKind::All`,
-/// anchored there, finds the longest match (folding changes lengths: with `-e K -e kk`, the
-/// Kelvin sign K (3 bytes) is a shorter pattern than `kk` but `KK` in the text matches
-/// `kk` with 6 bytes; grep is leftmost-longest).
-#[derive(Debug)]
-struct Fold {
-    re: Regex,
-    longest: Option<(DFA, CachePool)>,
-}
-
-/// The lazy DFA's caches, one per thread that searches (`-r` searches files on several).
-type CachePool = Pool<Cache, Box<dyn Fn() -> Cache + Send + Sync>>;
-
-impl Fold {
-    /// The end of the longest match of `hay` anchored at `s`.
-    fn longest_end(&self, hay: &[u8], s: usize) -> Option<usize> {
-        let input = Input::new(hay).range(s..).anchored(Anchored::Yes);
-        if let Some((dfa, cache)) = &self.longest
-            && let Ok(h) = dfa.try_search_fwd(&mut cache.get(), &input)
-        {
-            return h.map(|h| h.offset());
-        }
-        self.re.search(&input).map(|m| m.end())
-    }
-
-    fn find(&self, hay: &[u8]) -> Option<(usize, usize)> {
-        let m = self.re.find(hay)?;
-        let Some((dfa, cache)) = &self.longest else {
-            return Some((m.start(), m.end()));
-        };
-        let input = Input::new(hay).range(m.start()..).anchored(Anchored::Yes);
-        let end = match dfa.try_search_fwd(&mut cache.get(), &input) {
-            Ok(Some(h)) => h.offset().max(m.end()),
-            // The lazy DFA gave up (cache thrashing): the leftmost-first match.
-            _ => m.end(),
-        };
-        Some((m.start(), end))
-    }
-}
+/// [`Matcher::max_match_len`] of a pattern whose matches have no bound: large, and far
+/// from overflowing when doubled.
+const UNBOUNDED: usize = usize::MAX / 4;
 
 /// Whether `c` is a word character for `-w`: a Unicode letter or digit, or `_`.
 pub fn is_word_char(c: char) -> bool {
     c == '_' || c.is_alphanumeric()
-}
-
-fn fold_regex(pats: &[String], whole_line: bool) -> Result<Regex, ToolError> {
-    let alts: Vec<String> = pats
-        .iter()
-        .map(|p| {
-            if whole_line {
-                format!(r"\A(?:{})\z", escape(p))
-            } else {
-                escape(p)
-            }
-        })
-        .collect();
-    Regex::builder()
-        .syntax(syntax::Config::new().case_insensitive(true).utf8(false))
-        .configure(Regex::config().utf8_empty(false))
-        .build_many(&alts)
-        .map_err(|e| ToolError::Usage(format!("cannot compile the patterns: {e}")))
-}
-
-fn fold_longest(pats: &[String]) -> Result<(DFA, CachePool), ToolError> {
-    let alts: Vec<String> = pats.iter().map(|p| escape(p)).collect();
-    let dfa = DFA::builder()
-        .configure(DFA::config().match_kind(regex_automata::MatchKind::All))
-        .syntax(syntax::Config::new().case_insensitive(true).utf8(false))
-        .thompson(thompson::Config::new().utf8(false))
-        .build_many(&alts)
-        .map_err(|e| ToolError::Usage(format!("cannot compile the patterns: {e}")))?;
-    let for_cache = dfa.clone();
-    let pool: CachePool = Pool::new(Box::new(move || for_cache.create_cache()));
-    Ok((dfa, pool))
 }
 
 /// The leftmost-longest searcher of several fixed strings (ASCII case insensitive with
@@ -246,19 +174,58 @@ fn starts(with_empty: bool, line: bool) -> StartKind {
 }
 
 impl Matcher {
-    /// A matcher for `patterns` (at least one).
+    /// A matcher for `patterns` (at least one) read in `dialect`.
     ///
     /// # Errors
     ///
-    /// [`ToolError::Usage`] when the automaton cannot be built (too large).
+    /// [`ToolError::Usage`] for a malformed regular expression, or when the automaton
+    /// cannot be built (too large).
     pub fn new(
         patterns: Vec<String>,
+        dialect: Dialect,
         ignore_case: bool,
         word: bool,
         line: bool,
     ) -> Result<Matcher, ToolError> {
+        if dialect != Dialect::Fixed {
+            return Matcher::regex(patterns, dialect, ignore_case, word, line);
+        }
         let max = fold_variants_max(patterns.len());
         Matcher::build(patterns, ignore_case, word, line, max)
+    }
+
+    /// The matcher of regular expressions: the fixed-string one when every pattern is a
+    /// literal (one pattern only with `-P`, whose alternatives match leftmost-first).
+    fn regex(
+        patterns: Vec<String>,
+        dialect: Dialect,
+        ignore_case: bool,
+        word: bool,
+        line: bool,
+    ) -> Result<Matcher, ToolError> {
+        let parse = |fold: bool| -> Result<Vec<_>, ToolError> {
+            patterns
+                .iter()
+                .map(|p| regex::parse(p, dialect, fold))
+                .collect()
+        };
+        let hirs = parse(false)?;
+        if dialect != Dialect::Perl || hirs.len() == 1 {
+            let literals: Option<Vec<String>> = hirs.iter().map(regex::literal).collect();
+            if let Some(literals) = literals {
+                return Matcher::new(literals, Dialect::Fixed, ignore_case, word, line);
+            }
+        }
+        let hirs = if ignore_case { parse(true)? } else { hirs };
+        let rx = Rx::new(&hirs, dialect != Dialect::Perl, true, line)?;
+        Ok(Matcher {
+            max_match_len: rx.max_len().unwrap_or(UNBOUNDED),
+            engine: Engine::Regex(Box::new(rx)),
+            patterns: Vec::new(),
+            word,
+            line,
+            by_len: Vec::new(),
+        })
     }
 
     /// [`Matcher::new`], with `-i`'s several patterns expanded into at most `max_spellings`
@@ -279,38 +246,26 @@ impl Matcher {
         let spellings = (ignore_case && several && !patterns.iter().any(String::is_empty))
             .then(|| fold_variants(&patterns, max_spellings))
             .flatten();
-        let (engine, max_match_len, line_re) = if let Some(mut spellings) = spellings {
+        let (engine, max_match_len) = if let Some(mut spellings) = spellings {
             spellings.sort_by(|a, b| b.len().cmp(&a.len()).then_with(|| a.cmp(b)));
             spellings.dedup();
             let ac = many(&spellings, true, starts(false, line))?;
             let max = spellings.first().map_or(0, String::len);
             patterns = spellings;
-            (Engine::FoldMany(ac), max, None)
+            (Engine::FoldMany(ac), max)
         } else if ignore_case {
-            let chars = patterns
+            let hirs = patterns
                 .iter()
-                .map(|p| p.chars().count())
-                .max()
-                .unwrap_or(0);
-            let re = fold_regex(&patterns, false)?;
-            let line_re = if line {
-                Some(fold_regex(&patterns, true)?)
-            } else {
-                None
-            };
-            let longest = if patterns.len() > 1 {
-                Some(fold_longest(&patterns)?)
-            } else {
-                None
-            };
-            (
-                Engine::Fold(Box::new(Fold { re, longest })),
-                chars * 4,
-                line_re,
-            )
+                .map(|p| regex::parse(&escape(p), Dialect::Perl, true))
+                .collect::<Result<Vec<_>, _>>()?;
+            // One pattern matches one way from a start (simple case folding maps a
+            // character to a character): no longer match to look for.
+            let rx = Rx::new(&hirs, true, patterns.len() > 1, line)?;
+            let max = rx.max_len().unwrap_or(UNBOUNDED);
+            (Engine::Regex(Box::new(rx)), max)
         } else if patterns.len() == 1 {
             let f = memmem::Finder::new(patterns[0].as_bytes()).into_owned();
-            (Engine::One(Box::new(f)), longest, None)
+            (Engine::One(Box::new(f)), longest)
         } else {
             // Sorted longest first: an empty pattern is the last one.
             let with_empty = patterns.last().is_some_and(String::is_empty);
@@ -321,7 +276,7 @@ impl Matcher {
             } else {
                 Engine::Many(ac)
             };
-            (engine, longest, None)
+            (engine, longest)
         };
         let mut by_len: Vec<(usize, HashSet<Vec<u8>>)> = Vec::new();
         if word && matches!(engine, Engine::Many(_) | Engine::FoldMany(_)) {
@@ -346,7 +301,6 @@ impl Matcher {
             word,
             line,
             max_match_len,
-            line_re,
             by_len,
         })
     }
@@ -370,7 +324,18 @@ impl Matcher {
                 ac.find(aho_corasick::Input::new(hay).anchored(aho_corasick::Anchored::Yes))
                     .map_or((0, 0), |m| (m.start(), m.end())),
             ),
-            Engine::Fold(f) => f.find(hay),
+            Engine::Regex(r) => r.find_at(hay, 0),
+        }
+    }
+
+    /// The leftmost(-longest) raw match in `line` at or after `from`, ignoring `-w`/`-x`;
+    /// a regular expression's look-around sees the text before `from`.
+    fn find_from(&self, line: &[u8], from: usize) -> Option<(usize, usize)> {
+        match &self.engine {
+            Engine::Regex(r) => r.find_at(line, from),
+            _ => self
+                .find_raw(&line[from..])
+                .map(|(s, e)| (s + from, e + from)),
         }
     }
 
@@ -386,11 +351,11 @@ impl Matcher {
     /// bytes and stands alone as a word (for `-w` retries, as GNU grep does).
     fn shorter_word_at(&self, line: &[u8], s: usize, limit: usize) -> Option<usize> {
         match &self.engine {
-            Engine::Fold(f) => {
+            Engine::Regex(r) => {
                 // Every shorter end the automaton accepts, longest first.
                 let mut e = s + limit;
                 while e > s {
-                    e = f.longest_end(&line[..e - 1], s)?;
+                    e = r.longest_before(line, s, e)?;
                     if Matcher::word_ok(line, s, e) {
                         return Some(e);
                     }
@@ -433,14 +398,14 @@ impl Matcher {
             if from > 0 {
                 return None;
             }
-            let hit = match (&self.line_re, &self.engine) {
-                (Some(re), _) => re.is_match(line),
+            let hit = match &self.engine {
+                Engine::Regex(r) => r.matches_line(line),
                 // The longest match anchored at the start is the whole line when some
                 // pattern is the line.
-                (None, Engine::Many(ac) | Engine::FoldMany(ac)) => ac
+                Engine::Many(ac) | Engine::FoldMany(ac) => ac
                     .find(aho_corasick::Input::new(line).anchored(aho_corasick::Anchored::Yes))
                     .is_some_and(|m| m.end() == line.len()),
-                (None, _) => self.patterns.iter().any(|p| p.as_bytes() == line),
+                _ => self.patterns.iter().any(|p| p.as_bytes() == line),
             };
             return hit.then_some((0, line.len()));
         }
@@ -449,9 +414,7 @@ impl Matcher {
             if from > line.len() {
                 return None;
             }
-            let (s, e) = self
-                .find_raw(&line[from..])
-                .map(|(s, e)| (s + from, e + from))?;
+            let (s, e) = self.find_from(line, from)?;
             if !self.word {
                 return Some((s, e));
             }
@@ -471,11 +434,12 @@ impl Matcher {
 
 #[cfg(test)]
 mod tests {
-    use super::Matcher;
+    use super::{Dialect, Matcher};
 
     fn m(pats: &[&str], word: bool) -> Matcher {
         Matcher::new(
             pats.iter().map(|p| p.to_string()).collect(),
+            Dialect::Fixed,
             false,
             word,
             false,
@@ -548,7 +512,14 @@ mod tests {
     #[test]
     fn ignore_case_patterns_are_literal() {
         let pat = r"A.b(c)*[x]{2}^$#&-~\|+?";
-        let m = Matcher::new(vec![pat.to_string(), "z.z".to_string()], true, false, false).unwrap();
+        let m = Matcher::new(
+            vec![pat.to_string(), "z.z".to_string()],
+            Dialect::Fixed,
+            true,
+            false,
+            false,
+        )
+        .unwrap();
         let hay = r"xx a.B(C)*[X]{2}^$#&-~\|+? yy";
         assert_eq!(m.find_raw(hay.as_bytes()), Some((3, 3 + pat.len())));
         assert_eq!(m.find_raw(b"zaz"), None);

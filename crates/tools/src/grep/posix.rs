@@ -1,0 +1,451 @@
+//! POSIX basic (`-G`) and extended (`-E`) regular expressions, with GNU grep's extensions,
+//! translated into the syntax of `regex-syntax` (which regex-automata compiles).
+//!
+//! The translation follows GNU grep's own parser (gnulib's `dfa.c`) where POSIX leaves a
+//! choice: in a basic expression `^` is an anchor only at the start of the pattern, after
+//! `\(` or after `\|`, and `$` only at the end, before `\)` or before `\|` (elsewhere both
+//! are literal); `*` (and `\+`, `\?`, `\{`) with nothing before it is literal in a basic
+//! expression and repeats the empty string in an extended one; an extended `{` that does
+//! not start a valid interval is literal, a basic `\{` is an error; an unmatched `)` is
+//! literal in an extended expression. `\w \W \s \S \b \B \< \>` are GNU's; a backslash before
+//! any other character makes it literal. Bracket expressions take POSIX classes in their
+//! Unicode meaning (Unicode Technical Standard #18, annex C), ranges by code point,
+//! `[=c=]` and `[.c.]` for a single character.
+
+use std::fmt::Write;
+
+/// The two POSIX syntaxes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Syntax {
+    /// `-G`: basic regular expressions (`\(`, `\{`, `\|`, `\+`, `\?` are the operators).
+    Basic,
+    /// `-E`: extended regular expressions.
+    Extended,
+}
+
+/// The largest count an interval takes (glibc's `RE_DUP_MAX`).
+const DUP_MAX: u32 = 0x7fff;
+
+/// `regex-syntax`'s spelling of the POSIX class `name` (inside a class), or `None` for a
+/// name POSIX does not have.
+fn class_of(name: &str) -> Option<&'static str> {
+    Some(match name {
+        "alpha" => r"\p{Alphabetic}",
+        "digit" => "0-9",
+        "alnum" => r"\p{Alphabetic}\p{Nd}",
+        "upper" => r"\p{Uppercase}",
+        "lower" => r"\p{Lowercase}",
+        "space" => r"\p{White_Space}",
+        "blank" => r"\p{Zs}\t",
+        "punct" => r"\p{P}\x24\x2B\x3C-\x3E\x5E\x60\x7C\x7E",
+        "cntrl" => r"\p{Cc}",
+        "xdigit" => "0-9A-Fa-f",
+        "graph" => r"[^\p{White_Space}\p{Cc}\p{Cs}\p{Cn}]",
+        "print" => r"[^\p{White_Space}\p{Cc}\p{Cs}\p{Cn}]\p{Zs}",
+        _ => return None,
+    })
+}
+
+/// One group being read: the alternatives closed so far and the current one.
+#[derive(Default)]
+struct Group {
+    alts: Vec<String>,
+    cur: String,
+    /// Where the last atom of `cur` starts (what a repetition applies to).
+    last: Option<usize>,
+    /// Nothing but anchors since the group's or the alternative's start (GNU's `laststart`).
+    at_start: bool,
+}
+
+impl Group {
+    fn new() -> Group {
+        Group {
+            at_start: true,
+            ..Group::default()
+        }
+    }
+
+    fn atom(&mut self, text: &str) {
+        self.last = Some(self.cur.len());
+        self.cur.push_str(text);
+        self.at_start = false;
+    }
+
+    /// An anchor: an atom that keeps `at_start`.
+    fn anchor(&mut self, text: &str) {
+        self.last = Some(self.cur.len());
+        self.cur.push_str(text);
+    }
+
+    fn literal(&mut self, c: char) {
+        let mut buf = [0; 4];
+        self.atom(&regex_syntax::escape(c.encode_utf8(&mut buf)));
+    }
+
+    /// Applies `op` (`*`, `+`, `?`, `{m,n}`) to the last atom; with none, to the empty
+    /// string, which leaves the expression as it is.
+    fn repeat(&mut self, op: &str) {
+        if let Some(at) = self.last {
+            let atom = self.cur.split_off(at);
+            let _ = write!(self.cur, "(?:{atom}){op}");
+        }
+        self.at_start = false;
+    }
+
+    fn alternative(&mut self) {
+        self.alts.push(std::mem::take(&mut self.cur));
+        self.last = None;
+        self.at_start = true;
+    }
+
+    fn finish(mut self) -> String {
+        self.alts.push(self.cur);
+        self.alts.join("|")
+    }
+}
+
+/// The translation of `pattern` from POSIX `syntax` into `regex-syntax`'s, to be compiled
+/// in multi-line mode (`^` and `$` match at line ends).
+///
+/// # Errors
+///
+/// GNU grep's message for a malformed pattern (unmatched brackets or parentheses, an
+/// invalid interval, class or range, a trailing backslash), and for a back-reference,
+/// which the automata cannot match.
+pub fn translate(pattern: &str, syntax: Syntax) -> Result<String, String> {
+    let basic = syntax == Syntax::Basic;
+    let chars: Vec<char> = pattern.chars().collect();
+    let mut stack: Vec<Group> = Vec::new();
+    let mut g = Group::new();
+    let mut i = 0;
+    while i < chars.len() {
+        let c = chars[i];
+        i += 1;
+        let escaped = c == '\\';
+        let c = if escaped {
+            let Some(&n) = chars.get(i) else {
+                return Err("Trailing backslash".into());
+            };
+            i += 1;
+            n
+        } else {
+            c
+        };
+        // The operators: in a basic expression `( ) | { + ?` only after a backslash, in an
+        // extended one only without.
+        let op = |ch: char| match ch {
+            '(' | ')' | '|' | '{' | '+' | '?' => escaped == basic,
+            '*' | '^' | '$' | '.' | '[' => !escaped,
+            _ => false,
+        };
+        match c {
+            '(' if op(c) => {
+                stack.push(std::mem::replace(&mut g, Group::new()));
+            }
+            ')' if op(c) && !stack.is_empty() => {
+                let inner = std::mem::replace(&mut g, stack.pop().expect("not empty"));
+                g.atom(&format!("(?:{})", inner.finish()));
+            }
+            ')' if op(c) && basic => return Err(r"Unmatched ) or \)".into()),
+            '|' if op(c) => g.alternative(),
+            '*' if op(c) => {
+                if basic && g.at_start {
+                    g.literal('*');
+                } else {
+                    g.repeat("*");
+                }
+            }
+            '+' | '?' if op(c) => {
+                if basic && g.at_start {
+                    g.literal(c);
+                } else {
+                    g.repeat(&c.to_string());
+                }
+            }
+            '{' if op(c) => {
+                if basic && g.at_start {
+                    g.literal('{');
+                    continue;
+                }
+                match interval(&chars, i, basic) {
+                    Some(Ok((min, max, next))) => {
+                        i = next;
+                        match max {
+                            Some(max) => g.repeat(&format!("{{{min},{max}}}")),
+                            None => g.repeat(&format!("{{{min},}}")),
+                        }
+                    }
+                    Some(Err(e)) => return Err(e),
+                    // Not an interval: a literal `{` in an extended expression.
+                    None if !basic => g.literal('{'),
+                    None => {
+                        return Err(if chars[i..].contains(&'}') {
+                            r"Invalid content of \{\}".into()
+                        } else {
+                            r"Unmatched \{".into()
+                        });
+                    }
+                }
+            }
+            '^' if op(c) => {
+                if !basic || g.at_start && g.cur.is_empty() {
+                    g.anchor("(?:^)");
+                } else {
+                    g.literal('^');
+                }
+            }
+            '$' if op(c) => {
+                let rest = &chars[i..];
+                let ends = rest.is_empty()
+                    || (basic
+                        && (rest.starts_with(&['\\', ')']) || rest.starts_with(&['\\', '|'])));
+                if !basic || ends {
+                    g.anchor("(?:$)");
+                } else {
+                    g.literal('$');
+                }
+            }
+            '.' if op(c) => g.atom(r"[^\n]"),
+            '[' if op(c) => {
+                let (class, next) = bracket(&chars, i)?;
+                i = next;
+                g.atom(&class);
+            }
+            '1'..='9' if escaped => {
+                return Err(format!(
+                    "back-references (\\{c}) are not supported: these regular expressions \
+                     are matched by finite automata"
+                ));
+            }
+            'w' if escaped => g.atom(r"[_\p{Alphabetic}\p{Nd}]"),
+            'W' if escaped => g.atom(r"[^_\p{Alphabetic}\p{Nd}]"),
+            's' if escaped => g.atom(r"[\p{White_Space}]"),
+            'S' if escaped => g.atom(r"[^\p{White_Space}]"),
+            'b' if escaped => g.anchor(r"(?:\b)"),
+            'B' if escaped => g.anchor(r"(?:\B)"),
+            '<' if escaped => g.anchor(r"(?:\b{start})"),
+            '>' if escaped => g.anchor(r"(?:\b{end})"),
+            '`' if escaped => g.anchor("(?:^)"),
+            '\'' if escaped => g.anchor("(?:$)"),
+            _ => g.literal(c),
+        }
+    }
+    if !stack.is_empty() {
+        return Err(r"Unmatched ( or \(".into());
+    }
+    Ok(g.finish())
+}
+
+/// Reads an interval's body after `{` at `chars[i..]`: `m`, `m,`, `,n`, `,` or `m,n`, then
+/// `}` (`\}` in a basic expression). `None` when it is not an interval, an error when it
+/// is one that cannot be (a count over [`DUP_MAX`], or `m` over `n`).
+#[allow(clippy::type_complexity)]
+fn interval(
+    chars: &[char],
+    mut i: usize,
+    basic: bool,
+) -> Option<Result<(u32, Option<u32>, usize), String>> {
+    let number = |i: &mut usize| -> Option<u32> {
+        let start = *i;
+        let mut n: u32 = 0;
+        while let Some(d) = chars.get(*i).and_then(|c| c.to_digit(10)) {
+            n = (n * 10 + d).min(DUP_MAX + 1);
+            *i += 1;
+        }
+        (*i > start).then_some(n)
+    };
+    let min = number(&mut i);
+    let max = if chars.get(i) == Some(&',') {
+        i += 1;
+        number(&mut i)
+    } else {
+        Some(min?)
+    };
+    if basic {
+        if chars.get(i) != Some(&'\\') {
+            return None;
+        }
+        i += 1;
+    }
+    if chars.get(i) != Some(&'}') {
+        return None;
+    }
+    let min = min.unwrap_or(0);
+    if max.is_some_and(|max| max < min) {
+        return Some(Err(r"Invalid content of \{\}".into()));
+    }
+    if min > DUP_MAX || max.is_some_and(|max| max > DUP_MAX) {
+        return Some(Err("Regular expression too big".into()));
+    }
+    Some(Ok((min, max, i + 1)))
+}
+
+/// One item of a bracket expression read at `chars[i..]`: a character (from `[=c=]` and
+/// `[.c.]` too) or a class (`[:name:]`), and where the next item starts.
+enum Item {
+    Char(char),
+    Class(&'static str),
+}
+
+const UNMATCHED: &str = "Unmatched [, [^, [:, [., or [=";
+
+fn item(chars: &[char], i: usize) -> Result<(Item, usize), String> {
+    let c = chars[i];
+    let open = chars.get(i + 1).copied();
+    if c == '['
+        && let Some(kind @ (':' | '=' | '.')) = open
+    {
+        let body = i + 2;
+        let end = (body..chars.len().saturating_sub(1))
+            .find(|&j| chars[j] == kind && chars[j + 1] == ']')
+            .ok_or_else(|| UNMATCHED.to_string())?;
+        let name: String = chars[body..end].iter().collect();
+        let it = match kind {
+            ':' => Item::Class(
+                class_of(&name).ok_or_else(|| "Invalid character class name".to_string())?,
+            ),
+            _ => {
+                let mut cs = name.chars();
+                match (cs.next(), cs.next()) {
+                    (Some(c), None) => Item::Char(c),
+                    _ => return Err("Invalid collation character".into()),
+                }
+            }
+        };
+        return Ok((it, end + 2));
+    }
+    Ok((Item::Char(c), i + 1))
+}
+
+fn push_char(out: &mut String, c: char) {
+    let _ = write!(out, r"\x{{{:X}}}", u32::from(c));
+}
+
+/// Reads a bracket expression after its `[` at `chars[i..]`: the class in `regex-syntax`'s
+/// syntax, and where the expression ends.
+fn bracket(chars: &[char], mut i: usize) -> Result<(String, usize), String> {
+    let mut out = String::from("[");
+    if chars.get(i) == Some(&'^') {
+        out.push('^');
+        i += 1;
+    }
+    let first = i;
+    loop {
+        let Some(&c) = chars.get(i) else {
+            return Err(UNMATCHED.into());
+        };
+        if c == ']' && i > first {
+            break;
+        }
+        let (it, next) = item(chars, i)?;
+        i = next;
+        let start = match it {
+            Item::Class(class) => {
+                out.push_str(class);
+                continue;
+            }
+            Item::Char(c) => c,
+        };
+        // A range `a-z`, unless the `-` ends the expression.
+        if chars.get(i) == Some(&'-') && chars.get(i + 1).is_some_and(|&n| n != ']') {
+            let (end, next) = item(chars, i + 1)?;
+            let Item::Char(end) = end else {
+                return Err("Invalid range end".into());
+            };
+            if end < start {
+                return Err("Invalid range end".into());
+            }
+            i = next;
+            push_char(&mut out, start);
+            out.push('-');
+            push_char(&mut out, end);
+            // POSIX leaves `a-c-e` undefined; glibc refuses it.
+            if chars.get(i) == Some(&'-') && chars.get(i + 1).is_some_and(|&n| n != ']') {
+                return Err("Invalid range end".into());
+            }
+        } else {
+            push_char(&mut out, start);
+        }
+    }
+    out.push(']');
+    Ok((out, i + 1))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{Syntax, translate};
+
+    fn ere(p: &str) -> String {
+        translate(p, Syntax::Extended).unwrap()
+    }
+
+    fn bre(p: &str) -> String {
+        translate(p, Syntax::Basic).unwrap()
+    }
+
+    #[test]
+    fn operators_by_syntax() {
+        assert_eq!(ere("a|b"), "a|b");
+        assert_eq!(bre("a|b"), r"a\|b");
+        assert_eq!(bre(r"a\|b"), "a|b");
+        assert_eq!(ere("(ab)+"), "(?:(?:ab))+");
+        assert_eq!(bre(r"\(ab\)*"), "(?:(?:ab))*");
+        assert_eq!(bre("(a)"), r"\(a\)");
+        assert_eq!(ere("a{2,3}"), "(?:a){2,3}");
+        assert_eq!(ere("a{,3}"), "(?:a){0,3}");
+        assert_eq!(bre(r"a\{2\}"), "(?:a){2,2}");
+        assert_eq!(bre("a{2}"), r"a\{2\}");
+    }
+
+    /// Cases checked against GNU grep 3.8 (`grep -E`/`-G`, LC_ALL=C.UTF-8).
+    #[test]
+    fn gnu_context_rules() {
+        // `*` at the start: literal in BRE, repeats nothing in ERE.
+        assert_eq!(bre("*a"), r"\*a");
+        assert_eq!(ere("*a"), "a");
+        assert_eq!(bre(r"\(*a\)"), r"(?:\*a)");
+        // `^` and `$` in the middle of a basic expression are literal.
+        assert_eq!(bre("a^b$c"), r"a\^b\$c");
+        assert_eq!(bre(r"^a$"), "(?:^)a(?:$)");
+        assert_eq!(bre(r"\(^a$\)"), "(?:(?:^)a(?:$))");
+        assert_eq!(bre("^*"), r"(?:^)\*");
+        // An extended `{` that is no interval is literal; a basic one is an error.
+        assert_eq!(ere("a{"), r"a\{");
+        assert_eq!(ere("a{1"), r"a\{1");
+        assert_eq!(ere("a{x}"), r"a\{x\}");
+        assert_eq!(
+            translate(r"a\{1", Syntax::Basic).unwrap_err(),
+            r"Unmatched \{"
+        );
+        assert_eq!(ere(")a"), r"\)a");
+        assert!(translate(r"\)", Syntax::Basic).is_err());
+        assert!(translate("(a", Syntax::Extended).is_err());
+        assert_eq!(ere("a|"), "a|");
+        assert_eq!(ere("()"), "(?:)");
+    }
+
+    #[test]
+    fn errors_as_gnu_grep() {
+        let e = |p: &str| translate(p, Syntax::Extended).unwrap_err();
+        assert_eq!(e("a{1,0}"), r"Invalid content of \{\}");
+        assert_eq!(e("a{40000}"), "Regular expression too big");
+        assert_eq!(e("[z-a]"), "Invalid range end");
+        assert_eq!(e("[a-c-e]"), "Invalid range end");
+        assert_eq!(e("[[:foo:]]"), "Invalid character class name");
+        assert_eq!(e("[[:alpha:]"), "Unmatched [, [^, [:, [., or [=");
+        assert_eq!(e("[[.ab.]]"), "Invalid collation character");
+        assert_eq!(e("a\\"), "Trailing backslash");
+        assert!(e(r"(a)\1").contains("back-reference"));
+    }
+
+    #[test]
+    fn brackets() {
+        assert_eq!(ere("[]a]"), r"[\x{5D}\x{61}]");
+        assert_eq!(ere("[^]a]"), r"[^\x{5D}\x{61}]");
+        assert_eq!(ere(r"[\]"), r"[\x{5C}]");
+        assert_eq!(ere("[a-]"), r"[\x{61}\x{2D}]");
+        assert_eq!(ere("[--/]"), r"[\x{2D}-\x{2F}]");
+        assert_eq!(ere("[[:digit:]x]"), r"[0-9\x{78}]");
+        assert_eq!(ere("[[=e=][.f.]]"), r"[\x{65}\x{66}]");
+    }
+}

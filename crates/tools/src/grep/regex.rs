@@ -1,0 +1,289 @@
+//! Regular expressions on raw bytes, one line at a time: patterns parsed into
+//! `regex-syntax`'s HIR (POSIX ones through [`super::posix`]), made unable to match a
+//! newline, and compiled by regex-automata. The meta regex (prefilters, lazy DFA) finds
+//! where the leftmost match starts; a lazy DFA of every pattern under `MatchKind::All`,
+//! anchored there, finds where the longest one ends (POSIX leftmost-longest, as GNU grep),
+//! with a PikeVM where the lazy DFA gives up (Unicode word boundaries on non-ASCII text).
+
+use regex_automata::hybrid::dfa::{Cache, DFA};
+use regex_automata::meta::Regex;
+use regex_automata::nfa::thompson::{self, pikevm::PikeVM};
+use regex_automata::util::pool::Pool;
+use regex_automata::{Anchored, Input, MatchKind};
+use regex_syntax::hir::{
+    self, Class, ClassBytes, ClassBytesRange, ClassUnicode, Hir, HirKind, Look,
+};
+
+use super::posix::{self, Syntax};
+use crate::diag::ToolError;
+
+/// How patterns are read: `-F`, `-G`, `-E`, `-P`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Dialect {
+    /// Fixed strings (the default).
+    #[default]
+    Fixed,
+    /// POSIX basic regular expressions with GNU's extensions.
+    Basic,
+    /// POSIX extended regular expressions with GNU's extensions.
+    Extended,
+    /// The syntax of Rust's regex crate (as ripgrep's), matched leftmost-first.
+    Perl,
+}
+
+/// A pool of caches, one per thread that searches (`-r` searches files on several).
+type CachePool<C> = Pool<C, Box<dyn Fn() -> C + Send + Sync>>;
+
+fn pool<C: 'static, F: Fn() -> C + Send + Sync + 'static>(f: F) -> CachePool<C> {
+    Pool::new(Box::new(f))
+}
+
+/// The end of the longest match from an anchored start.
+struct Longest {
+    dfa: DFA,
+    dfa_caches: CachePool<Cache>,
+    vm: PikeVM,
+    vm_caches: CachePool<thompson::pikevm::Cache>,
+}
+
+impl std::fmt::Debug for Longest {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("Longest")
+    }
+}
+
+impl Longest {
+    fn new(hirs: &[Hir]) -> Result<Longest, ToolError> {
+        let nfa = thompson::Compiler::new()
+            .configure(thompson::Config::new().utf8(false))
+            .build_many_from_hir(hirs)
+            .map_err(compile_error)?;
+        let dfa = DFA::builder()
+            .configure(
+                DFA::config()
+                    .match_kind(MatchKind::All)
+                    .unicode_word_boundary(true),
+            )
+            .build_from_nfa(nfa.clone())
+            .map_err(compile_error)?;
+        let vm = PikeVM::builder()
+            .configure(PikeVM::config().match_kind(MatchKind::All))
+            .build_from_nfa(nfa)
+            .map_err(compile_error)?;
+        let (d, v) = (dfa.clone(), vm.clone());
+        Ok(Longest {
+            dfa,
+            dfa_caches: pool(move || d.create_cache()),
+            vm,
+            vm_caches: pool(move || v.create_cache()),
+        })
+    }
+
+    /// The end of the longest match of `input` (anchored), if any.
+    fn end(&self, input: &Input<'_>) -> Option<usize> {
+        match self.dfa.try_search_fwd(&mut self.dfa_caches.get(), input) {
+            Ok(h) => h.map(|h| h.offset()),
+            // Gave up (a Unicode word boundary next to non-ASCII text): the PikeVM.
+            Err(_) => {
+                let mut caps = self.vm.create_captures();
+                self.vm.search(&mut self.vm_caches.get(), input, &mut caps);
+                caps.get_match().map(|m| m.end())
+            }
+        }
+    }
+}
+
+/// Compiled regular expressions (or case-insensitive fixed strings).
+#[derive(Debug)]
+pub struct Rx {
+    re: Regex,
+    longest: Option<Longest>,
+    /// POSIX leftmost-longest matches (else leftmost-first, as Perl's).
+    posix: bool,
+    /// `-x`: the whole line matches one of the patterns.
+    line: Option<Regex>,
+    max_len: Option<usize>,
+}
+
+fn compile_error(e: impl std::fmt::Display) -> ToolError {
+    ToolError::Usage(format!("cannot compile the patterns: {e}"))
+}
+
+/// `h` made to match within one line: no class holds a newline, no literal with one ever
+/// matches, and `\A`/`\z` are the line's start and end (a search runs on many lines).
+fn within_lines(h: Hir) -> Hir {
+    match h.into_kind() {
+        HirKind::Empty => Hir::empty(),
+        HirKind::Literal(hir::Literal(bytes)) => {
+            if bytes.contains(&b'\n') {
+                Hir::fail()
+            } else {
+                Hir::literal(bytes)
+            }
+        }
+        HirKind::Class(Class::Unicode(mut c)) => {
+            c.difference(&ClassUnicode::new([hir::ClassUnicodeRange::new(
+                '\n', '\n',
+            )]));
+            Hir::class(Class::Unicode(c))
+        }
+        HirKind::Class(Class::Bytes(mut c)) => {
+            c.difference(&ClassBytes::new([ClassBytesRange::new(b'\n', b'\n')]));
+            Hir::class(Class::Bytes(c))
+        }
+        HirKind::Look(look) => Hir::look(match look {
+            Look::Start => Look::StartLF,
+            Look::End => Look::EndLF,
+            other => other,
+        }),
+        HirKind::Repetition(r) => Hir::repetition(hir::Repetition {
+            sub: Box::new(within_lines(*r.sub)),
+            ..r
+        }),
+        HirKind::Capture(c) => Hir::capture(hir::Capture {
+            sub: Box::new(within_lines(*c.sub)),
+            ..c
+        }),
+        HirKind::Concat(v) => Hir::concat(v.into_iter().map(within_lines).collect()),
+        HirKind::Alternation(v) => Hir::alternation(v.into_iter().map(within_lines).collect()),
+    }
+}
+
+/// `pattern` in `dialect` (not [`Dialect::Fixed`]) parsed, case-insensitively with
+/// `ignore_case`, and made to match within a line.
+///
+/// # Errors
+///
+/// [`ToolError::Usage`] naming the pattern and what is wrong with it.
+pub fn parse(pattern: &str, dialect: Dialect, ignore_case: bool) -> Result<Hir, ToolError> {
+    let bad =
+        |what: &dyn std::fmt::Display| ToolError::Usage(format!("the pattern '{pattern}': {what}"));
+    let (text, utf8) = match dialect {
+        Dialect::Basic | Dialect::Extended => {
+            let syntax = if dialect == Dialect::Basic {
+                Syntax::Basic
+            } else {
+                Syntax::Extended
+            };
+            (
+                posix::translate(pattern, syntax).map_err(|e| bad(&e))?,
+                true,
+            )
+        }
+        Dialect::Perl | Dialect::Fixed => (pattern.to_string(), false),
+    };
+    let hir = regex_syntax::ParserBuilder::new()
+        .utf8(utf8)
+        .multi_line(true)
+        .case_insensitive(ignore_case)
+        .build()
+        .parse(&text)
+        .map_err(|e| match e {
+            regex_syntax::Error::Parse(e) => bad(e.kind()),
+            regex_syntax::Error::Translate(e) => bad(e.kind()),
+            e => bad(&e),
+        })?;
+    Ok(within_lines(hir))
+}
+
+/// The string `h` always matches, exactly, if it is a literal (or empty) of valid UTF-8.
+pub fn literal(h: &Hir) -> Option<String> {
+    match h.kind() {
+        HirKind::Empty => Some(String::new()),
+        HirKind::Literal(hir::Literal(bytes)) => String::from_utf8(bytes.to_vec()).ok(),
+        _ => None,
+    }
+}
+
+impl Rx {
+    /// Compiles `hirs` (from [`parse`]): matches leftmost-longest with `posix`, else
+    /// leftmost-first; `longest` builds the automaton that finds the longest match from a
+    /// start (needed with `posix` unless every match from a start has the same length, and
+    /// for `-w`'s retries); `line` the whole-line matcher of `-x`.
+    ///
+    /// # Errors
+    ///
+    /// [`ToolError::Usage`] when an automaton would be too large.
+    pub fn new(hirs: &[Hir], posix: bool, longest: bool, line: bool) -> Result<Rx, ToolError> {
+        let config = Regex::config().utf8_empty(false);
+        let re = Regex::builder()
+            .configure(config.clone())
+            .build_many_from_hir(hirs)
+            .map_err(compile_error)?;
+        let longest = if longest {
+            Some(Longest::new(hirs)?)
+        } else {
+            None
+        };
+        let line = if line {
+            let whole: Vec<Hir> = hirs
+                .iter()
+                .map(|h| {
+                    Hir::concat(vec![
+                        Hir::look(Look::Start),
+                        h.clone(),
+                        Hir::look(Look::End),
+                    ])
+                })
+                .collect();
+            Some(
+                Regex::builder()
+                    .configure(config)
+                    .build_many_from_hir(&whole)
+                    .map_err(compile_error)?,
+            )
+        } else {
+            None
+        };
+        let max_len = hirs
+            .iter()
+            .map(|h| h.properties().maximum_len())
+            .try_fold(0, |m, n| n.map(|n| m.max(n)));
+        Ok(Rx {
+            re,
+            longest,
+            posix,
+            line,
+            max_len,
+        })
+    }
+
+    /// An upper bound of the length of a match, if there is one.
+    pub fn max_len(&self) -> Option<usize> {
+        self.max_len
+    }
+
+    /// The leftmost match in `hay` that starts at or after `from`: the longest one there
+    /// (POSIX) or the first by the patterns' priorities (Perl). Look-around sees all of `hay`.
+    pub fn find_at(&self, hay: &[u8], from: usize) -> Option<(usize, usize)> {
+        let m = self.re.find(Input::new(hay).range(from..))?;
+        let (s, e) = (m.start(), m.end());
+        match (&self.longest, self.posix) {
+            (Some(l), true) => {
+                let end = l
+                    .end(&Input::new(hay).range(s..).anchored(Anchored::Yes))
+                    .map_or(e, |x| x.max(e));
+                Some((s, end))
+            }
+            _ => Some((s, e)),
+        }
+    }
+
+    /// The end of the longest match that starts at `s` and ends before `limit` (look-around
+    /// still sees all of `hay`).
+    pub fn longest_before(&self, hay: &[u8], s: usize, limit: usize) -> Option<usize> {
+        if limit <= s {
+            return None;
+        }
+        let input = Input::new(hay).range(s..limit - 1).anchored(Anchored::Yes);
+        match &self.longest {
+            Some(l) => l.end(&input),
+            None => self.re.search(&input).map(|m| m.end()),
+        }
+    }
+
+    /// Whether all of `line` matches one of the patterns (with `-x`).
+    pub fn matches_line(&self, line: &[u8]) -> bool {
+        self.line.as_ref().is_some_and(|re| re.is_match(line))
+    }
+}
