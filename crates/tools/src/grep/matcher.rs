@@ -28,6 +28,8 @@ pub struct Matcher {
     /// `-w` with several fixed strings: the patterns by length, longest first (ASCII
     /// lowercased under `-i`), for the shorter matches a retry looks for.
     by_len: Vec<(usize, HashSet<Vec<u8>>)>,
+    /// GNU grep's warnings about the patterns (`* at start of expression`).
+    warnings: Vec<&'static str>,
 }
 
 #[derive(Debug)]
@@ -203,17 +205,20 @@ impl Matcher {
         word: bool,
         line: bool,
     ) -> Result<Matcher, ToolError> {
-        let parse = |fold: bool| -> Result<Vec<_>, ToolError> {
+        let mut warnings = Vec::new();
+        let mut parse = |fold: bool| -> Result<Vec<_>, ToolError> {
             patterns
                 .iter()
-                .map(|p| regex::parse(p, dialect, fold))
+                .map(|p| regex::parse(p, dialect, fold, &mut warnings))
                 .collect()
         };
         let hirs = parse(false)?;
         if dialect != Dialect::Perl || hirs.len() == 1 {
             let literals: Option<Vec<String>> = hirs.iter().map(regex::literal).collect();
             if let Some(literals) = literals {
-                return Matcher::new(literals, Dialect::Fixed, ignore_case, word, line);
+                let mut m = Matcher::new(literals, Dialect::Fixed, ignore_case, word, line)?;
+                m.warnings = warnings;
+                return Ok(m);
             }
         }
         let hirs = if ignore_case { parse(true)? } else { hirs };
@@ -225,6 +230,7 @@ impl Matcher {
             word,
             line,
             by_len: Vec::new(),
+            warnings,
         })
     }
 
@@ -256,7 +262,7 @@ impl Matcher {
         } else if ignore_case {
             let hirs = patterns
                 .iter()
-                .map(|p| regex::parse(&escape(p), Dialect::Perl, true))
+                .map(|p| regex::parse(&escape(p), Dialect::Perl, true, &mut Vec::new()))
                 .collect::<Result<Vec<_>, _>>()?;
             // One pattern matches one way from a start (simple case folding maps a
             // character to a character): no longer match to look for.
@@ -302,7 +308,13 @@ impl Matcher {
             line,
             max_match_len,
             by_len,
+            warnings: Vec::new(),
         })
+    }
+
+    /// GNU grep's warnings about the patterns, to print before searching.
+    pub fn warnings(&self) -> &[&'static str] {
+        &self.warnings
     }
 
     /// An upper bound of the length in bytes of any match.

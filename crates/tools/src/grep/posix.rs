@@ -40,8 +40,8 @@ fn class_of(name: &str) -> Option<&'static str> {
         "punct" => r"\p{P}\x24\x2B\x3C-\x3E\x5E\x60\x7C\x7E",
         "cntrl" => r"\p{Cc}",
         "xdigit" => "0-9A-Fa-f",
-        "graph" => r"[^\p{White_Space}\p{Cc}\p{Cs}\p{Cn}]",
-        "print" => r"[^\p{White_Space}\p{Cc}\p{Cs}\p{Cn}]\p{Zs}",
+        "graph" => r"[^\p{White_Space}\p{Cc}\p{Cn}]",
+        "print" => r"[^\p{White_Space}\p{Cc}\p{Cn}]\p{Zs}",
         _ => return None,
     })
 }
@@ -104,21 +104,39 @@ impl Group {
     }
 }
 
-/// The translation of `pattern` from POSIX `syntax` into `regex-syntax`'s, to be compiled
-/// in multi-line mode (`^` and `$` match at line ends).
+/// A pattern in `regex-syntax`'s syntax, and GNU grep's warnings about the POSIX one.
+#[derive(Debug, PartialEq, Eq)]
+pub struct Translation {
+    /// The pattern, to be compiled in multi-line mode (`^` and `$` match at line ends).
+    pub regex: String,
+    /// What GNU grep 3.8 warns of (`* at start of expression`), without duplicates.
+    pub warnings: Vec<&'static str>,
+}
+
+/// The translation of `pattern` from POSIX `syntax` into `regex-syntax`'s.
 ///
 /// # Errors
 ///
 /// GNU grep's message for a malformed pattern (unmatched brackets or parentheses, an
 /// invalid interval, class or range, a trailing backslash), and for a back-reference,
 /// which the automata cannot match.
-pub fn translate(pattern: &str, syntax: Syntax) -> Result<String, String> {
+pub fn translate(pattern: &str, syntax: Syntax) -> Result<Translation, String> {
     let basic = syntax == Syntax::Basic;
+    let mut warnings = Vec::new();
+    let mut warn = |w: &'static str| {
+        if !warnings.contains(&w) {
+            warnings.push(w);
+        }
+    };
+    // An extended repetition with nothing before it, just read: glibc's parser (which GNU
+    // grep also compiles every pattern with) then reads a `)` as a literal.
+    let mut after_lone_op = false;
     let chars: Vec<char> = pattern.chars().collect();
     let mut stack: Vec<Group> = Vec::new();
     let mut g = Group::new();
     let mut i = 0;
     while i < chars.len() {
+        let lone_op_before = std::mem::take(&mut after_lone_op);
         let c = chars[i];
         i += 1;
         let escaped = c == '\\';
@@ -142,23 +160,25 @@ pub fn translate(pattern: &str, syntax: Syntax) -> Result<String, String> {
             '(' if op(c) => {
                 stack.push(std::mem::replace(&mut g, Group::new()));
             }
+            ')' if op(c) && lone_op_before => g.literal(')'),
             ')' if op(c) && !stack.is_empty() => {
                 let inner = std::mem::replace(&mut g, stack.pop().expect("not empty"));
                 g.atom(&format!("(?:{})", inner.finish()));
             }
             ')' if op(c) && basic => return Err(r"Unmatched ) or \)".into()),
             '|' if op(c) => g.alternative(),
-            '*' if op(c) => {
-                if basic && g.at_start {
-                    g.literal('*');
-                } else {
-                    g.repeat("*");
-                }
-            }
-            '+' | '?' if op(c) => {
+            '*' | '+' | '?' if op(c) => {
                 if basic && g.at_start {
                     g.literal(c);
                 } else {
+                    if g.at_start {
+                        warn(match c {
+                            '*' => "* at start of expression",
+                            '+' => "+ at start of expression",
+                            _ => "? at start of expression",
+                        });
+                        after_lone_op = true;
+                    }
                     g.repeat(&c.to_string());
                 }
             }
@@ -167,8 +187,17 @@ pub fn translate(pattern: &str, syntax: Syntax) -> Result<String, String> {
                     g.literal('{');
                     continue;
                 }
+                // glibc refuses an empty interval even where `{` may be literal.
+                let empty = if basic { &['\\', '}'][..] } else { &['}'][..] };
+                if chars[i..].starts_with(empty) {
+                    return Err(r"Invalid content of \{\}".into());
+                }
+                let at_start = g.at_start;
                 match interval(&chars, i, basic) {
                     Some(Ok((min, max, next))) => {
+                        if at_start {
+                            warn("{...} at start of expression");
+                        }
                         i = next;
                         match max {
                             Some(max) => g.repeat(&format!("{{{min},{max}}}")),
@@ -233,7 +262,10 @@ pub fn translate(pattern: &str, syntax: Syntax) -> Result<String, String> {
     if !stack.is_empty() {
         return Err(r"Unmatched ( or \(".into());
     }
-    Ok(g.finish())
+    Ok(Translation {
+        regex: g.finish(),
+        warnings,
+    })
 }
 
 /// Reads an interval's body after `{` at `chars[i..]`: `m`, `m,`, `,n`, `,` or `m,n`, then
@@ -376,11 +408,11 @@ mod tests {
     use super::{Syntax, translate};
 
     fn ere(p: &str) -> String {
-        translate(p, Syntax::Extended).unwrap()
+        translate(p, Syntax::Extended).unwrap().regex
     }
 
     fn bre(p: &str) -> String {
-        translate(p, Syntax::Basic).unwrap()
+        translate(p, Syntax::Basic).unwrap().regex
     }
 
     #[test]
@@ -435,7 +467,26 @@ mod tests {
         assert_eq!(e("[[:alpha:]"), "Unmatched [, [^, [:, [., or [=");
         assert_eq!(e("[[.ab.]]"), "Invalid collation character");
         assert_eq!(e("a\\"), "Trailing backslash");
+        assert_eq!(e("a{}"), r"Invalid content of \{\}");
+        assert_eq!(e("(*)b"), r"Unmatched ( or \(");
+        assert_eq!(e("(a|*)b"), r"Unmatched ( or \(");
+        assert_eq!(ere("a|*)"), r"a|\)");
         assert!(e(r"(a)\1").contains("back-reference"));
+    }
+
+    /// GNU grep 3.8 warns of a repetition with nothing to repeat in an extended expression.
+    #[test]
+    fn warnings() {
+        let w = |p: &str, s| translate(p, s).unwrap().warnings;
+        assert_eq!(w("*a|*b", Syntax::Extended), ["* at start of expression"]);
+        assert_eq!(w("^+a", Syntax::Extended), ["+ at start of expression"]);
+        assert_eq!(w("(?a)", Syntax::Extended), ["? at start of expression"]);
+        assert_eq!(
+            w("{1}a", Syntax::Extended),
+            ["{...} at start of expression"]
+        );
+        assert!(w("*a", Syntax::Basic).is_empty());
+        assert!(w("a*", Syntax::Extended).is_empty());
     }
 
     #[test]

@@ -150,12 +150,18 @@ fn within_lines(h: Hir) -> Hir {
 }
 
 /// `pattern` in `dialect` (not [`Dialect::Fixed`]) parsed, case-insensitively with
-/// `ignore_case`, and made to match within a line.
+/// `ignore_case`, and made to match within a line; `warnings` receives GNU grep's warnings
+/// about it.
 ///
 /// # Errors
 ///
 /// [`ToolError::Usage`] naming the pattern and what is wrong with it.
-pub fn parse(pattern: &str, dialect: Dialect, ignore_case: bool) -> Result<Hir, ToolError> {
+pub fn parse(
+    pattern: &str,
+    dialect: Dialect,
+    ignore_case: bool,
+    warnings: &mut Vec<&'static str>,
+) -> Result<Hir, ToolError> {
     let bad =
         |what: &dyn std::fmt::Display| ToolError::Usage(format!("the pattern '{pattern}': {what}"));
     let (text, utf8) = match dialect {
@@ -165,10 +171,13 @@ pub fn parse(pattern: &str, dialect: Dialect, ignore_case: bool) -> Result<Hir, 
             } else {
                 Syntax::Extended
             };
-            (
-                posix::translate(pattern, syntax).map_err(|e| bad(&e))?,
-                true,
-            )
+            let t = posix::translate(pattern, syntax).map_err(|e| bad(&e))?;
+            for w in t.warnings {
+                if !warnings.contains(&w) {
+                    warnings.push(w);
+                }
+            }
+            (t.regex, true)
         }
         Dialect::Perl | Dialect::Fixed => (pattern.to_string(), false),
     };

@@ -35,6 +35,9 @@ pub(super) fn run(args: impl IntoIterator<Item = OsString>) -> ExitCode {
     let mut quiet = false;
     let result = Config::new(args).and_then(|cfg| {
         quiet = cfg.settings.quiet;
+        for w in cfg.matcher.warnings() {
+            diag.line(format_args!("warning: {w}"));
+        }
         let r = cfg.run(&mut out, &mut diag, &mut matched);
         r.and_then(|()| out.flush())
     });

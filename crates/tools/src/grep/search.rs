@@ -282,6 +282,10 @@ impl<'a> FileSearch<'a> {
                 .m
                 .find_raw(&self.data.bytes()[from..cut])
                 .map(|(s, e)| (s + from, e + from))?;
+            // An empty match after the last terminator (`^$`) is on no line.
+            if s == cut && self.find_term(&self.data.bytes()[cut - 1..cut]).is_some() {
+                return None;
+            }
             let ls = self
                 .rfind_term(&self.data.bytes()[pos..s])
                 .map_or(pos, |i| pos + i + 1);
