@@ -12,6 +12,7 @@ mod grep;
 mod grep_conventions;
 mod grep_deep;
 mod grep_parallel;
+mod grep_regex;
 mod hostile;
 mod legacy;
 mod repair;
