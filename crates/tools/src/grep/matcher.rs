@@ -336,7 +336,7 @@ impl Matcher {
                 ac.find(aho_corasick::Input::new(hay).anchored(aho_corasick::Anchored::Yes))
                     .map_or((0, 0), |m| (m.start(), m.end())),
             ),
-            Engine::Regex(r) => r.find_at(hay, 0),
+            Engine::Regex(r) => r.find_in_lines(hay),
         }
     }
 

@@ -5,11 +5,13 @@
 //! anchored there, finds where the longest one ends (POSIX leftmost-longest, as GNU grep),
 //! with a PikeVM where the lazy DFA gives up (Unicode word boundaries on non-ASCII text).
 
+use aho_corasick::AhoCorasick;
 use regex_automata::hybrid::dfa::{Cache, DFA};
 use regex_automata::meta::Regex;
 use regex_automata::nfa::thompson::{self, pikevm::PikeVM};
 use regex_automata::util::pool::Pool;
 use regex_automata::{Anchored, Input, MatchKind};
+use regex_syntax::hir::literal::{ExtractKind, Extractor};
 use regex_syntax::hir::{
     self, Class, ClassBytes, ClassBytesRange, ClassUnicode, Hir, HirKind, Look,
 };
@@ -103,6 +105,70 @@ pub struct Rx {
     /// `-x`: the whole line matches one of the patterns.
     line: Option<Regex>,
     max_len: Option<usize>,
+    /// Literals one of which every match holds: a line without one is not searched.
+    required: Option<AhoCorasick>,
+}
+
+/// A set of literals, none empty.
+type Literals = Vec<Vec<u8>>;
+
+/// `lits`, if it is a usable set of required literals: 1 to 64 of them, none empty.
+fn usable(lits: Literals) -> Option<Literals> {
+    (!lits.is_empty() && lits.len() <= 64 && lits.iter().all(|l| !l.is_empty())).then_some(lits)
+}
+
+/// The literals regex-syntax's extractor finds that every match of `h` starts with (it
+/// spells out small classes and case-insensitive letters).
+fn prefixes(h: &Hir) -> Option<Literals> {
+    let seq = Extractor::new().kind(ExtractKind::Prefix).extract(h);
+    usable(
+        seq.literals()?
+            .iter()
+            .map(|l| l.as_bytes().to_vec())
+            .collect(),
+    )
+}
+
+/// The better of two sets of required literals: the one whose shortest literal is longer,
+/// then the smaller one.
+fn better(a: Option<Literals>, b: Option<Literals>) -> Option<Literals> {
+    let key = |v: &Literals| {
+        let min = v.iter().map(Vec::len).min().unwrap_or(0);
+        (min, std::cmp::Reverse(v.len()))
+    };
+    match (a, b) {
+        (Some(a), Some(b)) => Some(if key(&b) > key(&a) { b } else { a }),
+        (a, b) => a.or(b),
+    }
+}
+
+/// Literals one of which every match of `h` holds, if `h` has such a set: from each
+/// position of a concatenation, the prefixes of the rest; the union of the alternatives'
+/// sets; a repetition's own when it repeats at least once.
+fn required(h: &Hir) -> Option<Literals> {
+    match h.kind() {
+        HirKind::Literal(hir::Literal(bytes)) => usable(vec![bytes.to_vec()]),
+        HirKind::Capture(c) => required(&c.sub),
+        HirKind::Repetition(r) if r.min >= 1 => required(&r.sub),
+        HirKind::Concat(children) => {
+            let mut best = None;
+            for i in 0..children.len().min(16) {
+                best = better(best, prefixes(&Hir::concat(children[i..].to_vec())));
+                best = better(best, required(&children[i]));
+            }
+            best
+        }
+        HirKind::Alternation(branches) => {
+            let mut all = Vec::new();
+            for b in branches {
+                all.extend(better(required(b), prefixes(b))?);
+            }
+            all.sort();
+            all.dedup();
+            usable(all)
+        }
+        _ => prefixes(h),
+    }
 }
 
 fn compile_error(e: impl std::fmt::Display) -> ToolError {
@@ -244,6 +310,23 @@ impl Rx {
         } else {
             None
         };
+        // Only where the meta regex has no prefilter of its own (no prefix literals), and
+        // for literals of 3 bytes or more: finding the line of each candidate costs more
+        // than the meta regex's own search when the literal is frequent.
+        let sets: Option<Vec<Literals>> = hirs
+            .iter()
+            .map(|h| prefixes(h).is_none().then(|| required(h)).flatten())
+            .collect();
+        let required = sets
+            .map(|sets| sets.concat())
+            .filter(|lits| lits.len() <= 64 && lits.iter().all(|l| l.len() >= 3))
+            .map(|lits| {
+                AhoCorasick::builder()
+                    .match_kind(aho_corasick::MatchKind::LeftmostFirst)
+                    .build(&lits)
+                    .map_err(compile_error)
+            })
+            .transpose()?;
         let max_len = hirs
             .iter()
             .map(|h| h.properties().maximum_len())
@@ -254,6 +337,7 @@ impl Rx {
             posix,
             line,
             max_len,
+            required,
         })
     }
 
@@ -265,12 +349,36 @@ impl Rx {
     /// The leftmost match in `hay` that starts at or after `from`: the longest one there
     /// (POSIX) or the first by the patterns' priorities (Perl). Look-around sees all of `hay`.
     pub fn find_at(&self, hay: &[u8], from: usize) -> Option<(usize, usize)> {
-        let m = self.re.find(Input::new(hay).range(from..))?;
+        self.find_within(hay, from, hay.len())
+    }
+
+    /// The leftmost match in `hay`, lines of text: only the lines that hold one of the
+    /// required literals are searched, when the patterns have such literals.
+    pub fn find_in_lines(&self, hay: &[u8]) -> Option<(usize, usize)> {
+        let Some(required) = &self.required else {
+            return self.find_at(hay, 0);
+        };
+        let mut at = 0;
+        while at <= hay.len() {
+            let m = required.find(aho_corasick::Input::new(hay).span(at..hay.len()))?;
+            let start = memchr::memrchr(b'\n', &hay[at..m.start()]).map_or(at, |i| at + i + 1);
+            let end = memchr::memchr(b'\n', &hay[m.end()..]).map_or(hay.len(), |i| m.end() + i);
+            if let Some(found) = self.find_within(hay, start, end) {
+                return Some(found);
+            }
+            at = end + 1;
+        }
+        None
+    }
+
+    /// The leftmost match in `hay[from..to]`, look-around seeing all of `hay`.
+    fn find_within(&self, hay: &[u8], from: usize, to: usize) -> Option<(usize, usize)> {
+        let m = self.re.find(Input::new(hay).range(from..to))?;
         let (s, e) = (m.start(), m.end());
         match (&self.longest, self.posix) {
             (Some(l), true) => {
                 let end = l
-                    .end(&Input::new(hay).range(s..).anchored(Anchored::Yes))
+                    .end(&Input::new(hay).range(s..to).anchored(Anchored::Yes))
                     .map_or(e, |x| x.max(e));
                 Some((s, end))
             }
@@ -294,5 +402,76 @@ impl Rx {
     /// Whether all of `line` matches one of the patterns (with `-x`).
     pub fn matches_line(&self, line: &[u8]) -> bool {
         self.line.as_ref().is_some_and(|re| re.is_match(line))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{Dialect, Rx, parse};
+
+    fn rx(patterns: &[&str]) -> Rx {
+        let hirs: Vec<_> = patterns
+            .iter()
+            .map(|p| parse(p, Dialect::Extended, false, &mut Vec::new()).unwrap())
+            .collect();
+        Rx::new(&hirs, true, true, false).unwrap()
+    }
+
+    /// Searching only the lines that hold a required literal finds what a search of each
+    /// line in turn finds.
+    #[test]
+    fn required_literals_skip_only_lines_without_a_match() {
+        let cases: &[&[&str]] = &[
+            &["[A-Z][a-z]+Error"],
+            &["[a-z]*(foo|bar)[0-9]+baz"],
+            &[r"\w+_xyz\b", "[a-z]+qqq"],
+            &["^[a-z ]+end$"],
+        ];
+        let words = [
+            "Error",
+            "IoError",
+            "fooError",
+            "foo1baz",
+            "xbar22baz",
+            "a_xyz",
+            "a_xyzb",
+            "zqqq",
+            "end",
+            "x end",
+            "é",
+            " ",
+            "\n",
+            "\n",
+            "Zz",
+        ];
+        let mut seed = 0x9e37_79b9_7f4a_7c15u64;
+        for patterns in cases {
+            let r = rx(patterns);
+            assert!(r.required.is_some(), "{patterns:?} has required literals");
+            for _ in 0..400 {
+                let mut hay = String::new();
+                for _ in 0..12 {
+                    seed ^= seed << 13;
+                    seed ^= seed >> 7;
+                    seed ^= seed << 17;
+                    hay.push_str(words[(seed % words.len() as u64) as usize]);
+                }
+                let mut want = None;
+                let mut start = 0;
+                for line in hay.split('\n') {
+                    let end = start + line.len();
+                    if let Some(m) = r.find_within(hay.as_bytes(), start, end) {
+                        want = Some(m);
+                        break;
+                    }
+                    start = end + 1;
+                }
+                assert_eq!(
+                    r.find_in_lines(hay.as_bytes()),
+                    want,
+                    "{patterns:?} in {hay:?}"
+                );
+            }
+        }
     }
 }
