@@ -166,6 +166,22 @@ fn never_across_lines() {
     same_as_gnu(&["-c", "-E", "^$"], "abc\n", "0\n", 1);
 }
 
+/// In a binary input a NUL ends a line (GNU grep's manual: "grep may treat non-text bytes
+/// as line terminators"), so `^` and `$` match next to one, with `-c` as with printing; the
+/// registry's `bstr` sources hold such a file (a serialized DFA) where `-r -c '^\s*//'`
+/// found it.
+#[test]
+fn a_nul_ends_a_line_of_a_binary_input() {
+    for (args, want) in [
+        (&["-c", "-E", "^b"][..], "2\n"),
+        (&["-c", "-E", "a$"][..], "1\n"),
+        (&["-v", "-c", "-E", "^b$"][..], "2\n"),
+        (&["-a", "-c", "-E", "^b"][..], "1\n"),
+    ] {
+        same_as_gnu(args, "a\0b\nb\nc\n", want, 0);
+    }
+}
+
 #[test]
 fn errors_exit_2_with_one_line() {
     let dir = tempdir();

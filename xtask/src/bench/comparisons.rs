@@ -33,6 +33,8 @@ pub struct Target {
     pub also: Option<&'static str>,
     /// What the ratio of their medians must be.
     pub goal: Goal,
+    /// More peers, each with its own goal.
+    pub more: &'static [(&'static str, Goal)],
     /// The target in words.
     pub text: &'static str,
 }
@@ -136,16 +138,16 @@ pub fn row<'a>(rows: &'a [Timed], label: &str) -> Option<&'a Timed> {
 /// Each comparison's target. Its peer is also the baseline of the table's ratios.
 #[rustfmt::skip]
 const TARGETS: [(&str, Target); 10] = [
-    ("count", Target { ours: "utf8-count -l -m -c -e", peer: "wc -l", also: None, goal: Goal::AtMost(0.6), text: "`utf8-count -l -m -c -e` at most 0.6× the time of `wc -l` (default threads)" }),
-    ("count-one", Target { ours: "utf8-count --threads 1 -l -m -c -e", peer: "wc -l", also: None, goal: Goal::AtMost(1.0), text: "`utf8-count --threads 1 -l -m -c -e` at most the time of `wc -l`" }),
-    ("words", Target { ours: "utf8-count -w", peer: "wc -w", also: None, goal: Goal::Faster(10.0), text: "`utf8-count -w` at least 10× faster than `wc -w`" }),
-    ("words-seps", Target { ours: "utf8-count -w", peer: "wc -w", also: None, goal: Goal::Faster(10.0), text: "`utf8-count -w` at least 10× faster than `wc -w` with non-ASCII separators" }),
-    ("words-cost", Target { ours: "utf8-count --threads 1", peer: "utf8-count --threads 1 -l -m -c -e", also: None, goal: Goal::AtMost(2.0), text: "the default columns (words included) at most 2× `-l -m -c -e`, one thread" }),
-    ("threads", Target { ours: "utf8-count --threads 2 -l -m -c -e", peer: "utf8-count --threads 1 -l -m -c -e", also: None, goal: Goal::Faster(1.6), text: "`-l -m -c -e --threads 2` at least 1.6× faster than `--threads 1`" }),
-    ("threads-ceiling", Target { ours: "utf8-count --threads 2 -l -m -c -e", peer: MEMBW, also: None, goal: Goal::AtMost(1.15), text: "`-l -m -c -e --threads 2` within 1.15× the time a plain read of every byte of the mapped file takes on 2 threads" }),
-    ("grep-ascii", Target { ours: "utf8-grep -c", peer: "rg -F -c", also: Some("grep -F -c"), goal: Goal::AtMost(1.0), text: "utf8-grep -c no slower than `rg -F -c` and `grep -F -c`" }),
-    ("grep-cjk", Target { ours: "utf8-grep -c", peer: "rg -F -c", also: Some("grep -F -c"), goal: Goal::AtMost(1.0), text: "utf8-grep -c no slower than `rg -F -c` and `grep -F -c`" }),
-    ("repair", Target { ours: "utf8-repair", peer: "uconv --callback substitute", also: None, goal: Goal::Faster(5.0), text: "utf8-repair at least 5× faster than uconv" }),
+    ("count", Target { ours: "utf8-count -l -m -c -e", peer: "wc -l", also: None, goal: Goal::AtMost(0.6), more: &[], text: "`utf8-count -l -m -c -e` at most 0.6× the time of `wc -l` (default threads)" }),
+    ("count-one", Target { ours: "utf8-count --threads 1 -l -m -c -e", peer: "wc -l", also: None, goal: Goal::AtMost(1.0), more: &[], text: "`utf8-count --threads 1 -l -m -c -e` at most the time of `wc -l`" }),
+    ("words", Target { ours: "utf8-count -w", peer: "wc -w", also: None, goal: Goal::Faster(10.0), more: &[], text: "`utf8-count -w` at least 10× faster than `wc -w`" }),
+    ("words-seps", Target { ours: "utf8-count -w", peer: "wc -w", also: None, goal: Goal::Faster(10.0), more: &[], text: "`utf8-count -w` at least 10× faster than `wc -w` with non-ASCII separators" }),
+    ("words-cost", Target { ours: "utf8-count --threads 1", peer: "utf8-count --threads 1 -l -m -c -e", also: None, goal: Goal::AtMost(2.0), more: &[], text: "the default columns (words included) at most 2× `-l -m -c -e`, one thread" }),
+    ("threads", Target { ours: "utf8-count --threads 2 -l -m -c -e", peer: "utf8-count --threads 1 -l -m -c -e", also: None, goal: Goal::Faster(1.6), more: &[], text: "`-l -m -c -e --threads 2` at least 1.6× faster than `--threads 1`" }),
+    ("threads-ceiling", Target { ours: "utf8-count --threads 2 -l -m -c -e", peer: MEMBW, also: None, goal: Goal::AtMost(1.15), more: &[], text: "`-l -m -c -e --threads 2` within 1.15× the time a plain read of every byte of the mapped file takes on 2 threads" }),
+    ("grep-ascii", Target { ours: "utf8-grep -c", peer: "rg -F -c", also: Some("grep -F -c"), goal: Goal::AtMost(1.0), more: &[], text: "utf8-grep -c no slower than `rg -F -c` and `grep -F -c`" }),
+    ("grep-cjk", Target { ours: "utf8-grep -c", peer: "rg -F -c", also: Some("grep -F -c"), goal: Goal::AtMost(1.0), more: &[], text: "utf8-grep -c no slower than `rg -F -c` and `grep -F -c`" }),
+    ("repair", Target { ours: "utf8-repair", peer: "uconv --callback substitute", also: None, goal: Goal::Faster(5.0), more: &[], text: "utf8-repair at least 5× faster than uconv" }),
 ];
 
 /// The label of the memory-read ceiling's row: `xtask/c/membw.c` reading every byte of the

@@ -34,6 +34,7 @@ pub mod comparisons;
 pub mod corpus;
 pub mod options;
 pub mod real;
+pub mod regex;
 pub mod report;
 pub mod runner;
 
@@ -53,7 +54,9 @@ pub const USAGE: &str = "  bench [--mib N] [--runs N] [--only NAME,...] [--no-wr
                       threads, grep
                       (grep-ascii, grep-cjk), repair, real (real-tree, real-rare,
                       real-f10..real-f10000, real-invert, real-icase, real-word,
-                      real-lines, real-split: the cargo registry's sources);
+                      real-lines, real-split, real-re-NAME and real-re-NAME-tree
+                      for the regexes alt, ident, icase, word, anchored, digits,
+                      rare, only: the cargo registry's sources);
                       --only and --no-write leave BENCHMARKS.md alone";
 
 /// Runs the task.
@@ -126,6 +129,9 @@ pub fn run(root: &Path, opts: &Options) -> Result<()> {
     let mut outcomes = Vec::new();
     for name in &opts.only {
         let o = match &real {
+            Some(r) if name.starts_with("real-re-") => {
+                regex::run_regex(name, &tools, r, opts, &dir)?
+            }
             Some(r) if name.starts_with("real-") => real::run_real(name, &tools, r, opts, &dir)?,
             _ => run_comparison(name, &tools, &c, opts, &dir)?,
         };

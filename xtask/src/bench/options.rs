@@ -5,7 +5,7 @@ use clap::Parser;
 use crate::workspace::positive;
 
 /// Every comparison, in the order they run.
-pub const COMPARISONS: [&str; 21] = [
+pub const COMPARISONS: [&str; 37] = [
     "count",
     "count-one",
     "words",
@@ -27,6 +27,22 @@ pub const COMPARISONS: [&str; 21] = [
     "real-word",
     "real-lines",
     "real-split",
+    "real-re-alt",
+    "real-re-alt-tree",
+    "real-re-ident",
+    "real-re-ident-tree",
+    "real-re-icase",
+    "real-re-icase-tree",
+    "real-re-word",
+    "real-re-word-tree",
+    "real-re-anchored",
+    "real-re-anchored-tree",
+    "real-re-digits",
+    "real-re-digits-tree",
+    "real-re-rare",
+    "real-re-rare-tree",
+    "real-re-only",
+    "real-re-only-tree",
 ];
 
 /// The usage line, as clap shows it in errors and help.
@@ -46,8 +62,10 @@ pub struct Args {
     runs: usize,
     /// Only these comparisons (count, count-one, words, words-seps, words-cost, threads,
     /// grep-ascii, grep-cjk, repair, real-tree, real-rare, real-f10 ... real-f10000,
-    /// real-invert, real-icase, real-word, real-lines, real-split; `grep` is both grep ones,
-    /// `real` every real-text one); leaves BENCHMARKS.md alone.
+    /// real-invert, real-icase, real-word, real-lines, real-split, real-re-NAME and
+    /// real-re-NAME-tree for the regex workloads alt, ident, icase, word, anchored, digits,
+    /// rare, only; `grep` is both grep ones, `real` every real-text one, `real-re` every
+    /// regex one); leaves BENCHMARKS.md alone.
     #[arg(long, value_name = "NAME,...", value_parser = comparisons)]
     only: Option<Only>,
     /// Leave BENCHMARKS.md alone.

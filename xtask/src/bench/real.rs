@@ -41,7 +41,7 @@ fn registry() -> Option<PathBuf> {
 }
 
 /// The tree's regular files in walk order (sorted by name, depth first).
-fn files(tree: &Path) -> Vec<PathBuf> {
+pub(crate) fn files(tree: &Path) -> Vec<PathBuf> {
     walkdir::WalkDir::new(tree)
         .sort_by_file_name()
         .into_iter()
@@ -152,6 +152,7 @@ fn target(name: &str) -> Target {
             peer: "rg",
             also: Some("grep"),
             goal: Goal::AtMost(0.9),
+            more: &[],
             text: "`utf8-grep -r` at most 0.9× the time of rg (and of GNU grep)",
         },
         "real-split" => Target {
@@ -159,6 +160,7 @@ fn target(name: &str) -> Target {
             peer: "utf8-grep --threads 1",
             also: None,
             goal: Goal::Faster(1.6),
+            more: &[],
             text: "`-c` on one file with `--threads 2` at least 1.6× faster than `--threads 1`",
         },
         _ => Target {
@@ -166,6 +168,7 @@ fn target(name: &str) -> Target {
             peer: "rg",
             also: Some("grep"),
             goal: Goal::AtMost(1.0),
+            more: &[],
             text: "utf8-grep at most the time of rg and of GNU grep",
         },
     }
@@ -317,7 +320,7 @@ pub fn run_real(
     })
 }
 
-fn args(a: &[&str]) -> Vec<String> {
+pub(crate) fn args(a: &[&str]) -> Vec<String> {
     a.iter().map(|s| (*s).to_owned()).collect()
 }
 
@@ -332,7 +335,7 @@ fn plain<'f>(
     (v.clone(), v.clone(), v, file, title.to_owned())
 }
 
-fn cmd(label: &str, program: &Path, shown: &str, a: &[String]) -> Cmd {
+pub(crate) fn cmd(label: &str, program: &Path, shown: &str, a: &[String]) -> Cmd {
     let refs: Vec<&dyn AsRef<std::ffi::OsStr>> =
         a.iter().map(|s| s as &dyn AsRef<std::ffi::OsStr>).collect();
     Cmd::new(label, program, shown, &refs)

@@ -41,22 +41,26 @@ pub fn fmt_rss(kib: u64) -> String {
 /// The target's measured ratio, the text for it and whether it is met.
 fn judge(o: &Outcome) -> Option<(String, bool)> {
     let t = o.target.as_ref()?;
-    let (text, met) = judge_against(o, t.peer)?;
-    match t.also.and_then(|also| judge_against(o, also)) {
-        Some((text2, met2)) => Some((format!("{text}; {text2}"), met && met2)),
-        None => Some((text, met)),
+    let (mut text, mut met) = judge_against(o, t.peer, t.goal)?;
+    let others = t.also.map(|also| (also, t.goal)).into_iter();
+    for (peer, goal) in others.chain(t.more.iter().copied()) {
+        if let Some((text2, met2)) = judge_against(o, peer, goal) {
+            text = format!("{text}; {text2}");
+            met &= met2;
+        }
     }
+    Some((text, met))
 }
 
 /// The target's ratio against one peer.
-fn judge_against(o: &Outcome, peer: &str) -> Option<(String, bool)> {
+fn judge_against(o: &Outcome, peer: &str, goal: Goal) -> Option<(String, bool)> {
     let t = o.target.as_ref()?;
     let (Some(ours), Some(peer_row)) = (row(&o.rows, t.ours), row(&o.rows, peer)) else {
         return None;
     };
     let peer = peer_row.cmd.label.as_str();
     let (a, b) = (ours.median().as_secs_f64(), peer_row.median().as_secs_f64());
-    Some(match t.goal {
+    Some(match goal {
         Goal::AtMost(f) => (
             format!("{:.2}× the time of `{peer}` (target ≤ {f}×)", a / b),
             a <= f * b,

@@ -42,6 +42,8 @@ pub struct Settings {
     pub column: bool,
     /// `--invalid=report`, with the engine that finds the invalid sequences.
     pub report: Option<Engine>,
+    /// The patterns anchor at line ends ([`Matcher::line_anchors`]).
+    pub line_anchors: bool,
 }
 
 impl Settings {
@@ -49,12 +51,13 @@ impl Settings {
         !(self.quiet || self.list || self.count)
     }
 
-    /// Whether every byte read is checked for NUL (binary files). Only printed lines and
-    /// `-v` depend on where the first NUL is; `-c`, `-l`, `-L` and `-q` without `-v` select
+    /// Whether every byte read is checked for NUL (binary files). Only printed lines, `-v`
+    /// and patterns anchored at line ends (`^` after a NUL, which ends a line in a binary
+    /// input) depend on where the first NUL is; otherwise `-c`, `-l`, `-L` and `-q` select
     /// the same lines whatever came before, so they check only the lines with a match
     /// (a NUL there splits the line, as in GNU grep) and skip a pass over the whole input.
     pub(super) fn scan_nul(&self) -> bool {
-        !self.text && (self.printing() || self.invert)
+        !self.text && (self.printing() || self.invert || self.line_anchors)
     }
 }
 
@@ -221,6 +224,7 @@ impl Config {
             text: a.text,
             column: a.column,
             report: (a.invalid == InvalidMode::Report).then_some(engine),
+            line_anchors: matcher.line_anchors(),
         };
         let style = Style {
             with_filename: false,

@@ -322,6 +322,12 @@ impl Matcher {
         self.max_match_len
     }
 
+    /// Whether a pattern is a regular expression with a line anchor (`^`, `$`): in a binary
+    /// input, where a NUL ends a line, only a search of each line finds its matches.
+    pub fn line_anchors(&self) -> bool {
+        matches!(&self.engine, Engine::Regex(r) if r.line_anchors())
+    }
+
     /// Whether `-x` is in effect.
     pub fn whole_line(&self) -> bool {
         self.line

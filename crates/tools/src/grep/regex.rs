@@ -107,6 +107,8 @@ pub struct Rx {
     max_len: Option<usize>,
     /// Literals one of which every match holds: a line without one is not searched.
     required: Option<AhoCorasick>,
+    /// Whether a pattern has a line anchor (`^`, `$`).
+    line_anchors: bool,
 }
 
 /// A set of literals, none empty.
@@ -338,7 +340,16 @@ impl Rx {
             line,
             max_len,
             required,
+            line_anchors: hirs.iter().any(|h| {
+                let looks = h.properties().look_set();
+                looks.contains(Look::StartLF) || looks.contains(Look::EndLF)
+            }),
         })
+    }
+
+    /// Whether a pattern has a line anchor (`^`, `$`).
+    pub fn line_anchors(&self) -> bool {
+        self.line_anchors
     }
 
     /// An upper bound of the length of a match, if there is one.

@@ -278,10 +278,13 @@ impl<'a> FileSearch<'a> {
         // `from == cut` is past the last terminator: no line starts there (an empty
         // pattern would match the empty "line" after the final newline).
         while from < cut {
-            let (s, e) = self
-                .m
-                .find_raw(&self.data.bytes()[from..cut])
-                .map(|(s, e)| (s + from, e + from))?;
+            let (s, e) = if self.binary && self.m.line_anchors() {
+                self.find_by_line(from, cut)?
+            } else {
+                self.m
+                    .find_raw(&self.data.bytes()[from..cut])
+                    .map(|(s, e)| (s + from, e + from))?
+            };
             // An empty match after the last terminator (`^$`) is on no line.
             if s == cut && self.find_term(&self.data.bytes()[cut - 1..cut]).is_some() {
                 return None;
@@ -313,6 +316,22 @@ impl<'a> FileSearch<'a> {
                 return None;
             }
             from = le + 1;
+        }
+        None
+    }
+
+    /// The first raw match in the lines of `from..cut` searched one by one (a NUL ends a
+    /// line of a binary input, where a regex's `^` and `$` do not see it).
+    fn find_by_line(&self, from: usize, cut: usize) -> Option<(usize, usize)> {
+        let mut p = from;
+        while p < cut {
+            let le = self
+                .find_term(&self.data.bytes()[p..cut])
+                .map_or(cut, |i| p + i);
+            if let Some((s, e)) = self.m.find_raw(&self.data.bytes()[p..le]) {
+                return Some((p + s, p + e));
+            }
+            p = le + 1;
         }
         None
     }

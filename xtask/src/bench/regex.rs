@@ -1,0 +1,212 @@
+//! `cargo xtask bench`'s regular-expression workloads on the real text: each on the
+//! registry's sources as a tree (`-r`) and on the file of the run's size, utf8-grep (its
+//! default threads and `--threads 1`) against ripgrep and GNU `grep -E`, every count (and
+//! `-o`'s output) checked against GNU grep's.
+
+use std::path::Path;
+
+use crate::bench::comparisons::{Goal, Outcome, Target, Tools, row};
+use crate::bench::corpus::warm;
+use crate::bench::options::Options;
+use crate::bench::real::{RealCorpus, args, cmd, files};
+use crate::bench::runner::{Sink, Timed, time_all};
+use crate::workspace::Result;
+
+/// The workloads: a name, utf8-grep's and GNU grep's arguments (ripgrep's are the same
+/// without `-E`: its default syntax, where `-E` is `--encoding`) and what it measures.
+pub const WORKLOADS: [(&str, &[&str], &str); 8] = [
+    (
+        "alt",
+        &["-c", "-E", "unwrap|expect"],
+        "an alternation of words",
+    ),
+    (
+        "ident",
+        &["-c", "-E", r"fn [a-z_]+\("],
+        "an identifier class after a literal",
+    ),
+    (
+        "icase",
+        &["-c", "-i", "-E", r"err(or)?s?\b"],
+        "a case-insensitive regex",
+    ),
+    (
+        "word",
+        &["-c", "-w", "-E", "[A-Z][a-z]+Error"],
+        "`-w` with a class",
+    ),
+    (
+        "anchored",
+        &["-c", "-E", r"^\s*//"],
+        "an anchored line regex",
+    ),
+    (
+        "digits",
+        &["-c", "-E", "[0-9]{4}-[0-9]{2}"],
+        "a digit class with bounded repetition",
+    ),
+    (
+        "rare",
+        &["-c", "-E", "[A-Z]{4}[0-9]{4}"],
+        "a rare regex with no literal",
+    ),
+    (
+        "only",
+        &["-o", "-E", "[a-z]+_[a-z]+"],
+        "`-o` on a frequent regex",
+    ),
+];
+
+/// The target of every regex workload.
+const TARGET: Target = Target {
+    ours: "utf8-grep",
+    peer: "rg",
+    also: None,
+    goal: Goal::AtMost(1.0),
+    more: &[
+        ("grep", Goal::AtMost(0.5)),
+        ("utf8-grep --threads 1", Goal::AtMost(1.0)),
+    ],
+    text: "utf8-grep at most the time of rg, half of GNU grep's, and no more than with `--threads 1`",
+};
+
+/// The workload of comparison `name` (`real-re-NAME` on the file, `real-re-NAME-tree` on
+/// the tree).
+fn workload(name: &str) -> Option<(&'static [&'static str], &'static str, bool)> {
+    let rest = name.strip_prefix("real-re-")?;
+    let (key, tree) = match rest.strip_suffix("-tree") {
+        Some(k) => (k, true),
+        None => (rest, false),
+    };
+    WORKLOADS
+        .iter()
+        .find(|(k, _, _)| *k == key)
+        .map(|&(_, a, what)| (a, what, tree))
+}
+
+/// Runs the regex comparison `name`.
+///
+/// # Errors
+///
+/// An unknown name, a command that fails, or outputs that disagree.
+pub fn run_regex(
+    name: &'static str,
+    tools: &Tools,
+    r: &RealCorpus,
+    opts: &Options,
+    dir: &Path,
+) -> Result<Outcome> {
+    let (a, what, tree) = workload(name).ok_or_else(|| format!("unknown comparison {name}"))?;
+    let input = if tree { &r.tree } else { &r.file };
+    let target = input.display().to_string();
+    let only = a.contains(&"-o");
+    let mut ours = args(a);
+    let mut gnu = args(a);
+    let mut rg: Vec<String> = args(a).into_iter().filter(|x| x != "-E").collect();
+    if tree {
+        ours.insert(0, "-r".into());
+        gnu.insert(0, "-r".into());
+        rg.insert(0, "-uuu".into());
+    }
+    for v in [&mut ours, &mut gnu, &mut rg] {
+        v.push(target.clone());
+    }
+    let grep = tools.ours("utf8-grep");
+    let mut one = vec!["--threads".to_owned(), "1".to_owned()];
+    one.extend(ours.iter().cloned());
+    let mut cmds = vec![
+        cmd("utf8-grep", &grep, "utf8-grep", &ours),
+        cmd("utf8-grep --threads 1", &grep, "utf8-grep", &one),
+    ];
+    let mut skipped = Vec::new();
+    for (peer, a) in [("rg", &rg), ("grep", &gnu)] {
+        match tools.peer(peer) {
+            Some(p) => cmds.push(cmd(peer, p, peer, a)),
+            None => skipped.push(format!("`{peer}`: not installed, skipped")),
+        }
+    }
+    for c in &mut cmds {
+        c.ok = &[0, 1];
+        if only {
+            c.stdout = Sink::File(dir.join(format!("regex-out.{}", c.label.replace(' ', "_"))));
+        }
+    }
+    if tree {
+        for p in files(input) {
+            let _ = warm(&p);
+        }
+    } else {
+        warm(input)?;
+    }
+    println!(
+        "bench: {name}: {} commands, 1 warmup + {} runs each",
+        cmds.len(),
+        opts.runs
+    );
+    let rows = time_all(&cmds, opts.runs, &dir.join("measure.report"))?;
+    verify(&rows, only, dir)?;
+    let title = format!(
+        "{what}: `{}` on {}",
+        a.join(" "),
+        if tree {
+            format!(
+                "the registry's sources with -r ({} files, {:.0} MiB)",
+                r.tree_files,
+                r.tree_bytes as f64 / f64::from(1 << 20)
+            )
+        } else {
+            format!("the sources concatenated to {} MiB", opts.mib)
+        }
+    );
+    Ok(Outcome {
+        title,
+        input: input.file_name().map_or_else(
+            || input.display().to_string(),
+            |n| n.to_string_lossy().into_owned(),
+        ),
+        baseline: TARGET.peer,
+        rows,
+        skipped,
+        target: Some(TARGET),
+        notes: Vec::new(),
+    })
+}
+
+/// Every count (summed over files for `-r`: rg lists only the files with a match) equals
+/// GNU grep's; with `-o`, the number of lines printed does.
+fn verify(rows: &[Timed], only: bool, dir: &Path) -> Result<()> {
+    let out = |t: &Timed| -> Result<Vec<u8>> {
+        if only {
+            let label = t.cmd.label.replace(' ', "_");
+            Ok(std::fs::read(dir.join(format!("regex-out.{label}")))?)
+        } else {
+            Ok(t.stdout.clone())
+        }
+    };
+    let measure = |bytes: &[u8]| -> u64 {
+        if only {
+            return memchr::memchr_iter(b'\n', bytes).count() as u64;
+        }
+        String::from_utf8_lossy(bytes)
+            .lines()
+            .filter_map(|l| l.rsplit(':').next()?.trim().parse::<u64>().ok())
+            .sum()
+    };
+    let Some(gnu) = row(rows, "grep") else {
+        return Ok(());
+    };
+    let want = out(gnu)?;
+    for t in rows {
+        let got = out(t)?;
+        if measure(&got) != measure(&want) {
+            return Err(format!(
+                "outputs disagree: {} gave {}, GNU grep {}",
+                t.cmd.display(),
+                measure(&got),
+                measure(&want)
+            )
+            .into());
+        }
+    }
+    Ok(())
+}
