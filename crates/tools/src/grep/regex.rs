@@ -109,6 +109,55 @@ pub struct Rx {
     required: Option<AhoCorasick>,
     /// Whether a pattern has a line anchor (`^`, `$`).
     line_anchors: bool,
+    /// Every byte a match can hold (a superset): a match followed by any other byte is the
+    /// longest from its start.
+    match_bytes: ByteSet,
+}
+
+/// A set of bytes.
+#[derive(Debug, Clone, Copy, Default)]
+struct ByteSet([u128; 2]);
+
+impl ByteSet {
+    fn add_range(&mut self, lo: u8, hi: u8) {
+        for b in lo..=hi {
+            self.0[usize::from(b >> 7)] |= 1 << (b & 127);
+        }
+    }
+
+    fn contains(&self, b: u8) -> bool {
+        self.0[usize::from(b >> 7)] & (1 << (b & 127)) != 0
+    }
+
+    /// Adds every byte a match of `h` can hold: a literal's, a byte class's, the ASCII
+    /// part of a Unicode class and, for its other characters, every byte of 0x80 and above.
+    fn add_hir(&mut self, h: &Hir) {
+        match h.kind() {
+            HirKind::Empty | HirKind::Look(_) => {}
+            HirKind::Literal(hir::Literal(bytes)) => {
+                bytes.iter().for_each(|&b| self.add_range(b, b))
+            }
+            HirKind::Class(Class::Bytes(c)) => {
+                c.ranges()
+                    .iter()
+                    .for_each(|r| self.add_range(r.start(), r.end()));
+            }
+            HirKind::Class(Class::Unicode(c)) => {
+                for r in c.ranges() {
+                    let (lo, hi) = (u32::from(r.start()), u32::from(r.end()));
+                    if lo < 0x80 {
+                        self.add_range(lo as u8, hi.min(0x7f) as u8);
+                    }
+                    if hi >= 0x80 {
+                        self.add_range(0x80, 0xff);
+                    }
+                }
+            }
+            HirKind::Repetition(r) => self.add_hir(&r.sub),
+            HirKind::Capture(c) => self.add_hir(&c.sub),
+            HirKind::Concat(v) | HirKind::Alternation(v) => v.iter().for_each(|h| self.add_hir(h)),
+        }
+    }
 }
 
 /// A set of literals, none empty.
@@ -340,6 +389,10 @@ impl Rx {
             line,
             max_len,
             required,
+            match_bytes: hirs.iter().fold(ByteSet::default(), |mut set, h| {
+                set.add_hir(h);
+                set
+            }),
             line_anchors: hirs.iter().any(|h| {
                 let looks = h.properties().look_set();
                 looks.contains(Look::StartLF) || looks.contains(Look::EndLF)
@@ -386,8 +439,10 @@ impl Rx {
     fn find_within(&self, hay: &[u8], from: usize, to: usize) -> Option<(usize, usize)> {
         let m = self.re.find(Input::new(hay).range(from..to))?;
         let (s, e) = (m.start(), m.end());
+        // A longer match from `s` would hold the byte after this one.
+        let longer = e < to && self.match_bytes.contains(hay[e]);
         match (&self.longest, self.posix) {
-            (Some(l), true) => {
+            (Some(l), true) if longer => {
                 let end = l
                     .end(&Input::new(hay).range(s..to).anchored(Anchored::Yes))
                     .map_or(e, |x| x.max(e));
