@@ -117,6 +117,11 @@ fn fold_variants(pats: &[String], max: usize) -> Option<Vec<String>> {
     Some(out)
 }
 
+/// The most bytes of regular expressions (not counting the patterns that are plain words)
+/// a matcher is built of: more is refused at once (its automata would pass
+/// regex-automata's size limits after seconds and hundreds of MiB).
+const REGEX_TEXT_MAX: usize = 4 << 20;
+
 /// [`Matcher::max_match_len`] of a pattern whose matches have no bound: large, and far
 /// from overflowing when doubled.
 const UNBOUNDED: usize = usize::MAX / 4;
@@ -205,11 +210,29 @@ impl Matcher {
         word: bool,
         line: bool,
     ) -> Result<Matcher, ToolError> {
+        // A pattern of letters, digits, spaces and the punctuation no syntax gives a meaning
+        // to is a literal without parsing (a list of 100,000 words stays cheap).
+        let plain = |p: &str| {
+            p.chars()
+                .all(|c| c.is_alphanumeric() || " _-:;,/'\"@%!=<>&~#".contains(c))
+        };
+        let text: usize = patterns.iter().filter(|p| !plain(p)).map(String::len).sum();
+        if text > REGEX_TEXT_MAX {
+            return Err(ToolError::Usage(format!(
+                "the regular expressions are too large ({text} bytes, at most {REGEX_TEXT_MAX})"
+            )));
+        }
         let mut warnings = Vec::new();
         let mut parse = |fold: bool| -> Result<Vec<_>, ToolError> {
             patterns
                 .iter()
-                .map(|p| regex::parse(p, dialect, fold, &mut warnings))
+                .map(|p| {
+                    if plain(p) && !fold {
+                        Ok(regex_syntax::hir::Hir::literal(p.as_bytes()))
+                    } else {
+                        regex::parse(p, dialect, fold, &mut warnings)
+                    }
+                })
                 .collect()
         };
         let hirs = parse(false)?;
@@ -222,7 +245,7 @@ impl Matcher {
             }
         }
         let hirs = if ignore_case { parse(true)? } else { hirs };
-        let rx = Rx::new(&hirs, dialect != Dialect::Perl, true, line)?;
+        let rx = Rx::new(hirs, dialect != Dialect::Perl, true, line)?;
         Ok(Matcher {
             max_match_len: rx.max_len().unwrap_or(UNBOUNDED),
             engine: Engine::Regex(Box::new(rx)),
@@ -266,7 +289,7 @@ impl Matcher {
                 .collect::<Result<Vec<_>, _>>()?;
             // One pattern matches one way from a start (simple case folding maps a
             // character to a character): no longer match to look for.
-            let rx = Rx::new(&hirs, true, patterns.len() > 1, line)?;
+            let rx = Rx::new(hirs, true, patterns.len() > 1, line)?;
             let max = rx.max_len().unwrap_or(UNBOUNDED);
             (Engine::Regex(Box::new(rx)), max)
         } else if patterns.len() == 1 {

@@ -55,16 +55,22 @@ impl std::fmt::Debug for Longest {
 }
 
 impl Longest {
-    fn new(hirs: &[Hir]) -> Result<Longest, ToolError> {
+    fn new(all: &Hir) -> Result<Longest, ToolError> {
         let nfa = thompson::Compiler::new()
-            .configure(thompson::Config::new().utf8(false))
-            .build_many_from_hir(hirs)
+            .configure(
+                thompson::Config::new()
+                    .utf8(false)
+                    .nfa_size_limit(Some(NFA_LIMIT)),
+            )
+            .build_from_hir(all)
             .map_err(compile_error)?;
         let dfa = DFA::builder()
             .configure(
                 DFA::config()
                     .match_kind(MatchKind::All)
-                    .unicode_word_boundary(true),
+                    .unicode_word_boundary(true)
+                    .cache_capacity(DFA_CACHE)
+                    .skip_cache_capacity_check(true),
             )
             .build_from_nfa(nfa.clone())
             .map_err(compile_error)?;
@@ -222,8 +228,27 @@ fn required(h: &Hir) -> Option<Literals> {
     }
 }
 
-fn compile_error(e: impl std::fmt::Display) -> ToolError {
-    ToolError::Usage(format!("cannot compile the patterns: {e}"))
+/// The most patterns whose literals the meta regex looks for a prefilter in: past this,
+/// its extraction takes quadratic time (30,000 patterns: 2 s instead of 0.3 s).
+const PREFILTER_PATTERNS: usize = 5000;
+
+/// How large the automata of the patterns may grow: regex-automata's NFA limit, and the
+/// lazy DFAs' caches (the DFA of many patterns needs more than the default 2 MiB to start;
+/// past this one it gives up and the PikeVM answers).
+const NFA_LIMIT: usize = 32 << 20;
+const DFA_CACHE: usize = 16 << 20;
+
+/// A build error, with what caused it (regex-automata's says "error building NFA", its
+/// source "exceeded size limit").
+fn compile_error(e: impl std::error::Error) -> ToolError {
+    let mut text = e.to_string();
+    let mut source = e.source();
+    while let Some(s) = source {
+        text.push_str(": ");
+        text.push_str(&s.to_string());
+        source = s.source();
+    }
+    ToolError::Usage(format!("cannot compile the patterns: {text}"))
 }
 
 /// `h` made to match within one line: no class holds a newline, no literal with one ever
@@ -330,45 +355,17 @@ impl Rx {
     /// # Errors
     ///
     /// [`ToolError::Usage`] when an automaton would be too large.
-    pub fn new(hirs: &[Hir], posix: bool, longest: bool, line: bool) -> Result<Rx, ToolError> {
-        let config = Regex::config().utf8_empty(false);
-        let re = Regex::builder()
-            .configure(config.clone())
-            .build_many_from_hir(hirs)
-            .map_err(compile_error)?;
-        let longest = if longest {
-            Some(Longest::new(hirs)?)
-        } else {
-            None
-        };
-        let line = if line {
-            let whole: Vec<Hir> = hirs
-                .iter()
-                .map(|h| {
-                    Hir::concat(vec![
-                        Hir::look(Look::Start),
-                        h.clone(),
-                        Hir::look(Look::End),
-                    ])
-                })
-                .collect();
-            Some(
-                Regex::builder()
-                    .configure(config)
-                    .build_many_from_hir(&whole)
-                    .map_err(compile_error)?,
-            )
-        } else {
-            None
-        };
+    pub fn new(hirs: Vec<Hir>, posix: bool, longest: bool, line: bool) -> Result<Rx, ToolError> {
         // Only where the meta regex has no prefilter of its own (no prefix literals), and
         // for literals of 3 bytes or more: finding the line of each candidate costs more
         // than the meta regex's own search when the literal is frequent.
         let sets: Option<Vec<Literals>> = hirs
             .iter()
+            .take(64)
             .map(|h| prefixes(h).is_none().then(|| required(h)).flatten())
             .collect();
         let required = sets
+            .filter(|_| hirs.len() <= 64)
             .map(|sets| sets.concat())
             .filter(|lits| lits.len() <= 64 && lits.iter().all(|l| l.len() >= 3))
             .map(|lits| {
@@ -382,6 +379,41 @@ impl Rx {
             .iter()
             .map(|h| h.properties().maximum_len())
             .try_fold(0, |m, n| n.map(|n| m.max(n)));
+        let mut match_bytes = ByteSet::default();
+        hirs.iter().for_each(|h| match_bytes.add_hir(h));
+        let line_anchors = hirs.iter().any(|h| {
+            let looks = h.properties().look_set();
+            looks.contains(Look::StartLF) || looks.contains(Look::EndLF)
+        });
+        let prefilter = hirs.len() <= PREFILTER_PATTERNS;
+        // One pattern of them all: the automata need no per-pattern state (the PikeVM's
+        // capture slots grow with the number of patterns times its states).
+        let all = Hir::alternation(hirs);
+        let config = Regex::config()
+            .utf8_empty(false)
+            .nfa_size_limit(Some(NFA_LIMIT))
+            .hybrid_cache_capacity(DFA_CACHE)
+            .auto_prefilter(prefilter);
+        let re = Regex::builder()
+            .configure(config.clone())
+            .build_from_hir(&all)
+            .map_err(compile_error)?;
+        let longest = if longest {
+            Some(Longest::new(&all)?)
+        } else {
+            None
+        };
+        let line = if line {
+            let whole = Hir::concat(vec![Hir::look(Look::Start), all, Hir::look(Look::End)]);
+            Some(
+                Regex::builder()
+                    .configure(config)
+                    .build_from_hir(&whole)
+                    .map_err(compile_error)?,
+            )
+        } else {
+            None
+        };
         Ok(Rx {
             re,
             longest,
@@ -389,14 +421,8 @@ impl Rx {
             line,
             max_len,
             required,
-            match_bytes: hirs.iter().fold(ByteSet::default(), |mut set, h| {
-                set.add_hir(h);
-                set
-            }),
-            line_anchors: hirs.iter().any(|h| {
-                let looks = h.properties().look_set();
-                looks.contains(Look::StartLF) || looks.contains(Look::EndLF)
-            }),
+            match_bytes,
+            line_anchors,
         })
     }
 
@@ -480,7 +506,7 @@ mod tests {
             .iter()
             .map(|p| parse(p, Dialect::Extended, false, &mut Vec::new()).unwrap())
             .collect();
-        Rx::new(&hirs, true, true, false).unwrap()
+        Rx::new(hirs, true, true, false).unwrap()
     }
 
     /// Searching only the lines that hold a required literal finds what a search of each
