@@ -1,6 +1,6 @@
 //! Pathological input for every binary (issue 21, item 4): exponential and quadratic shapes
 //! (globs, many and long patterns, plain and `-i`, ASCII and CJK, 10,000 patterns with `-w`
-//! and `-x`), huge numeric options, a 10,000-level tree, a symlink loop under `-R`, and a
+//! and `-x`, regular expressions that explode backtracking or automata), huge numeric options, a 10,000-level tree, a symlink loop under `-R`, and a
 //! 256 MiB single line with `-o`, `-n`, `-A` (`UTF8_PATHOLOGICAL_LINE_MIB=2048`: the 2 GiB line).
 //!
 //! Each case runs its release binary under the `peak-rss` helper with a generous timeout
@@ -24,7 +24,7 @@ use utf8_tests::measure::{Measured, measure};
 
 const MIB: u64 = 1 << 20;
 
-/// Cases that fail today (issue 21), with what they do: run, printed, never asserted.
+/// Cases that fail today, with what they do: run, printed, never asserted.
 const KNOWN: &[(&str, &str)] = &[];
 
 /// What one run gave.
@@ -281,6 +281,88 @@ fn pathological_many_and_long_patterns() {
     finish();
 }
 
+/// Regular expressions that make backtracking matchers or automaton builders explode: each
+/// answers, or is refused at once with a message (exit 2).
+#[test]
+#[ignore = "release only: cargo test --release -p utf8-tests --test pathological -- --ignored"]
+fn pathological_regexes() {
+    let slow = Duration::from_secs(60);
+    let dir = tempdir();
+    let d = dir.path();
+    std::fs::write(d.join("T"), text(false)).unwrap();
+    let mut runs = "a".repeat(100_000);
+    runs.push('\n');
+    runs.push_str(&"x".repeat(100_000));
+    runs.push('\n');
+    std::fs::write(d.join("R"), runs).unwrap();
+    let cases: &[(&str, &[&str], i32)] = &[
+        (
+            "grep -E (a*)*b on 100,000 a",
+            &["-c", "-E", "(a*)*b", "R"],
+            1,
+        ),
+        (
+            "grep -E (x+x+)+y on 100,000 x",
+            &["-c", "-E", "(x+x+)+y", "R"],
+            1,
+        ),
+        (
+            "grep -E a{1000}{1000}",
+            &["-c", "-E", "a{1000}{1000}", "R"],
+            1,
+        ),
+        (
+            "grep -E (a|aa){1000}",
+            &["-c", "-E", "(a|aa){1000}b", "R"],
+            1,
+        ),
+    ];
+    for &(name, args, code) in cases {
+        let r = run_for(d, name, "utf8-grep", args, None, slow);
+        expect(name, &r, code);
+    }
+    // 10,000 alternated words in one pattern; 20,000 regexes in a file.
+    let alternation = words(10_000, false).join("|");
+    std::fs::write(d.join("A"), format!("{alternation}\n")).unwrap();
+    let r = run_for(
+        d,
+        "grep -E 10,000 alternated words",
+        "utf8-grep",
+        &["-c", "-E", "-f", "A", "T"],
+        None,
+        slow,
+    );
+    expect("grep -E 10,000 alternated words", &r, 0);
+    let regexes: Vec<String> = words(20_000, false)
+        .iter()
+        .map(|w| format!("{w}[a-z]*"))
+        .collect();
+    write_lines(&d.join("P"), &regexes);
+    let r = run_for(
+        d,
+        "grep -E -f 20,000 regexes",
+        "utf8-grep",
+        &["-c", "-E", "-f", "P", "T"],
+        None,
+        slow,
+    );
+    expect("grep -E -f 20,000 regexes", &r, 0);
+    // A 5 MB regex: refused at once.
+    let big: Vec<String> = (0..400_000).map(|i| format!("v{i:06}[0-9]+")).collect();
+    std::fs::write(d.join("B"), big.join("|")).unwrap();
+    let r = run_for(
+        d,
+        "grep -E one 5 MB regex",
+        "utf8-grep",
+        &["-c", "-E", "-f", "B", "T"],
+        None,
+        slow,
+    );
+    expect("grep -E one 5 MB regex", &r, 2);
+    assert!(r.stderr.contains("too large"), "{}", r.stderr);
+    finish();
+}
+
 #[test]
 #[ignore = "release only: cargo test --release -p utf8-tests --test pathological -- --ignored"]
 fn pathological_huge_numbers() {
@@ -438,6 +520,10 @@ fn pathological_one_huge_line() {
         ("grep -n", &["-n", "needle"], 0),
         ("grep -A 1", &["-A", "1", "needle"], 0),
         ("grep -i -o", &["-i", "-o", "NEEDLE"], 0),
+        // Answers, but holds the line: a regex with no bound on its matches is not streamed
+        // (176 MiB of line: 185 MiB of RSS; a 2 GiB line passes 512 MiB).
+        ("grep -E -c [^a]*", &["-E", "-c", "[^a]*"], 0),
+        ("grep -E -o", &["-E", "-o", "ne+dle"], 0),
     ];
     for &(what, args, code) in cases {
         let name = &named(what);
