@@ -6,7 +6,7 @@
 
 use libfuzzer_sys::fuzz_target;
 use utf8_fuzz::grep::word_ok;
-use utf8_tools::grep::Matcher;
+use utf8_tools::grep::{Dialect, Matcher};
 
 /// Leftmost, then longest pattern there, satisfying `ok`.
 fn naive(pats: &[String], hay: &[u8], ok: impl Fn(usize, usize) -> bool) -> Option<(usize, usize)> {
@@ -44,7 +44,7 @@ fuzz_target!(|data: &[u8]| {
     let ignore_case = flags & 1 == 1;
     let word = flags & 2 == 2;
     let line = flags & 4 == 4;
-    let Ok(m) = Matcher::new(pats.clone(), ignore_case, word, line) else {
+    let Ok(m) = Matcher::new(pats.clone(), Dialect::Fixed, ignore_case, word, line) else {
         return;
     };
     let exact = naive(&pats, &hay, |_, _| true);

@@ -1,4 +1,4 @@
-//! `utf8-grep`: fixed-string search on raw bytes, without decoding.
+//! `utf8-grep`: fixed-string and regular-expression search on raw bytes, without decoding.
 //!
 //! UTF-8 is self-synchronizing: a valid UTF-8 pattern found in valid UTF-8 text starts and
 //! ends on character boundaries, so no decoding is needed to search. Only `-w` (the
@@ -28,6 +28,8 @@ mod walk;
 pub use args::{GrepArgs, InvalidMode, expand_context_digits};
 pub use glob::{Globs, glob_match};
 pub use matcher::{Matcher, is_word_char};
+pub use posix::{Syntax, Translation, translate};
+pub use regex::Dialect;
 
 use std::process::ExitCode;
 
