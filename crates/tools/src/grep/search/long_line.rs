@@ -1,0 +1,98 @@
+//! A line too long to hold, streamed when its text is not printed (`-c`, `-l`, `-L`, `-q`,
+//! `-o`): the window keeps only the bytes a match could still start in.
+
+use utf8_codec::floor_boundary;
+
+use super::FileSearch;
+use crate::diag::ToolError;
+use crate::grep::buffer::Feed;
+use crate::grep::sink::{At, units};
+
+impl FileSearch<'_> {
+    /// Streams a line that does not fit: `buf[..len]` is its start and holds no terminator.
+    pub(super) fn long_line(&mut self, feed: &mut Feed<'_>) -> Result<(), ToolError> {
+        let keep = self.m.max_match_len() + 8;
+        let mut matched = false;
+        let mut scan = 0;
+        let mut term_from = self.data.len;
+        // Units of the line before `buf[upos]`.
+        let mut units_before = 0u64;
+        let mut upos = 0;
+        loop {
+            let term = self
+                .find_term(&self.data.bytes()[term_from..self.data.len])
+                .map(|i| term_from + i);
+            let complete = term.is_some() || self.eof;
+            let limit = term.unwrap_or(self.data.len);
+            if (!matched || self.s.only) && !self.m.whole_line() {
+                let safe = if complete {
+                    limit
+                } else {
+                    limit.saturating_sub(keep)
+                };
+                while let Some((s, e)) = self.m.find_in(&self.data.bytes()[..limit], scan) {
+                    if !complete && s >= safe {
+                        break;
+                    }
+                    matched = true;
+                    scan = if e > s { e } else { s + 1 };
+                    if !self.s.only {
+                        break;
+                    }
+                    if !self.s.invert && e > s {
+                        if self.s.column {
+                            units_before += units(&self.data.bytes()[upos..s]);
+                            upos = s;
+                        }
+                        let at = At {
+                            line: self.line_no,
+                            offset: self.base + s as u64,
+                            column: Some(units_before + 1),
+                        };
+                        self.res.matches += 1;
+                        self.sink.only(at, &self.data.bytes()[s..e], true)?;
+                    }
+                }
+                if !complete {
+                    scan = scan.max(safe);
+                }
+            }
+            if complete {
+                let selected = matched != self.s.invert;
+                if selected {
+                    self.res.selected += 1;
+                    if self.s.quiet || self.s.list || self.max_reached() {
+                        self.stop = true;
+                    }
+                }
+                self.line_no += 1;
+                let d = (limit + 1).min(self.data.len);
+                self.feed(d);
+                self.discard(d);
+                return Ok(());
+            }
+            if matched && !self.s.invert && (self.s.quiet || self.s.list) {
+                self.res.selected += 1;
+                self.stop = true;
+                return Ok(());
+            }
+            let want = if matched && !self.s.only {
+                self.data.len
+            } else {
+                scan.min(self.data.len).saturating_sub(keep)
+            };
+            let d = floor_boundary(self.data.bytes(), want);
+            if d > 0 {
+                if self.s.column {
+                    units_before += units(&self.data.bytes()[upos.min(d)..d]);
+                    upos = upos.saturating_sub(d);
+                }
+                self.feed(d);
+                self.discard(d);
+                scan -= d.min(scan);
+            }
+            term_from = self.data.len;
+            self.read_more(feed)?;
+        }
+    }
+}
