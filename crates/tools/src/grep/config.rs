@@ -42,8 +42,6 @@ pub struct Settings {
     pub column: bool,
     /// `--invalid=report`, with the engine that finds the invalid sequences.
     pub report: Option<Engine>,
-    /// The patterns anchor at line ends ([`Matcher::line_anchors`]).
-    pub line_anchors: bool,
 }
 
 impl Settings {
@@ -56,8 +54,8 @@ impl Settings {
     /// input) depend on where the first NUL is; otherwise `-c`, `-l`, `-L` and `-q` select
     /// the same lines whatever came before, so they check only the lines with a match
     /// (a NUL there splits the line, as in GNU grep) and skip a pass over the whole input.
-    pub(super) fn scan_nul(&self) -> bool {
-        !self.text && (self.printing() || self.invert || self.line_anchors)
+    pub(super) fn scan_nul(&self, m: &Matcher) -> bool {
+        !self.text && (self.printing() || self.invert || m.line_anchors())
     }
 }
 
@@ -224,7 +222,6 @@ impl Config {
             text: a.text,
             column: a.column,
             report: (a.invalid == InvalidMode::Report).then_some(engine),
-            line_anchors: matcher.line_anchors(),
         };
         let style = Style {
             with_filename: false,

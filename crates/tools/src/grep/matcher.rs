@@ -245,7 +245,9 @@ impl Matcher {
             }
         }
         let hirs = if ignore_case { parse(true)? } else { hirs };
-        let rx = Rx::new(hirs, dialect != Dialect::Perl, true, line)?;
+        // The longest match from a start: POSIX's matches, and -w's shorter retries.
+        let posix = dialect != Dialect::Perl;
+        let rx = Rx::new(hirs, posix, posix || word, line)?;
         Ok(Matcher {
             max_match_len: rx.max_len().unwrap_or(UNBOUNDED),
             engine: Engine::Regex(Box::new(rx)),

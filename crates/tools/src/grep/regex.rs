@@ -91,11 +91,13 @@ impl Longest {
     fn end(&self, input: &Input<'_>) -> Option<usize> {
         match self.dfa.try_search_fwd(&mut self.dfa_caches.get(), input) {
             Ok(h) => h.map(|h| h.offset()),
-            // Gave up (a Unicode word boundary next to non-ASCII text): the PikeVM.
+            // Gave up (a Unicode word boundary next to non-ASCII text): the PikeVM. Its one
+            // pattern (all of them as one alternation) has its match in the first two slots.
             Err(_) => {
-                let mut caps = self.vm.create_captures();
-                self.vm.search(&mut self.vm_caches.get(), input, &mut caps);
-                caps.get_match().map(|m| m.end())
+                let mut slots = [None, None];
+                self.vm
+                    .search_slots(&mut self.vm_caches.get(), input, &mut slots)?;
+                slots[1].map(|end| end.get())
             }
         }
     }
@@ -359,13 +361,14 @@ impl Rx {
         // Only where the meta regex has no prefilter of its own (no prefix literals), and
         // for literals of 3 bytes or more: finding the line of each candidate costs more
         // than the meta regex's own search when the literal is frequent.
-        let sets: Option<Vec<Literals>> = hirs
-            .iter()
-            .take(64)
-            .map(|h| prefixes(h).is_none().then(|| required(h)).flatten())
-            .collect();
+        let sets: Option<Vec<Literals>> = (hirs.len() <= 64)
+            .then(|| {
+                hirs.iter()
+                    .map(|h| prefixes(h).is_none().then(|| required(h)).flatten())
+                    .collect()
+            })
+            .flatten();
         let required = sets
-            .filter(|_| hirs.len() <= 64)
             .map(|sets| sets.concat())
             .filter(|lits| lits.len() <= 64 && lits.iter().all(|l| l.len() >= 3))
             .map(|lits| {

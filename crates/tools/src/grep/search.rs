@@ -151,7 +151,7 @@ impl<'a> FileSearch<'a> {
             self.stop = true;
         }
         let new = &self.data.bytes()[old..];
-        if (self.s.scan_nul() || (self.in_long_line && !self.s.text))
+        if (self.s.scan_nul(self.m) || (self.in_long_line && !self.s.text))
             && !self.binary
             && memchr::memchr(0, new).is_some()
         {
