@@ -41,7 +41,7 @@ fn registry() -> Option<PathBuf> {
 }
 
 /// The tree's regular files in walk order (sorted by name, depth first).
-pub(crate) fn files(tree: &Path) -> Vec<PathBuf> {
+fn files(tree: &Path) -> Vec<PathBuf> {
     walkdir::WalkDir::new(tree)
         .sort_by_file_name()
         .into_iter()
@@ -285,14 +285,7 @@ pub fn run_real(
             c.stdout = sink(&c.label);
         }
     }
-    if input.is_file() {
-        warm(input)?;
-    } else {
-        // The tree: one walk through every file.
-        for p in files(input) {
-            let _ = warm(&p);
-        }
-    }
+    warm_input(input)?;
     println!(
         "bench: {name}: {} commands, 1 warmup + {} runs each",
         cmds.len(),
@@ -303,10 +296,7 @@ pub fn run_real(
     let target = target(name);
     Ok(Outcome {
         title,
-        input: input.file_name().map_or_else(
-            || input.display().to_string(),
-            |n| n.to_string_lossy().into_owned(),
-        ),
+        input: input_name(input),
         baseline: target.peer,
         rows,
         skipped,
@@ -318,6 +308,37 @@ pub fn run_real(
             opts.mib
         )],
     })
+}
+
+/// Reads `input` (a file, or every file of a tree) into the page cache.
+///
+/// # Errors
+///
+/// Reading the file failed.
+pub(crate) fn warm_input(input: &Path) -> Result<()> {
+    if input.is_file() {
+        return warm(input);
+    }
+    for p in files(input) {
+        let _ = warm(&p);
+    }
+    Ok(())
+}
+
+/// `input`'s name for a table.
+pub(crate) fn input_name(input: &Path) -> String {
+    input.file_name().map_or_else(
+        || input.display().to_string(),
+        |n| n.to_string_lossy().into_owned(),
+    )
+}
+
+/// The sum of the counts grep prints (`N`, or `FILE:N` a line).
+pub(crate) fn count_total(stdout: &[u8]) -> u64 {
+    String::from_utf8_lossy(stdout)
+        .lines()
+        .filter_map(|l| l.rsplit(':').next()?.trim().parse::<u64>().ok())
+        .sum()
 }
 
 pub(crate) fn args(a: &[&str]) -> Vec<String> {
@@ -344,12 +365,7 @@ pub(crate) fn cmd(label: &str, program: &Path, shown: &str, a: &[String]) -> Cmd
 /// Every count equals GNU grep's (for `-r`: the sum over files, as rg lists only files
 /// with a match); `-a -n` output is byte for byte GNU grep's.
 fn verify(name: &str, rows: &[Timed], dir: &Path) -> Result<()> {
-    let total = |t: &Timed| -> u64 {
-        String::from_utf8_lossy(&t.stdout)
-            .lines()
-            .filter_map(|l| l.rsplit(':').next()?.trim().parse::<u64>().ok())
-            .sum()
-    };
+    let total = |t: &Timed| count_total(&t.stdout);
     if name == "real-lines" {
         let read = |label: &str| std::fs::read(dir.join(format!("real-out.{label}")));
         let ours = read("utf8-grep")?;

@@ -6,9 +6,8 @@
 use std::path::Path;
 
 use crate::bench::comparisons::{Goal, Outcome, Target, Tools, row};
-use crate::bench::corpus::warm;
 use crate::bench::options::Options;
-use crate::bench::real::{RealCorpus, args, cmd, files};
+use crate::bench::real::{RealCorpus, args, cmd, count_total, input_name, warm_input};
 use crate::bench::runner::{Sink, Timed, time_all};
 use crate::workspace::Result;
 
@@ -131,13 +130,7 @@ pub fn run_regex(
             c.stdout = Sink::File(dir.join(format!("regex-out.{}", c.label.replace(' ', "_"))));
         }
     }
-    if tree {
-        for p in files(input) {
-            let _ = warm(&p);
-        }
-    } else {
-        warm(input)?;
-    }
+    warm_input(input)?;
     println!(
         "bench: {name}: {} commands, 1 warmup + {} runs each",
         cmds.len(),
@@ -160,10 +153,7 @@ pub fn run_regex(
     );
     Ok(Outcome {
         title,
-        input: input.file_name().map_or_else(
-            || input.display().to_string(),
-            |n| n.to_string_lossy().into_owned(),
-        ),
+        input: input_name(input),
         baseline: TARGET.peer,
         rows,
         skipped,
@@ -185,12 +175,10 @@ fn verify(rows: &[Timed], only: bool, dir: &Path) -> Result<()> {
     };
     let measure = |bytes: &[u8]| -> u64 {
         if only {
-            return memchr::memchr_iter(b'\n', bytes).count() as u64;
+            memchr::memchr_iter(b'\n', bytes).count() as u64
+        } else {
+            count_total(bytes)
         }
-        String::from_utf8_lossy(bytes)
-            .lines()
-            .filter_map(|l| l.rsplit(':').next()?.trim().parse::<u64>().ok())
-            .sum()
     };
     let Some(gnu) = row(rows, "grep") else {
         return Ok(());
