@@ -92,7 +92,13 @@ pub struct Outcome {
 impl TestCommand {
     /// A command running binary `name` in directory `dir`, with a clean color environment.
     pub fn new(name: &str, dir: &Path) -> TestCommand {
-        let mut cmd = Command::new(bin(name));
+        TestCommand::program(bin(name), dir)
+    }
+
+    /// A command running `program` (a peer on `PATH`, such as GNU grep) as [`TestCommand::new`]
+    /// runs ours.
+    pub fn program(program: impl AsRef<OsStr>, dir: &Path) -> TestCommand {
+        let mut cmd = Command::new(program);
         cmd.current_dir(dir)
             .env_remove("NO_COLOR")
             .env("LC_ALL", "C");
