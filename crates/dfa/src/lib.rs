@@ -81,33 +81,20 @@
 //! inside the loop: the dead state is absorbing. When a part fails, an exact walk over it
 //! finds the error.
 //!
-//! On x86-64 CPUs with AVX-512 VBMI a window is walked by transition functions instead
+//! On x86-64 CPUs with AVX2 a window is walked by transition functions instead
 //! (`shuffle.rs`): for each of the 16 state slots the state a walk begun there has reached, a
 //! 16-byte vector that each pair of bytes maps through its function (a `pshufb`, the
 //! function loaded from the bytes alone, not from the state): the chain is one shuffle per pair
 //! instead of one dependent load. The same automaton (its functions are read off the pair
 //! table); a window whose end state does not accept is walked again by the four chains to
-//! find the failing part. On the Zen 4 of BENCHMARKS.md this walk is 2.2x the pair walk on
-//! text that is not ASCII (64 KiB of mixed scripts: 11 µs against 24.4 µs, std 41 µs).
+//! find the failing part. A block's byte classes come from the 256-entry class table by byte
+//! permutes with AVX-512 VBMI, from nibble tables with AVX2. The walk follows utf8-codec's
+//! active kernel: `UTF8_CODEC_KERNEL=avx2` walks the AVX2 way on a CPU with VBMI, and
+//! `sse4.2` or `scalar` keeps the pair walk.
 //!
-//! Measured with `cargo bench -p utf8-dfa --bench validate` (criterion, one run, std,
-//! utf8-codec and simdutf8 side by side, x86-64, 2 shared cores):
-//!
-//! | corpus (64 KiB, valid) | std | utf8_dfa | utf8_dfa / std | utf8_codec | simdutf8 |
-//! |---|---|---|---|---|---|
-//! | ascii    | 15.8 GiB/s | 28.2 GiB/s | **1.78x** | 26.7 GiB/s | 46.9 GiB/s |
-//! | latin    | 292 MiB/s  | 942 MiB/s  | 3.23x | 6.6 GiB/s | 6.5 GiB/s |
-//! | cyrillic | 396 MiB/s  | 669 MiB/s  | 1.69x | 4.7 GiB/s | 5.1 GiB/s |
-//! | cjk      | 190 MiB/s  | 406 MiB/s  | 2.13x | 3.6 GiB/s | 4.5 GiB/s |
-//! | emoji    | 324 MiB/s  | 385 MiB/s  | 1.19x | 3.7 GiB/s | 3.7 GiB/s |
-//! | mixed    | 129 MiB/s  | 467 MiB/s  | **3.63x** | 4.6 GiB/s | 3.2 GiB/s |
-//!
-//! `errors()` over the whole input: 188 MiB/s with one surrogate sequence per ~1000 bytes of
-//! mixed text (utf8_codec 725 MiB/s), 18 MiB/s on random bytes (utf8_codec 13 MiB/s). The
-//! machine was shared and heavily loaded during the run: across runs the mixed-text ratio
-//! ranged from 2.6x to 6x and the ASCII ratio from 0.9x to 1.8x; compare within one run.
-//! The DFA's speed is bound by the latency of one table load per pair of bytes (four chains
-//! in flight; 12% faster than one load per byte on the Zen 3 of BENCHMARKS.md); the codec's SIMD kernels are much faster and remain the production path. This
+//! `cargo bench -p utf8-dfa --bench validate` measures the validator beside std, utf8-codec
+//! and simdutf8 on 64 KiB corpora of several scripts; BENCHMARKS.md has the figures, by
+//! kernel. The codec's SIMD kernels are much faster and remain the production path. This
 //! crate's job is to be the independent second opinion.
 //!
 //! # Cargo features

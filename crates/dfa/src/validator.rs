@@ -76,7 +76,8 @@ pub struct Validator {
     start: StateID,
     /// The same DFA laid out two bytes per step, for the fast path.
     pairs: &'static Pairs,
-    /// Its transition functions by pair of bytes, where this CPU walks them (AVX-512 VBMI).
+    /// Its transition functions by pair of bytes, where this CPU and the active kernel walk
+    /// them (AVX2, AVX-512 VBMI).
     #[cfg(target_arch = "x86_64")]
     functions: Option<&'static Functions>,
 }
@@ -506,21 +507,34 @@ impl FusedIterator for Errors<'_> {}
 #[cfg(all(test, target_arch = "x86_64"))]
 mod tests {
     use super::*;
+    use crate::shuffle::Isa;
 
     #[test]
     fn the_function_walk_proves_what_the_chains_prove() {
         // On a CPU that walks the functions, `proven_prefix` with them and without them (the
         // chains alone) over valid text with errors injected: the same proven prefix (a window
         // the functions reject is cut by the chains), never past std's valid prefix.
-        let with = Validator::new();
-        if with.functions.is_none() {
-            eprintln!("skipped: this CPU has no AVX-512 VBMI");
-            return;
-        }
         let without = Validator {
             functions: None,
-            ..with
+            ..Validator::new()
         };
+        for isa in [Isa::Vbmi, Isa::Avx2] {
+            match Functions::with(without.pairs, isa) {
+                Some(f) => {
+                    let with = Validator {
+                        functions: Some(Box::leak(Box::new(f))),
+                        ..without
+                    };
+                    agree_on_damaged_text(&with, &without);
+                }
+                None => eprintln!("skipped {isa:?}: this CPU does not have it"),
+            }
+        }
+    }
+
+    /// `proven_prefix`, `is_valid` and `errors` of `with` and `without` over valid text with
+    /// errors injected.
+    fn agree_on_damaged_text(with: &Validator, without: &Validator) {
         let text = "Grüße, мир, 世界 🦀 a\tb ".repeat(400).into_bytes();
         let mut x = 0x2545_F491_4F6C_DD1Du64;
         for round in 0..3000 {
