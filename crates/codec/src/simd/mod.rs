@@ -11,43 +11,34 @@ use core::sync::atomic::{AtomicU8, Ordering};
 
 use crate::scalar::{self, TextCounts};
 
+/// The items between the braces, compiled where a vector kernel exists: x86-64, and aarch64
+/// with NEON.
+macro_rules! with_vectors {
+    ($($item:item)*) => {
+        $(
+            #[cfg(any(target_arch = "x86_64", all(target_arch = "aarch64", target_feature = "neon")))]
+            $item
+        )*
+    };
+}
+
 #[cfg(all(target_arch = "aarch64", target_feature = "neon"))]
 mod aarch64;
-#[cfg(all(
-    feature = "alloc",
-    any(
-        target_arch = "x86_64",
-        all(target_arch = "aarch64", target_feature = "neon")
-    )
-))]
-mod copy;
 mod counting;
 pub(crate) mod dispatch;
 mod generic;
-#[cfg(any(
-    target_arch = "x86_64",
-    all(target_arch = "aarch64", target_feature = "neon")
-))]
-mod lean;
-#[cfg(any(
-    target_arch = "x86_64",
-    all(target_arch = "aarch64", target_feature = "neon")
-))]
-mod short;
 pub(crate) mod transcode;
-#[cfg(any(
-    target_arch = "x86_64",
-    all(target_arch = "aarch64", target_feature = "neon")
-))]
-mod utf16;
-#[cfg(any(
-    target_arch = "x86_64",
-    all(target_arch = "aarch64", target_feature = "neon")
-))]
-mod utf16_tables;
 mod words;
 #[cfg(target_arch = "x86_64")]
 pub(crate) mod x86_64;
+with_vectors! {
+    #[cfg(feature = "alloc")]
+    mod copy;
+    mod lean;
+    mod short;
+    mod utf16;
+    mod utf16_tables;
+}
 
 /// A validation kernel: the portable scalar decoder or a SIMD implementation.
 ///
