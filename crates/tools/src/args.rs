@@ -23,7 +23,7 @@ pub use crate::engine::{Engine, EngineChoice};
 pub struct CommonArgs {
     /// When to color the output: auto (when writing to a terminal and NO_COLOR is not set),
     /// always or never. An explicit --color wins over NO_COLOR.
-    #[arg(long, value_enum, value_name = "WHEN", num_args = 0..=1, default_missing_value = "always")]
+    #[arg(long, alias = "colour", value_enum, value_name = "WHEN", num_args = 0..=1, default_missing_value = "always")]
     pub color: Option<ColorChoice>,
 
     /// Write machine-readable output: one JSON object per line.
@@ -87,5 +87,83 @@ pub fn resolve_color(choice: Option<ColorChoice>, no_color: bool, terminal: bool
         Some(ColorChoice::Always) => true,
         Some(ColorChoice::Never) => false,
         Some(ColorChoice::Auto) | None => terminal && !no_color,
+    }
+}
+
+/// GNU getopt's wording of a usage error clap found in `args` (the whole command line), where
+/// getopt has one: an unrecognized long option (`unrecognized option '--frobnicate'`), the
+/// prefix of several (`option '--t=o' is ambiguous; possibilities: '--total' '--threads'`),
+/// an unknown short option (`invalid option -- 'y'`). Each names the argument as it was given.
+/// `None` for the other errors, which keep clap's words.
+///
+/// ```
+/// use clap::Parser;
+///
+/// #[derive(Parser)]
+/// #[command(infer_long_args = true)]
+/// struct Args {
+///     #[arg(long)]
+///     total: Option<String>,
+///     #[arg(long)]
+///     threads: Option<usize>,
+/// }
+/// let args = ["wc", "--t=o"];
+/// let mut cmd = <Args as clap::CommandFactory>::command();
+/// let err = cmd.try_get_matches_from_mut(args).unwrap_err();
+/// let message = utf8_tools::args::getopt_message(&cmd, &err, &args.map(Into::into));
+/// assert_eq!(
+///     message.as_deref(),
+///     Some("option '--t=o' is ambiguous; possibilities: '--total' '--threads'")
+/// );
+/// ```
+pub fn getopt_message(
+    cmd: &clap::Command,
+    err: &clap::Error,
+    args: &[std::ffi::OsString],
+) -> Option<String> {
+    use clap::error::{ContextKind, ContextValue, ErrorKind};
+    if err.kind() != ErrorKind::UnknownArgument {
+        return None;
+    }
+    let Some(ContextValue::String(bad)) = err.get(ContextKind::InvalidArg) else {
+        return None;
+    };
+    let Some(name) = bad.strip_prefix("--") else {
+        let mut chars = bad.strip_prefix('-')?.chars();
+        return match (chars.next(), chars.next()) {
+            (Some(c), None) => Some(format!("invalid option -- '{c}'")),
+            _ => None,
+        };
+    };
+    // As given: clap names only what comes before an `=`.
+    let given = args
+        .iter()
+        .skip(1)
+        .filter_map(|a| a.to_str())
+        .find(|a| {
+            a.strip_prefix(bad.as_str())
+                .is_some_and(|r| r.is_empty() || r.starts_with('='))
+        })
+        .unwrap_or(bad);
+    let (mut ids, mut names) = (Vec::new(), Vec::new());
+    for arg in cmd.get_arguments() {
+        let longs = arg
+            .get_long()
+            .into_iter()
+            .chain(arg.get_all_aliases().into_iter().flatten());
+        for long in longs.filter(|l| l.starts_with(name)) {
+            names.push(format!("'--{long}'"));
+            if !ids.contains(&arg.get_id()) {
+                ids.push(arg.get_id());
+            }
+        }
+    }
+    match ids.len() {
+        0 => Some(format!("unrecognized option '{given}'")),
+        1 => None,
+        _ => Some(format!(
+            "option '{given}' is ambiguous; possibilities: {}",
+            names.join(" ")
+        )),
     }
 }

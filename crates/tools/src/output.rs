@@ -189,13 +189,25 @@ pub fn parse_with_matches<P: clap::Parser + 'static>(
         .unwrap_or(cmd.get_name())
         .to_string();
     cmd.set_bin_name(name);
-    let parsed = cmd.try_get_matches_from_mut(args).and_then(|m| {
+    let parsed = cmd.try_get_matches_from_mut(&args).and_then(|m| {
         let p =
             <P as clap::FromArgMatches>::from_arg_matches(&m).map_err(|e| e.format(&mut cmd))?;
         Ok((p, m))
     });
+    let getopt = parsed
+        .as_ref()
+        .err()
+        .and_then(|e| crate::args::getopt_message(&cmd, e, &args));
     COMMANDS.with_borrow_mut(|c| c.push((key, cmd)));
     parsed.map_err(|e| {
+        if let Some(message) = getopt {
+            let mut stderr = io::stderr().lock();
+            let _ = writeln!(
+                stderr,
+                "{program}: {message}\nTry '{program} --help' for more information."
+            );
+            return Status::Trouble.into();
+        }
         if e.use_stderr() {
             let _ = e.print();
             return Status::Trouble.into();

@@ -66,6 +66,8 @@ fn long_option_prefixes() {
     if let Some((_, code)) = gnu(d, &["--co", "x", "f"]) {
         assert_eq!(code, 2);
     }
+    let o = grep(d).args(["--colour=never", "-c", "x", "f"]).run();
+    assert_eq!(o.out(), "1\n", "{}", o.err());
     // utf8-repair and utf8-count follow the same rule.
     let o = TestCommand::new("utf8-repair", d)
         .args(["--repl=?", "--act=replace"])
@@ -388,4 +390,79 @@ fn include_exclude_order_and_operands() {
         &["-r", "--include=*.md", "hit", "d", "x", "a.txt"],
         &["d/a.md", "d/c.md"],
     );
+}
+
+/// GNU grep's standard error for `args` in `dir`, when GNU grep 3.x is there.
+fn gnu_err(dir: &Path, args: &[&str]) -> Option<String> {
+    let version = Command::new("grep").arg("--version").output().ok()?;
+    if !String::from_utf8_lossy(&version.stdout).starts_with("grep (GNU grep) 3.") {
+        return None;
+    }
+    let o = Command::new("grep")
+        .args(args)
+        .current_dir(dir)
+        .env("LC_ALL", "C.UTF-8")
+        .output()
+        .ok()?;
+    Some(String::from_utf8_lossy(&o.stderr).into_owned())
+}
+
+#[test]
+fn unknown_and_ambiguous_options_in_getopts_words() {
+    // glibc getopt_long's messages, as GNU grep 3.8 prints them (its usage line aside):
+    // "grep: unrecognized option '--frobnicate'", "grep: option '--co' is ambiguous;
+    // possibilities: '--context' '--color' '--colour' '--count'", "grep: invalid option --
+    // 'k'", then "Try 'grep --help' for more information.". Exit status 2, as GNU grep's.
+    let dir = tempdir();
+    let d = dir.path();
+    write(d, "f", "x\n");
+    let try_help = "Try 'utf8-grep --help' for more information.\n";
+    for (args, first) in [
+        (
+            &["--frobnicate", "x", "f"][..],
+            "utf8-grep: unrecognized option '--frobnicate'",
+        ),
+        (
+            &["--frobnicate=3", "x", "f"],
+            "utf8-grep: unrecognized option '--frobnicate=3'",
+        ),
+        (&["-k", "x", "f"], "utf8-grep: invalid option -- 'k'"),
+        (&["-ck", "x", "f"], "utf8-grep: invalid option -- 'k'"),
+    ] {
+        let o = grep(d).args(args).run();
+        o.assert_code(2);
+        assert_eq!(o.err(), format!("{first}\n{try_help}"), "{args:?}");
+        assert_eq!(o.out(), "");
+        if let Some(gnu) = gnu_err(d, args) {
+            let gnu_first = gnu.lines().next().unwrap_or_default();
+            assert_eq!(
+                gnu_first.replacen("grep:", "utf8-grep:", 1),
+                first,
+                "{args:?}"
+            );
+            assert!(
+                gnu.ends_with("Try 'grep --help' for more information.\n"),
+                "{gnu}"
+            );
+        }
+    }
+    // Ambiguous: our options differ from GNU grep's, so the possibilities are ours; every one
+    // GNU grep names is among them.
+    let o = grep(d).args(["--co", "x", "f"]).run();
+    o.assert_code(2);
+    let first = o.err().lines().next().unwrap_or_default().to_owned();
+    let ours = first
+        .strip_prefix("utf8-grep: option '--co' is ambiguous; possibilities: ")
+        .unwrap_or_else(|| panic!("{}", o.err()));
+    assert!(o.err().ends_with(try_help));
+    if let Some(gnu) = gnu_err(d, &["--co", "x", "f"]) {
+        let theirs = gnu
+            .lines()
+            .next()
+            .and_then(|l| l.strip_prefix("grep: option '--co' is ambiguous; possibilities: "))
+            .unwrap_or_else(|| panic!("{gnu}"));
+        for name in theirs.split(' ') {
+            assert!(ours.split(' ').any(|n| n == name), "{name} not in {ours}");
+        }
+    }
 }

@@ -114,8 +114,53 @@ fn prefixes_of_options_and_values() {
         "{}",
         o.err()
     );
-    // An ambiguous option prefix is a usage error.
-    count(dir.path()).args(["--t=o", "2b"]).run().assert_code(2);
+    // An ambiguous option prefix is a usage error, in glibc getopt_long's words (uutils'
+    // `--t=o` is `--total=only` there: uutils and GNU wc 9.2+ have no --threads).
+    let o = count(dir.path()).args(["-lc", "2b", "2w", "--t=o"]).run();
+    o.assert_code(2);
+    assert_eq!(
+        o.err(),
+        "utf8-count: option '--t=o' is ambiguous; possibilities: '--total' '--threads'\n\
+         Try 'utf8-count --help' for more information.\n"
+    );
+    assert_eq!(o.out(), "");
+}
+
+#[test]
+fn unknown_options_in_getopts_words() {
+    // glibc getopt_long's messages, as GNU wc prints them: "wc: unrecognized option
+    // '--frobnicate'" and "wc: invalid option -- 'k'", then "Try 'wc --help' for more
+    // information." (GNU wc exits 1 on a usage error, utf8-count 2 as every error here).
+    let dir = tempdir();
+    write(dir.path(), "f", "a\n");
+    for args in [
+        &["--frobnicate", "f"][..],
+        &["--frobnicate=x", "f"],
+        &["-k", "f"],
+        &["-lk", "f"],
+    ] {
+        let o = count(dir.path()).args(args).run();
+        o.assert_code(2);
+        assert_eq!(o.out(), "");
+        let bad = args[0];
+        let want = match bad.strip_prefix("--") {
+            Some(_) => format!("utf8-count: unrecognized option '{bad}'\n"),
+            None => "utf8-count: invalid option -- 'k'\n".to_owned(),
+        };
+        assert_eq!(
+            o.err(),
+            format!("{want}Try 'utf8-count --help' for more information.\n"),
+            "{args:?}"
+        );
+        if crate::util::have("wc") {
+            let gnu = crate::util::TestCommand::program("wc", dir.path())
+                .args(args)
+                .run();
+            if gnu.err().contains("Try 'wc --help'") {
+                assert_eq!(gnu.err().replace("wc", "utf8-count"), o.err(), "{args:?}");
+            }
+        }
+    }
 }
 
 // ----- group 9: a directory operand -----
