@@ -208,6 +208,45 @@ impl Formatter for Layout {
     }
 }
 
+/// Where an ill-formed sequence is: what every error line names, whatever the error.
+#[derive(Clone, Copy, Debug)]
+pub struct Located<'a> {
+    /// The input as diagnostics name it (`-` for stdin).
+    pub path: &'a str,
+    /// 1-based line.
+    pub line: u64,
+    /// 1-based column in characters of the repaired line.
+    pub column: u64,
+    /// The 0-based byte offset of the sequence in the input.
+    pub offset: u64,
+    /// The sequence.
+    pub bytes: &'a [u8],
+}
+
+impl Located<'_> {
+    /// The text line of an error of `kind` here, without a newline: `PROGRAM:
+    /// PATH:LINE:COLUMN: KIND at byte OFFSET (BYTES): WHY`. With `color`, the kind is bold
+    /// red.
+    ///
+    /// ```
+    /// use utf8_tools::report::Located;
+    /// let at = Located { path: "a.txt", line: 2, column: 5, offset: 9, bytes: b"\x81" };
+    /// assert_eq!(at.text("utf8-repair", false, "malformed", "not a valid Shift_JIS sequence"),
+    ///     "utf8-repair: a.txt:2:5: malformed at byte 9 (81): not a valid Shift_JIS sequence");
+    /// ```
+    pub fn text(&self, program: &str, color: bool, kind: &str, why: &str) -> String {
+        format!(
+            "{program}: {}:{}:{}: {} at byte {} ({}): {why}",
+            self.path,
+            self.line,
+            self.column,
+            ERROR_KIND.paint(color, kind),
+            self.offset,
+            hex(self.bytes),
+        )
+    }
+}
+
 /// One error, located, ready to be shown in text or JSON.
 #[derive(Clone, Copy, Debug)]
 pub struct ErrorReport<'a> {
@@ -260,16 +299,15 @@ impl<'a> ErrorReport<'a> {
     ///      ED A0 80 would encode the surrogate U+D800");
     /// ```
     pub fn text(&self, program: &str, color: bool) -> String {
-        format!(
-            "{program}: {}:{}:{}: {} at byte {} ({}): {}",
-            self.path,
-            self.line,
-            self.column,
-            ERROR_KIND.paint(color, self.kind.as_str()),
-            self.offset,
-            hex(self.bytes),
-            explain(self.kind, self.bytes, self.after)
-        )
+        let at = Located {
+            path: self.path,
+            line: self.line,
+            column: self.column,
+            offset: self.offset,
+            bytes: self.bytes,
+        };
+        let why = explain(self.kind, self.bytes, self.after);
+        at.text(program, color, self.kind.as_str(), &why)
     }
 
     /// The JSON object, one line without a newline.

@@ -14,6 +14,7 @@
 
 mod args;
 mod config;
+mod explain;
 mod files0;
 mod hex;
 mod json;

@@ -5,21 +5,8 @@
 use std::borrow::Cow;
 use std::fmt::Write as _;
 
+use crate::diag::ToolError;
 use crate::input::Input;
-
-/// The bytes of an input's name (`-` for stdin).
-pub(super) fn raw_name(input: &Input) -> Cow<'_, [u8]> {
-    match input {
-        Input::Stdin { .. } => Cow::Borrowed(b"-"),
-        #[cfg(unix)]
-        Input::Path(p) => {
-            use std::os::unix::ffi::OsStrExt;
-            Cow::Borrowed(p.as_os_str().as_bytes())
-        }
-        #[cfg(not(unix))]
-        Input::Path(p) => Cow::Owned(p.to_string_lossy().into_owned().into_bytes()),
-    }
-}
 
 /// A name in a line of results: its raw bytes, shell-quoted only when it holds a newline
 /// (which would break the one-line-per-input format).
@@ -150,6 +137,22 @@ fn units(name: &[u8]) -> impl Iterator<Item = Unit<'_>> {
         rest = tail;
         Some(Unit::Escaped(bytes))
     })
+}
+
+/// An input's name as diagnostics write it (GNU's `quotef`).
+pub(super) fn quoted(input: &Input) -> String {
+    quotef(&input.raw_name())
+}
+
+/// `e` with the input's name quoted as GNU's diagnostics do, when it names the input.
+pub(super) fn requote(e: ToolError, input: &Input) -> ToolError {
+    match e {
+        ToolError::Input { path, message } if path == input.name() => ToolError::Input {
+            path: quoted(input),
+            message,
+        },
+        e => e,
+    }
 }
 
 #[cfg(test)]

@@ -9,10 +9,9 @@ use utf8_codec::stream::Event;
 use super::config::Config;
 use super::files0::{Inputs, Item};
 use super::hex::HexReader;
-use super::json::{ScalarJson, TallyJson};
-use super::quote::{quotef, raw_name, result_name};
+use super::json::TallyJson;
+use super::quote::{quoted, requote, result_name};
 use super::tally::{self, Mode, Tally};
-use crate::color::ERROR_KIND;
 use crate::detect::{self, Tee};
 use crate::diag::{Diag, ToolError};
 use crate::engine::Scanner;
@@ -20,7 +19,7 @@ use crate::exit::Status;
 use crate::input::{Chunks, Input, Source};
 use crate::output::Output;
 use crate::position::LineTracker;
-use crate::report::{ErrorReport, explain, hex, json_line};
+use crate::report::{ErrorReport, json_line};
 
 /// The name in diagnostics and reports.
 pub(super) const PROGRAM: &str = "utf8-count";
@@ -54,7 +53,7 @@ impl Config {
     /// entry of a `--files0-from` list is reported and skipped, and the output of an input
     /// read from a stream is flushed before the next name is read. Returns the number of
     /// entries.
-    fn each_input(
+    pub(super) fn each_input(
         &self,
         inputs: &mut Inputs,
         out: &mut Output,
@@ -80,7 +79,7 @@ impl Config {
     }
 
     /// The reader of an opened input: the bytes, or the bytes written in hex.
-    fn reader(&self, source: Source) -> Box<dyn Read> {
+    pub(super) fn reader(&self, source: Source) -> Box<dyn Read> {
         if self.hex {
             Box::new(HexReader::new(source))
         } else {
@@ -120,7 +119,7 @@ impl Config {
                 },
                 // GNU wc opens a directory and fails to read it: the message, then its line
                 // of zeros.
-                Err(e) if is_dir(input) => {
+                Err(e) if input.is_dir() => {
                     diag.error(&requote(e, input));
                     Tally::default()
                 }
@@ -131,7 +130,7 @@ impl Config {
             };
             total.add_input(&tally);
             if self.each {
-                let raw = raw_name(input);
+                let raw = input.raw_name();
                 let shown = match input {
                     Input::Stdin { named: false } => None,
                     _ => Some(result_name(&raw)),
@@ -304,7 +303,7 @@ impl Config {
         diag: &mut Diag,
     ) -> Result<(), ToolError> {
         self.each_input(inputs, out, diag, |input, _, out, diag| {
-            let Some(source) = open_or_report(input, diag) else {
+            let Some(source) = input.open_or_report_as(diag, |e| requote(e, input)) else {
                 return Ok(());
             };
             let name = input.name();
@@ -373,196 +372,5 @@ impl Config {
             }
         });
         Ok(found)
-    }
-
-    // ----- --explain -----
-
-    fn run_explain(
-        &self,
-        inputs: &mut Inputs,
-        out: &mut Output,
-        diag: &mut Diag,
-    ) -> Result<(), ToolError> {
-        let several = inputs.is_stream() || inputs.known().len() > 1;
-        self.each_input(inputs, out, diag, |input, i, out, diag| {
-            let Some(source) = open_or_report(input, diag) else {
-                return Ok(());
-            };
-            let name = input.name();
-            if several && !self.json {
-                if i > 0 {
-                    out.line("")?;
-                }
-                out.line(&format!("==> {name} <=="))?;
-            }
-            match self.explain_stream(self.reader(source), &name, out) {
-                Ok(()) => Ok(()),
-                Err(ExplainError::Input(e)) => {
-                    diag.error(&ToolError::input(quoted(input), &e));
-                    Ok(())
-                }
-                Err(ExplainError::Output(e)) => Err(e),
-            }
-        })?;
-        Ok(())
-    }
-
-    fn explain_stream(
-        &self,
-        reader: impl Read,
-        name: &str,
-        out: &mut Output,
-    ) -> Result<(), ExplainError> {
-        let mut chunks = Chunks::new(reader);
-        let mut scanner = Scanner::new(self.engine);
-        let mut ex = Explainer {
-            cfg: self,
-            name,
-            pos: 0,
-            tracker: LineTracker::new(),
-            line: String::new(),
-            failed: None,
-        };
-        while let Some(chunk) = chunks.next_chunk().map_err(ExplainError::Input)? {
-            scanner.feed(chunk.data, |ev| ex.event(ev, |o| chunk.after(o), out));
-            if let Some(e) = ex.failed.take() {
-                return Err(ExplainError::Output(e));
-            }
-        }
-        scanner.finish(|ev| ex.event(ev, |_| &[], out));
-        match ex.failed.take() {
-            Some(e) => Err(ExplainError::Output(e)),
-            None => Ok(()),
-        }
-    }
-}
-
-/// An input's name as diagnostics write it (GNU's `quotef`).
-fn quoted(input: &Input) -> String {
-    quotef(&raw_name(input))
-}
-
-/// `e` with the input's name quoted as GNU's diagnostics do, when it names the input.
-fn requote(e: ToolError, input: &Input) -> ToolError {
-    match e {
-        ToolError::Input { path, message } if path == input.name() => ToolError::Input {
-            path: quoted(input),
-            message,
-        },
-        e => e,
-    }
-}
-
-/// Opens `input`, or reports why not (its name quoted) and gives `None`.
-fn open_or_report(input: &Input, diag: &mut Diag) -> Option<crate::input::Source> {
-    match input.open() {
-        Ok(s) => Some(s),
-        Err(e) => {
-            diag.error(&requote(e, input));
-            None
-        }
-    }
-}
-
-/// Whether `input` names a directory.
-fn is_dir(input: &Input) -> bool {
-    matches!(input, Input::Path(p) if p.is_dir())
-}
-
-enum ExplainError {
-    Input(io::Error),
-    Output(ToolError),
-}
-
-/// Writes one line per unit for `--explain`.
-struct Explainer<'c> {
-    cfg: &'c Config,
-    name: &'c str,
-    /// Absolute offset of the next unit.
-    pos: u64,
-    tracker: LineTracker,
-    line: String,
-    failed: Option<ToolError>,
-}
-
-impl Explainer<'_> {
-    fn event<'a>(&mut self, ev: Event<'_>, after: impl Fn(u64) -> &'a [u8], out: &mut Output) {
-        if self.failed.is_some() {
-            return;
-        }
-        match ev {
-            Event::Str(s) => {
-                for c in s.chars() {
-                    self.scalar(c, out);
-                }
-            }
-            Event::Char(c) => self.scalar(c, out),
-            Event::Error(e) => {
-                let end = e.offset() + e.len() as u64;
-                let follow = after(end);
-                self.line.clear();
-                if self.cfg.json {
-                    let r = ErrorReport::new(
-                        self.name,
-                        &e,
-                        follow,
-                        self.tracker.line(),
-                        self.tracker.column(),
-                    );
-                    self.line.push_str(&r.json());
-                } else {
-                    let _ = write!(
-                        self.line,
-                        "{:>8}  {:<11}  {}: {}",
-                        e.offset(),
-                        hex(e.bytes()),
-                        ERROR_KIND.paint(self.cfg.color_out, e.kind()),
-                        explain(e.kind(), e.bytes(), follow)
-                    );
-                }
-                self.tracker.error();
-                self.pos = end;
-                self.emit(out);
-            }
-        }
-    }
-
-    fn scalar(&mut self, c: char, out: &mut Output) {
-        let mut buf = [0u8; 4];
-        let bytes = c.encode_utf8(&mut buf).as_bytes();
-        self.line.clear();
-        if self.cfg.json {
-            self.line = json_line(&ScalarJson {
-                path: self.name,
-                offset: self.pos,
-                len: bytes.len(),
-                bytes: hex(bytes),
-                scalar: format!("U+{:04X}", c as u32),
-                line: self.tracker.line(),
-                column: self.tracker.column(),
-            });
-        } else {
-            let _ = write!(
-                self.line,
-                "{:>8}  {:<11}  U+{:04X}",
-                self.pos,
-                hex(bytes),
-                c as u32
-            );
-            if c.is_control() {
-                self.line.push_str(" (control)");
-            } else {
-                let _ = write!(self.line, " '{c}'");
-            }
-        }
-        self.pos += bytes.len() as u64;
-        self.tracker.char(c);
-        self.emit(out);
-    }
-
-    fn emit(&mut self, out: &mut Output) {
-        if let Err(e) = out.line(&self.line) {
-            self.failed = Some(e);
-        }
     }
 }

@@ -8,10 +8,8 @@ use std::io::{self, Read};
 
 // Windows of WINDOW bytes (the part of a window already searched is not copied: the next
 // window starts at the first byte still needed, aligned down).
+use crate::input::READ_ALIGN as ALIGN;
 use crate::mmap::{self, WINDOW, Window};
-
-/// The alignment of the address `read` fills.
-const ALIGN: usize = 64;
 
 /// Where the bytes come from.
 pub enum Feed<'r> {

@@ -59,18 +59,6 @@ impl Settings {
     }
 }
 
-fn bytes_of(s: &OsString) -> Vec<u8> {
-    #[cfg(unix)]
-    {
-        use std::os::unix::ffi::OsStrExt;
-        s.as_bytes().to_vec()
-    }
-    #[cfg(not(unix))]
-    {
-        s.to_string_lossy().into_owned().into_bytes()
-    }
-}
-
 /// The pattern syntax `-F`, `-G`, `-E` or `-P` asks (fixed strings without one); two
 /// different ones are refused, as GNU grep refuses them.
 fn dialect(a: &GrepArgs) -> Result<Dialect, ToolError> {
@@ -151,7 +139,7 @@ impl Config {
             let Some(p) = &a.pattern else {
                 return Err(ToolError::Usage("no PATTERN given".to_string()));
             };
-            let b = bytes_of(p);
+            let b = crate::input::os_bytes(p).into_owned();
             let lossy = String::from_utf8_lossy(&b).into_owned();
             split_patterns(&b, &mut patterns, &|_| format!("the pattern '{lossy}'"))?;
         } else {
@@ -159,7 +147,7 @@ impl Config {
                 files.insert(0, p.clone());
             }
             for e in &a.regexp {
-                let b = bytes_of(e);
+                let b = crate::input::os_bytes(e).into_owned();
                 let lossy = String::from_utf8_lossy(&b).into_owned();
                 split_patterns(&b, &mut patterns, &|_| format!("the pattern '{lossy}'"))?;
             }

@@ -139,7 +139,7 @@ impl Config {
             (Input::Stdin { .. }, None) => "-",
         };
         let raw_name = match input {
-            Input::Path(p) => os_bytes(p.as_os_str()),
+            Input::Path(p) => crate::input::os_bytes(p.as_os_str()),
             Input::Stdin { .. } => name.clone().into_bytes().into(),
         };
         printer.style.with_filename = self.with_filename.unwrap_or(show);
@@ -149,7 +149,7 @@ impl Config {
                 self.input_error(out, diag, &e);
                 // GNU grep opens a directory, fails to read it and reports it as a file
                 // without matches: `dir:0` with -c, its name with -L.
-                if matches!(input, Input::Path(p) if is_dir(p)) && !self.settings.quiet {
+                if input.is_dir() && !self.settings.quiet {
                     if self.settings.count {
                         printer.count(out, &raw_name, 0)?;
                     } else if self.list_non_matches {
@@ -270,7 +270,7 @@ impl Config {
                 )));
             }
             let path = PathBuf::from(f);
-            if self.recursive && is_dir(&path) {
+            if self.recursive && crate::input::is_dir(&path) {
                 // --exclude-dir applies to a directory named on the command line too.
                 if !self.filters.dir_operand_ok(f) {
                     return Box::new(std::iter::empty());
@@ -310,20 +310,6 @@ impl Config {
     }
 }
 
-/// The bytes of a path as the system gives them (a name that is not UTF-8 is printed as
-/// it is, as GNU grep and ripgrep print it); elsewhere than Unix, its lossy UTF-8.
-fn os_bytes(s: &std::ffi::OsStr) -> std::borrow::Cow<'_, [u8]> {
-    #[cfg(unix)]
-    {
-        use std::os::unix::ffi::OsStrExt;
-        std::borrow::Cow::Borrowed(s.as_bytes())
-    }
-    #[cfg(not(unix))]
-    {
-        std::borrow::Cow::Owned(s.to_string_lossy().into_owned().into_bytes())
-    }
-}
-
 #[cfg(unix)]
 fn file_id(m: &std::fs::Metadata) -> Option<FileId> {
     use std::os::unix::fs::MetadataExt;
@@ -345,14 +331,6 @@ fn stdout_file_id() -> Option<FileId> {
 #[cfg(unix)]
 fn fd_file(fd: std::os::fd::BorrowedFd<'_>) -> Option<std::fs::File> {
     Some(std::fs::File::from(fd.try_clone_to_owned().ok()?))
-}
-
-/// Whether `p` is a directory, however long its path.
-fn is_dir(p: &std::path::Path) -> bool {
-    #[cfg(unix)]
-    return crate::longpath::is_dir(p);
-    #[cfg(not(unix))]
-    p.is_dir()
 }
 
 /// The identity of an opened input when it is a non-empty regular file.

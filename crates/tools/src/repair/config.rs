@@ -9,7 +9,7 @@ use encoding_rs::Encoding;
 use utf8_codec::{Action, Practice, RepairOptions};
 
 use super::args::{ActionArg, BomArg, RepairArgs, ReportFormat};
-use super::pipeline::Source;
+use super::pipeline::Decoding;
 use crate::diag::ToolError;
 use crate::engine::Engine;
 use crate::input::{Input, inputs};
@@ -48,7 +48,7 @@ pub(super) struct Config {
     pub engine: Engine,
     pub strip_bom: bool,
     /// What the input is decoded from (`--from`).
-    pub source: Source,
+    pub source: Decoding,
     /// Whether UTF-8 input with errors is looked at for a legacy encoding (no `--quiet`).
     pub hints: bool,
     /// `--fix-mojibake`.
@@ -93,11 +93,11 @@ impl TryFrom<&RepairArgs> for Config {
             (ActionArg::Escape, None) => Substitute::Escape,
         };
         let source = match a.from.as_deref() {
-            None => Source::Utf8,
-            Some(label) if label.eq_ignore_ascii_case("auto") => Source::Auto,
+            None => Decoding::Utf8,
+            Some(label) if label.eq_ignore_ascii_case("auto") => Decoding::Auto,
             Some(label) => match Encoding::for_label(label.as_bytes()) {
-                Some(enc) if enc == encoding_rs::UTF_8 => Source::Utf8,
-                Some(enc) => Source::From(enc),
+                Some(enc) if enc == encoding_rs::UTF_8 => Decoding::Utf8,
+                Some(enc) => Decoding::From(enc),
                 None => {
                     return Err(ToolError::Usage(format!(
                         "unknown encoding '{label}' (expected auto or a WHATWG label such \
@@ -219,10 +219,10 @@ mod tests {
 
     #[test]
     fn encodings_and_modes() {
-        assert_eq!(config(&["--from", "utf8"]).unwrap().source, Source::Utf8);
+        assert_eq!(config(&["--from", "utf8"]).unwrap().source, Decoding::Utf8);
         let c = config(&["--from", "latin1"]).unwrap();
-        assert_eq!(c.source, Source::From(encoding_rs::WINDOWS_1252));
-        assert_eq!(config(&["--from", "AUTO"]).unwrap().source, Source::Auto);
+        assert_eq!(c.source, Decoding::From(encoding_rs::WINDOWS_1252));
+        assert_eq!(config(&["--from", "AUTO"]).unwrap().source, Decoding::Auto);
         assert!(config(&[]).unwrap().hints);
         assert!(!config(&["-q"]).unwrap().hints);
         assert!(!config(&["--from", "auto"]).unwrap().hints);

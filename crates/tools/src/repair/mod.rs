@@ -15,6 +15,7 @@ mod args;
 mod atomic;
 mod config;
 mod pipeline;
+mod reporter;
 mod run;
 mod unmojibake;
 

@@ -6,21 +6,19 @@
 //! whenever it reaches [`FLUSH_AT`] bytes (one event adds at most one chunk, or one
 //! substitute per byte of an error).
 
-use std::fmt::Write as _;
 use std::io::{self, Cursor, Read, Write};
 
 use encoding_rs::{DecoderResult, Encoding};
-use utf8_codec::stream::{Event, StreamError};
-use utf8_codec::{ErrorKind, RepairOptions, Repairer};
+use utf8_codec::stream::Event;
+use utf8_codec::{RepairOptions, Repairer};
 
-use super::unmojibake::{FixReport, Unmojibake};
-use crate::color::ERROR_KIND;
-use crate::detect::{self, Guess, Tee};
+use super::reporter::Reporter;
+use super::unmojibake::Unmojibake;
+use crate::detect::{self, Tee};
 use crate::engine::Engine;
 use crate::engine::Scanner;
 use crate::input::{CHUNK_SIZE, Chunks, ReadBuf};
 use crate::position::LineTracker;
-use crate::report::{ErrorJson, ErrorReport, hex, json_line};
 
 /// Repaired text is written out when it reaches this many bytes.
 const FLUSH_AT: usize = 64 * 1024;
@@ -35,7 +33,7 @@ pub(super) struct Pipeline<'a> {
     /// Remove a UTF-8 byte order mark at the start.
     pub strip_bom: bool,
     /// What the input is decoded from.
-    pub source: Source,
+    pub source: Decoding,
     /// Whether to look for a legacy encoding in UTF-8 input with errors (a hint).
     pub hints: bool,
     /// `--fix-mojibake`: undo UTF-8 decoded as windows-1252 or Latin-1 in the output.
@@ -44,7 +42,7 @@ pub(super) struct Pipeline<'a> {
 
 /// What a stream is decoded from (`--from`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(super) enum Source {
+pub(super) enum Decoding {
     /// UTF-8, repaired by the codec.
     Utf8,
     /// Another encoding, transcoded by encoding_rs (a byte order mark overrides it).
@@ -64,7 +62,7 @@ pub(super) enum Failure {
 
 /// What a stream held.
 #[derive(Clone, Copy, Debug, Default)]
-pub(super) struct Tally {
+pub(super) struct Findings {
     /// Errors found (maximal subparts, or malformed sequences of the source encoding).
     pub errors: u64,
     /// The legacy encoding UTF-8 input with errors seems to be in ([`detect::hint`]).
@@ -80,18 +78,11 @@ impl Pipeline<'_> {
         name: &str,
         out: &mut dyn Write,
         reporter: Option<&mut Reporter>,
-    ) -> Result<Tally, Failure> {
+    ) -> Result<Findings, Failure> {
         if !self.fix_mojibake {
             return self.decode(reader, name, out, reporter);
         }
-        let report = reporter
-            .as_deref()
-            .filter(|r| !r.first_only)
-            .map(|r| FixReport {
-                program: r.program,
-                name,
-                json: r.json,
-            });
+        let report = reporter.as_deref().and_then(|r| r.fix_report(name));
         let mut fixer = Unmojibake::new(out, report);
         let tally = self.decode(reader, name, &mut fixer, reporter)?;
         fixer.finish().map_err(Failure::Output)?;
@@ -105,10 +96,10 @@ impl Pipeline<'_> {
         name: &str,
         out: &mut dyn Write,
         reporter: Option<&mut Reporter>,
-    ) -> Result<Tally, Failure> {
+    ) -> Result<Findings, Failure> {
         match self.source {
-            Source::From(enc) => self.transcode(reader, enc, name, out, reporter),
-            Source::Utf8 if self.hints => {
+            Decoding::From(enc) => self.transcode(reader, enc, name, out, reporter),
+            Decoding::Utf8 if self.hints => {
                 let mut tee = Tee::new(reader, detect::SNIFF_LEN);
                 let mut tally = self.repair(&mut tee, name, out, reporter)?;
                 if tally.errors > 0 {
@@ -117,8 +108,8 @@ impl Pipeline<'_> {
                 }
                 Ok(tally)
             }
-            Source::Utf8 => self.repair(reader, name, out, reporter),
-            Source::Auto => {
+            Decoding::Utf8 => self.repair(reader, name, out, reporter),
+            Decoding::Auto => {
                 let mut reader = reader;
                 let (prefix, complete) =
                     detect::read_prefix(&mut reader, detect::SNIFF_LEN).map_err(Failure::Input)?;
@@ -143,7 +134,7 @@ impl Pipeline<'_> {
         name: &str,
         out: &mut dyn Write,
         mut reporter: Option<&mut Reporter>,
-    ) -> Result<Tally, Failure> {
+    ) -> Result<Findings, Failure> {
         let mut chunks = Chunks::new(reader);
         let mut scanner = Scanner::new(self.engine);
         let mut st = State {
@@ -151,7 +142,7 @@ impl Pipeline<'_> {
             // Grows with the chunks (to at most FLUSH_AT + one chunk).
             buf: String::new(),
             tracker: LineTracker::new(),
-            tally: Tally::default(),
+            tally: Findings::default(),
             at_start: true,
             strip_bom: self.strip_bom,
             track: reporter.is_some(),
@@ -191,7 +182,7 @@ impl Pipeline<'_> {
         name: &str,
         out: &mut dyn Write,
         mut reporter: Option<&mut Reporter>,
-    ) -> Result<Tally, Failure> {
+    ) -> Result<Findings, Failure> {
         let mut decoder = enc.new_decoder();
         let mut input = ReadBuf::new(CHUNK_SIZE);
         // A few bytes of the previous read: a malformed sequence may start there.
@@ -200,7 +191,7 @@ impl Pipeline<'_> {
         let mut text = String::with_capacity(FLUSH_AT + 64);
         let mut tracked = 0usize;
         let mut tracker = LineTracker::new();
-        let mut tally = Tally::default();
+        let mut tally = Findings::default();
         let mut base = 0u64;
         loop {
             let n = loop {
@@ -305,7 +296,7 @@ struct State<'r> {
     repairer: Repairer<'r>,
     buf: String,
     tracker: LineTracker,
-    tally: Tally,
+    tally: Findings,
     at_start: bool,
     strip_bom: bool,
     /// Whether lines and columns are needed.
@@ -382,218 +373,4 @@ impl State<'_> {
         }
         Ok(())
     }
-}
-
-/// Where reports go.
-#[derive(Debug)]
-pub(super) enum ReportTo {
-    /// Standard error (`--report`, text `--check`).
-    Stderr,
-    /// Standard output (`--check --json`, as `utf8-count --check --json`).
-    Stdout,
-}
-
-/// Writes error reports in DESIGN.md's format: every error (`--report`), or only the first
-/// of each input (`--check`).
-#[derive(Debug)]
-pub(super) struct Reporter {
-    program: &'static str,
-    json: bool,
-    color: bool,
-    first_only: bool,
-    to: ReportTo,
-    /// Errors of the current input, by kind, and malformed sequences of other encodings.
-    by_kind: [u64; 7],
-    malformed: u64,
-    failed: Option<io::Error>,
-    /// Lines not yet written: one write per chunk of input (or per [`REPORT_FLUSH_AT`]
-    /// bytes), not one per error. 300,000 errors took 300,000 `write` calls and 0.50 s.
-    pending: Vec<u8>,
-}
-
-/// The bytes of report lines kept before they are written.
-const REPORT_FLUSH_AT: usize = 32 * 1024;
-
-impl Reporter {
-    pub fn new(
-        program: &'static str,
-        json: bool,
-        color: bool,
-        first_only: bool,
-        to: ReportTo,
-    ) -> Reporter {
-        Reporter {
-            program,
-            json,
-            color,
-            first_only,
-            to,
-            by_kind: [0; 7],
-            malformed: 0,
-            failed: None,
-            pending: Vec::new(),
-        }
-    }
-
-    /// Whether the stream can stop: `--check` has seen its first error.
-    pub fn stop(&self) -> bool {
-        self.first_only && self.count() > 0
-    }
-
-    fn count(&self) -> u64 {
-        self.by_kind.iter().sum::<u64>() + self.malformed
-    }
-
-    fn error(&mut self, name: &str, e: &StreamError, after: &[u8], t: &LineTracker) {
-        self.by_kind[e.kind().index()] += 1;
-        let r = ErrorReport::new(name, e, after, t.line(), t.column());
-        let line = if self.json {
-            r.json()
-        } else {
-            r.text(self.program, self.color)
-        };
-        self.emit(line);
-    }
-
-    fn malformed(
-        &mut self,
-        name: &str,
-        enc: &'static Encoding,
-        offset: u64,
-        bytes: &[u8],
-        t: &LineTracker,
-    ) {
-        self.malformed += 1;
-        let mut s = String::new();
-        if self.json {
-            s = json_line(&ErrorJson {
-                path: name,
-                offset,
-                len: bytes.len(),
-                kind: "malformed",
-                bytes: hex(bytes),
-                line: t.line(),
-                column: t.column(),
-                encoding: Some(enc.name()),
-            });
-        } else {
-            let _ = write!(
-                s,
-                "{}: {name}:{}:{}: {} at byte {offset} ({}): not a valid {} sequence",
-                self.program,
-                t.line(),
-                t.column(),
-                ERROR_KIND.paint(self.color, "malformed"),
-                hex(bytes),
-                enc.name()
-            );
-        }
-        self.emit(s);
-    }
-
-    fn emit(&mut self, line: String) {
-        self.pending.extend_from_slice(line.as_bytes());
-        self.pending.push(b'\n');
-        if self.pending.len() >= REPORT_FLUSH_AT {
-            self.flush();
-        }
-    }
-
-    /// Writes the pending lines; the first write error on standard output is kept for
-    /// [`Reporter::failed`] (on standard error there is nowhere to say it).
-    pub fn flush(&mut self) {
-        if self.pending.is_empty() {
-            return;
-        }
-        let r = match self.to {
-            ReportTo::Stderr => io::stderr().lock().write_all(&self.pending),
-            ReportTo::Stdout => {
-                let mut out = io::stdout().lock();
-                out.write_all(&self.pending).and_then(|()| out.flush())
-            }
-        };
-        self.pending.clear();
-        if let Err(e) = r
-            && matches!(self.to, ReportTo::Stdout)
-            && self.failed.is_none()
-        {
-            self.failed = Some(e);
-        }
-    }
-
-    /// A write error of the reports on standard output, if any.
-    pub fn failed(&mut self) -> io::Result<()> {
-        self.flush();
-        match self.failed.take() {
-            Some(e) => Err(e),
-            None => Ok(()),
-        }
-    }
-
-    /// Says which encoding `--from auto` chose for an input.
-    fn decoded(&mut self, name: &str, guess: Guess) {
-        if self.first_only {
-            return;
-        }
-        let line = if self.json {
-            json_line(&DecodedJson {
-                path: name,
-                encoding: guess.encoding.name(),
-                evidence: guess.evidence.as_str(),
-            })
-        } else {
-            format!(
-                "{}: {name}: decoded as {} ({})",
-                self.program,
-                guess.encoding.name(),
-                guess.evidence.as_str()
-            )
-        };
-        self.emit(line);
-    }
-
-    /// Ends the report of one input: the summary line of a text `--report`; resets the counts.
-    pub fn end_input(&mut self, name: &str) {
-        let total = self.count();
-        if !self.json && !self.first_only {
-            let mut s = format!("{}: {name}: ", self.program);
-            if total == 0 {
-                s.push_str("no errors");
-            } else {
-                let plural = if total == 1 { "" } else { "s" };
-                let _ = write!(s, "{total} error{plural} repaired:");
-                let mut sep = " ";
-                for k in ErrorKind::ALL {
-                    let n = self.by_kind[k.index()];
-                    if n > 0 {
-                        let _ = write!(s, "{sep}{n} {}", k.as_str());
-                        sep = ", ";
-                    }
-                }
-                if self.malformed > 0 {
-                    let _ = write!(s, "{sep}{} malformed", self.malformed);
-                }
-            }
-            self.emit(s);
-        }
-        self.flush();
-        self.by_kind = [0; 7];
-        self.malformed = 0;
-    }
-}
-
-impl Drop for Reporter {
-    /// Writes what is pending (an input that failed half-way has its reports before the
-    /// diagnostic that says so).
-    fn drop(&mut self) {
-        self.flush();
-    }
-}
-
-/// The `--report=json` line of the encoding `--from auto` chose.
-#[derive(serde::Serialize)]
-struct DecodedJson<'a> {
-    path: &'a str,
-    encoding: &'static str,
-    evidence: &'static str,
 }

@@ -10,7 +10,8 @@ use encoding_rs::Encoding;
 
 use super::atomic::{AtomicFile, Keep};
 use super::config::{Config, Mode, Report};
-use super::pipeline::{Failure, Pipeline, ReportTo, Reporter};
+use super::pipeline::{Failure, Pipeline};
+use super::reporter::{ReportTo, Reporter};
 use crate::detect;
 use crate::diag::{Diag, ToolError};
 use crate::exit::Status;
