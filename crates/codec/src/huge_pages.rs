@@ -2,9 +2,8 @@
 //! them: the codec's one call into the operating system.
 //!
 //! A `String` of tens of MiB that is written once costs more in page faults than in the
-//! copying: one fault per 4 KiB page, each zeroing the page. On the Zen 4 VM of
-//! BENCHMARKS.md, copying 64 MiB into a fresh allocation took 30 ms, and 7-8 ms after
-//! `madvise(MADV_HUGEPAGE)` on it (one fault per 2 MiB). Kernels set to
+//! copying: one fault per 4 KiB page, each zeroing the page; after
+//! `madvise(MADV_HUGEPAGE)` one fault per 2 MiB (BENCHMARKS.md has the figures). Kernels set to
 //! `transparent_hugepage=madvise` (the default of most distributions) back only advised
 //! memory with huge pages; with `always` the advice changes nothing, with `never` (or no
 //! THP at all) the call fails and nothing changes either.
@@ -18,8 +17,8 @@ use alloc::string::String;
 /// Buffers longer than this are advised: above glibc's largest mmap threshold (32 MiB on
 /// 64-bit targets), so that glibc gives each its own mapping, unmapped when it is freed, and
 /// the advice leaves with it. A smaller buffer can come from the heap, where the advice would
-/// outlive it and reach the caller's later allocations (the review of session 16 saw 4 KiB
-/// boxes land in an advised range). Other allocators may still reuse an advised range.
+/// outlive it and reach the caller's later allocations (4 KiB boxes can land in an advised
+/// range). Other allocators may still reuse an advised range.
 #[cfg_attr(
     not(all(feature = "std", target_os = "linux")),
     allow(dead_code, reason = "only Linux with std advises")

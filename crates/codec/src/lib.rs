@@ -131,9 +131,8 @@
 //! A fresh output of several MiB (`repair` of damaged input, `utf16_to_string`) costs more in
 //! page faults than in copying: one per 4 KiB page. With `std` on Linux, outputs over 32 MiB
 //! (each its own mapping with glibc) are advised for transparent huge pages (`madvise(MADV_HUGEPAGE)`, one fault per
-//! 2 MiB; it takes effect where the kernel's THP mode is `madvise` or `always`): repairing
-//! 64 MiB with sparse errors into a fresh `String` went from 42 to 13 ms on the Zen 4 of
-//! `BENCHMARKS.md`. A buffer you pass in (`repair_into`) is left as it is.
+//! 2 MiB; it takes effect where the kernel's THP mode is `madvise` or `always`; BENCHMARKS.md
+//! has the figures). A buffer you pass in (`repair_into`) is left as it is.
 //!
 //! Measured with `cargo bench -p utf8-codec` (criterion; generated corpora) and `cargo xtask
 //! bench-lib`: see `BENCHMARKS.md` at the repository root, which names the CPU of each figure.

@@ -16,8 +16,7 @@ pub const CHUNK_SIZE: usize = 256 * 1024;
 pub const LOOKAHEAD: usize = 8;
 
 /// The alignment of the buffers `read` fills: the kernel copies into a misaligned buffer at
-/// about half the speed (on an AMD Zen 3, the 141 MiB of the cargo registry's sources read
-/// in 143 ms at addresses 16 past a multiple of 64, in 60 ms at multiples of 64).
+/// about half the speed.
 pub const READ_ALIGN: usize = 64;
 
 /// The bytes of an OS string as the system gives them (a name that is not UTF-8 is written as
@@ -445,7 +444,7 @@ impl<R: Read> Chunks<R> {
 
 #[cfg(test)]
 mod tests {
-    /// Fuzz finding (files0_from, issue 21): a `--files0-from` list of one NUL names one
+    /// Fuzz finding (files0_from): a `--files0-from` list of one NUL names one
     /// empty name, as GNU wc and utf8-count's own reader say; it was read as no name.
     #[test]
     fn files0_from_single_nul_is_one_empty_name() {

@@ -20,7 +20,7 @@
 //! completions) and `main()` (what its binary calls). Within it, `args` (clap) is what was
 //! typed, `config` what it means (validated, plain values), `run` what is done with it
 //! ([`output::run_tool`] joins the three); the shared modules above sit below all of them.
-// Unsafe code is denied everywhere but in `mmap`, the one file-mapping module (issue 8).
+// Unsafe code is denied everywhere but in `mmap`, the one file-mapping module.
 #![deny(unsafe_code)]
 
 pub mod args;

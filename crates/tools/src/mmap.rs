@@ -1,4 +1,4 @@
-//! The one file-mapping module of utf8-tools (issue 8 allows exactly one): read-only
+//! The one file-mapping module of utf8-tools (ARCHITECTURE.md allows exactly one): read-only
 //! windows of a regular file, mapped with memmap2, so that a large file is searched without
 //! copying it through `read` while memory stays bounded (each window is unmapped before
 //! the next is mapped, and only its pages count in the resident set).

@@ -1,4 +1,4 @@
-//! `cargo xtask bench`'s real text (issue 18): the source files of the crates in the cargo
+//! `cargo xtask bench`'s real text: the source files of the crates in the cargo
 //! registry on this machine (present after any build), searched as a tree with `-r`, and
 //! concatenated into one file of the run's size for the single-file workloads; pattern
 //! files of 10 to 10,000 identifiers taken from it. utf8-grep against ripgrep and GNU

@@ -1,4 +1,4 @@
-//! The short-input table and target of issue 23, from `crates/codec/benches/short.rs` (paired
+//! The short-input table and its target, from `crates/codec/benches/short.rs` (paired
 //! rounds against simdutf8; see there), which writes its figures as JSON to the file named
 //! by `UTF8_BENCH_SHORT_JSON`.
 

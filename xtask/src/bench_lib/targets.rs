@@ -1,4 +1,4 @@
-//! The targets of issue 7, each a ratio of two benchmarks on some corpora, and how far each is.
+//! The library's speed targets, each a ratio of two benchmarks on some corpora, and how far each is.
 
 use utf8_testkit::corpus::{NAMES as CORPORA, VALID};
 
@@ -7,7 +7,7 @@ use crate::bench_lib::results::{Results, fmt_ratio, kernel_bench, ratio};
 /// A target's ratio on one corpus.
 type Ratio<'a> = &'a dyn Fn(&str) -> Option<f64>;
 
-/// A line per target of issue 7 (a ratio of two benchmarks, at least some minimum on some
+/// A line per target (a ratio of two benchmarks, at least some minimum on some
 /// corpora): the ratios on each corpus and whether the lowest reaches the target.
 pub fn targets(r: &Results, active: &str) -> String {
     let k = kernel_bench(active);

@@ -40,7 +40,7 @@ enum Engine {
     /// non-empty pattern there (anchored search of an automaton without the empty pattern)
     /// or the empty one. aho-corasick's unanchored leftmost-longest search skips the empty
     /// match where a longer pattern starts to match and then fails (`["", " abc"]` on
-    /// `" abx"` gives 3..3, not 0..0; aho-corasick issue 173).
+    /// `" abx"` gives 3..3, not 0..0; reported as aho-corasick#173).
     ManyWithEmpty(AhoCorasick),
     /// Regular expressions, and fixed strings under `-i` that are not spelled out for
     /// aho-corasick (a regex of the escaped patterns, case-insensitive).

@@ -70,8 +70,7 @@ impl Config {
         let mut printer = Printer::new(self.style);
         // GNU grep refuses to read a regular file that is also its standard output (it would
         // grow while it is read), unless the output cannot grow with it: -q, -l, -L, -c,
-        // -m 1 or less, an empty file (the exceptions issue 22 lists; grep 3.8 still
-        // refuses an empty one).
+        // -m 1 or less, an empty file (GNU grep 3.8 still refuses an empty one).
         let s = &self.settings;
         let output = if s.quiet || s.list || s.count || s.max_count.is_some_and(|m| m <= 1) {
             None

@@ -77,7 +77,7 @@ fn agrees_with_fnmatch() {
     assert!(!never.is_match("a\\".as_ref()));
 }
 
-/// Fuzz finding (glob_fnmatch, issue 21): a `[.` without its `.]` inside brackets makes
+/// Fuzz finding (glob_fnmatch): a `[.` without its `.]` inside brackets makes
 /// glibc's fnmatch match nothing with the pattern; it was read as a `[` member.
 #[test]
 fn fuzz_glob_fnmatch_unterminated_collating_symbol() {
@@ -99,7 +99,7 @@ fn fuzz_glob_fnmatch_unterminated_collating_symbol() {
     assert!(glob_match("[[=]", "="));
 }
 
-/// Fuzz finding (glob_fnmatch, issue 21): an unknown class name inside brackets made us
+/// Fuzz finding (glob_fnmatch): an unknown class name inside brackets made us
 /// match nothing, where glibc's fnmatch matches the members before it (it stops at the
 /// unknown name only when none of them matched). Answers of glibc 2.36.
 #[test]
@@ -149,7 +149,7 @@ fn fuzz_glob_fnmatch_unknown_class_and_unterminated_range() {
 
 #[test]
 fn fuzz_glob_fnmatch_malformed_equivalence_after_a_match() {
-    // glob_fnmatch (session 11): once a member matched, glibc skips the rest of the
+    // Fuzz finding (glob_fnmatch): once a member matched, glibc skips the rest of the
     // bracket and gives up at a `[=` that is not `[=c=]`; before any match that `[=` is
     // a `[` member. Checked against glibc 2.36 through ctypes.
     for (p, n, want) in [
@@ -178,7 +178,7 @@ fn fuzz_glob_fnmatch_malformed_equivalence_after_a_match() {
 
 #[test]
 fn fuzz_glob_fnmatch_range_ending_in_a_bracket_item() {
-    // glob_fnmatch (session 11, helper's campaign): a range that ends in `[:` or `[=` ends
+    // Fuzz finding (glob_fnmatch): a range that ends in `[:` or `[=` ends
     // at `[` when glibc reads it, but glibc skips `[:...:]` or `[=c=]` as one item once a
     // member before the range matched, so the bracket ends elsewhere for those characters;
     // a range may end in a collating symbol `[.c.]`. Checked against glibc 2.36 (ctypes).
@@ -209,7 +209,7 @@ fn fuzz_glob_fnmatch_range_ending_in_a_bracket_item() {
 
 #[test]
 fn fuzz_glob_fnmatch_equivalence_class_then_dash() {
-    // glob_fnmatch (session 12): `[=c=]` does not start a range in glibc; the `-` after it
+    // Fuzz finding (glob_fnmatch): `[=c=]` does not start a range in glibc; the `-` after it
     // is a member and the next item stands alone (or starts a range of its own), where
     // `[.c.]-d` is a range. Checked against glibc 2.36 (ctypes).
     for (p, n, want) in [
@@ -232,7 +232,7 @@ fn fuzz_glob_fnmatch_equivalence_class_then_dash() {
 
 #[test]
 fn fuzz_glob_fnmatch_collating_symbol_then_dash_bracket() {
-    // glob_fnmatch (session 12 campaign): a collating symbol followed by `-]` matches
+    // Fuzz finding (glob_fnmatch): a collating symbol followed by `-]` matches
     // nothing, the `-` is a member. Checked against glibc 2.36 (ctypes).
     for (p, n, want) in [
         ("[0][[.a.]-]", "0a", false),
@@ -251,7 +251,7 @@ fn fuzz_glob_fnmatch_collating_symbol_then_dash_bracket() {
 
 #[test]
 fn fuzz_glob_fnmatch_names_of_dots() {
-    // glob_fnmatch (session 12 campaign): `*.` on `..`. globset reads a name as a path, and
+    // Fuzz finding (glob_fnmatch): `*.` on `..`. globset reads a name as a path, and
     // `.` and `..` have no file name there; fnmatch matches them as any other name.
     // Checked against glibc 2.36 (ctypes).
     for (p, n, want) in [
