@@ -10,7 +10,7 @@
 //!    `$CARGO_TARGET_DIR/criterion/*/*/new/{benchmark,estimates}.json` (`target/criterion`
 //!    without the variable); after a run, only results that run wrote.
 //! 3. Prints the four tables (validate, every error, repair, count) with the ratios the
-//!    targets of issue 7 are about, and a line per target saying how far it is; unless
+//!    library's speed targets are about, and a line per target saying how far it is; unless
 //!    `--no-write`, replaces the part of BENCHMARKS.md between [`BEGIN`] and [`END`] (or,
 //!    the first time, the `## Library` section) with them, the command, the commit, the
 //!    machine and its load.
