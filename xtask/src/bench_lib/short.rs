@@ -117,7 +117,7 @@ pub fn short_table(s: &Short) -> String {
     out
 }
 
-/// Issue 23's short-input target: every median ratio of the table at most 1.02 (1.0 with 2%
+/// The short-input target: every median ratio of the table at most 1.02 (1.0 with 2%
 /// for noise).
 pub fn short_target(s: &Short) -> String {
     let mut worst: Option<(f64, String)> = None;
