@@ -27,6 +27,7 @@ use utf8_dfa::{UTF8_PATTERN, build};
 
 mod bench;
 mod bench_lib;
+mod chart;
 mod completions;
 mod dist;
 mod fuzz;

@@ -164,5 +164,14 @@ pub fn run(root: &Path, opts: &Options) -> Result<()> {
     } else {
         println!("bench: BENCHMARKS.md left alone (--no-write or --only)");
     }
+    // The chart goes beside BENCHMARKS.md with it, else into the bench directory.
+    let svg = if opts.write {
+        root.join(report::CHART)
+    } else {
+        dir.join("bench-binaries.svg")
+    };
+    if report::chart(&run, &opts.only, &svg)? {
+        println!("bench: drew {}", svg.display());
+    }
     Ok(())
 }

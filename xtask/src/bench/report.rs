@@ -8,6 +8,7 @@ use crate::bench::comparisons::{Goal, Outcome, row};
 use crate::bench::corpus::{NEEDLE_ASCII, NEEDLE_CJK, NEEDLE_LINES};
 use crate::bench::options::Options;
 use crate::bench::runner::Timed;
+use crate::chart::{Bar, Chart};
 use crate::machine::{Machine, load1};
 use crate::markdown::wrap;
 use crate::tool::PROFILE;
@@ -131,6 +132,61 @@ pub struct Run<'a> {
     pub missing: Vec<&'static str>,
     /// The peak RSS of `true` under the measuring process, in KiB.
     pub rss_floor: Option<u64>,
+}
+
+/// Where `cargo xtask bench` draws its chart (README shows it).
+pub const CHART: &str = "docs/bench-binaries.svg";
+
+/// The chart of a run: for every comparison with a target, each other program's median time
+/// over ours (right of 1×, we are faster), on a logarithmic axis. `names` are the
+/// comparisons' names, in the order of `r.outcomes`. Whether there was anything to draw.
+pub fn chart(r: &Run, names: &[&str], path: &std::path::Path) -> Result<bool, String> {
+    let mut bars = Vec::new();
+    for (o, name) in r.outcomes.iter().zip(names) {
+        let Some(t) = &o.target else { continue };
+        let Some(ours) = row(&o.rows, t.ours) else {
+            continue;
+        };
+        let program = |label: &str| label.split(' ').next().unwrap_or_default().to_owned();
+        let peers = std::iter::once(t.peer)
+            .chain(t.also)
+            .chain(t.more.iter().map(|(p, _)| *p));
+        for peer in peers {
+            match row(&o.rows, peer) {
+                Some(p) if program(peer) != program(t.ours) => bars.push(Bar {
+                    label: format!("{name}: {peer}"),
+                    series: program(peer),
+                    value: p.median().as_secs_f64() / ours.median().as_secs_f64(),
+                }),
+                _ => {}
+            }
+        }
+    }
+    if bars.is_empty() {
+        return Ok(false);
+    }
+    let m = &r.machine;
+    let caption = format!(
+        "{}, kernel {}; cargo xtask bench --mib {} --runs {}, commit {}, {}",
+        m.cpu,
+        utf8_codec::Kernel::active().name(),
+        r.opts.mib,
+        r.opts.runs,
+        r.commit,
+        m.date
+    );
+    crate::chart::write_svg(
+        path,
+        &Chart {
+            title: "utf8-tools against the peers: each peer's time over ours",
+            caption: &caption,
+            axis: "peer's median time / ours (right of 1×: utf8-tools is faster)",
+            log: true,
+            mark: Some(1.0),
+            bars: &bars,
+        },
+    )?;
+    Ok(true)
 }
 
 /// The Binaries section, markers included.

@@ -22,6 +22,7 @@ use std::time::SystemTime;
 
 use clap::Parser;
 
+use crate::chart::{self, Chart};
 use crate::machine::{self, Machine, load1};
 use crate::markdown::{replace_section, wrap};
 use crate::workspace::{self, Result};
@@ -223,8 +224,36 @@ pub fn run(root: &Path, opts: &Options) -> Result<()> {
         )?;
         eprintln!("xtask bench-lib: wrote {}", path.display());
     }
+    // The chart goes beside BENCHMARKS.md with it, else into the target directory.
+    let svg = if opts.write {
+        root.join(CHART)
+    } else {
+        workspace::target_dir(root).join("bench-library.svg")
+    };
+    let bars = tables::chart_bars(&results, active);
+    if !bars.is_empty() {
+        let caption = format!(
+            "{}, kernel {active}; cargo xtask bench-lib --mib {}, commit {commit}, {}",
+            m.cpu, opts.mib, m.date
+        );
+        chart::write_svg(
+            &svg,
+            &Chart {
+                title: "Validation of valid UTF-8, by corpus",
+                caption: &caption,
+                axis: "GiB/s (longer is faster)",
+                log: false,
+                mark: None,
+                bars: &bars,
+            },
+        )?;
+        eprintln!("xtask bench-lib: drew {}", svg.display());
+    }
     Ok(())
 }
+
+/// Where `cargo xtask bench-lib` draws its chart (README shows it).
+pub const CHART: &str = "docs/bench-library.svg";
 
 #[cfg(test)]
 mod tests {

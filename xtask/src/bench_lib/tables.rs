@@ -3,6 +3,7 @@
 use utf8_testkit::corpus::{NAMES as CORPORA, VALID};
 
 use crate::bench_lib::results::{Results, fmt_ratio, gibs, kernel_bench, ratio};
+use crate::chart::Bar;
 
 /// One table: a header, the corpora as rows, the peers' columns and ratio columns.
 struct Table<'a> {
@@ -43,6 +44,32 @@ fn table(r: &Results, t: &Table) -> String {
         s.push('\n');
     }
     s
+}
+
+/// The bars of the Library chart: validation of each valid corpus, GiB/s, by the active
+/// kernel and the peers README compares with (those with a result).
+pub fn chart_bars(r: &Results, active: &str) -> Vec<Bar> {
+    let ours = format!("utf8-codec ({active})");
+    let columns = [
+        (ours.as_str(), kernel_bench(active)),
+        ("simdutf8", "simdutf8::basic".to_owned()),
+        ("simdutf (C++)", "simdutf::validate_utf8".to_owned()),
+        ("encoding_rs", "encoding_rs::utf8_valid_up_to".to_owned()),
+        ("std", "std::str::from_utf8".to_owned()),
+    ];
+    let mut bars = Vec::new();
+    for c in &CORPORA[..VALID] {
+        for (series, name) in &columns {
+            if let Some(v) = r.get(&format!("validate/{c}"), name) {
+                bars.push(Bar {
+                    label: format!("{c}: {series}"),
+                    series: (*series).to_owned(),
+                    value: v,
+                });
+            }
+        }
+    }
+    bars
 }
 
 /// The tables.
