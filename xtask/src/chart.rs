@@ -4,6 +4,7 @@
 use std::path::Path;
 
 use plotters::coord::Shift;
+use plotters::coord::ranged1d::ValueFormatter;
 use plotters::coord::ranged1d::{SegmentValue, SegmentedCoord};
 use plotters::coord::types::RangedCoordusize;
 use plotters::prelude::*;
@@ -117,17 +118,12 @@ fn draw(
         .iter()
         .map(|b| b.value)
         .fold(c.mark.unwrap_or(0.0), f64::max);
-    // Row `n - 1` is at the top: the first bar is drawn there.
-    let row = |i: usize| n - 1 - i;
-    let label = |v: &SegmentValue<usize>| match v {
-        SegmentValue::CenterOf(i) if *i < n => c.bars[row(*i)].label.clone(),
-        _ => String::new(),
-    };
     let mut builder = ChartBuilder::on(&plot);
     builder
         .margin(10)
         .x_label_area_size(35)
         .y_label_area_size(label_width);
+    let rows = (0..n).into_segmented();
     if c.log {
         let low = c
             .bars
@@ -136,58 +132,59 @@ fn draw(
             .fold(c.mark.unwrap_or(1.0), f64::min);
         // Room on the right for the legend.
         let (low, high) = (low / 1.5, high * 4.0);
-        let mut chart =
-            builder.build_cartesian_2d((low..high).log_scale(), (0..n).into_segmented())?;
-        chart
-            .configure_mesh()
-            .disable_y_mesh()
-            .y_labels(n)
-            .y_label_formatter(&label)
-            .x_desc(c.axis)
-            .x_label_formatter(&|v| format!("{v:.2}×"))
-            .draw()?;
-        chart.draw_series(c.bars.iter().enumerate().map(|(i, b)| {
-            let mut r = Rectangle::new(
-                [
-                    (low, SegmentValue::Exact(row(i))),
-                    (b.value, SegmentValue::Exact(row(i) + 1)),
-                ],
-                colour(&names, &b.series).filled(),
-            );
-            r.set_margin(2, 2, 0, 0);
-            r
-        }))?;
-        if let Some(m) = c.mark {
-            chart.draw_series(std::iter::once(PathElement::new(
-                vec![(m, SegmentValue::Exact(0)), (m, SegmentValue::Exact(n))],
-                BLACK.stroke_width(1),
-            )))?;
-        }
-        legend(&mut chart, &names, low, n)?;
+        let mut chart = builder.build_cartesian_2d((low..high).log_scale(), rows)?;
+        bars(&mut chart, c, &names, low, &|v| format!("{v:.2}×"))
     } else {
-        let high = high * 1.4;
-        let mut chart = builder.build_cartesian_2d(0.0..high, (0..n).into_segmented())?;
-        chart
-            .configure_mesh()
-            .disable_y_mesh()
-            .y_labels(n)
-            .y_label_formatter(&label)
-            .x_desc(c.axis)
-            .draw()?;
-        chart.draw_series(c.bars.iter().enumerate().map(|(i, b)| {
-            let mut r = Rectangle::new(
-                [
-                    (0.0, SegmentValue::Exact(row(i))),
-                    (b.value, SegmentValue::Exact(row(i) + 1)),
-                ],
-                colour(&names, &b.series).filled(),
-            );
-            r.set_margin(2, 2, 0, 0);
-            r
-        }))?;
-        legend(&mut chart, &names, 0.0, n)?;
+        let mut chart = builder.build_cartesian_2d(0.0..high * 1.4, rows)?;
+        bars(&mut chart, c, &names, 0.0, &|v| format!("{v}"))
     }
-    Ok(())
+}
+
+/// The mesh, the labels, the bars from `from`, the mark and the legend of `c` on `chart`,
+/// whose horizontal axis (linear or logarithmic) is labelled by `x_label`.
+fn bars<'a, X>(
+    chart: &mut ChartContext<'a, SVGBackend<'a>, Cartesian2d<X, Rows>>,
+    c: &Chart,
+    names: &[&str],
+    from: f64,
+    x_label: &dyn Fn(&f64) -> String,
+) -> Result<(), Box<dyn std::error::Error>>
+where
+    X: Ranged<ValueType = f64> + ValueFormatter<f64>,
+{
+    let n = c.bars.len();
+    // Row `n - 1` is at the top: the first bar is drawn there.
+    let row = |i: usize| n - 1 - i;
+    let label = |v: &SegmentValue<usize>| match v {
+        SegmentValue::CenterOf(i) if *i < n => c.bars[row(*i)].label.clone(),
+        _ => String::new(),
+    };
+    chart
+        .configure_mesh()
+        .disable_y_mesh()
+        .y_labels(n)
+        .y_label_formatter(&label)
+        .x_desc(c.axis)
+        .x_label_formatter(x_label)
+        .draw()?;
+    chart.draw_series(c.bars.iter().enumerate().map(|(i, b)| {
+        let mut r = Rectangle::new(
+            [
+                (from, SegmentValue::Exact(row(i))),
+                (b.value, SegmentValue::Exact(row(i) + 1)),
+            ],
+            colour(names, &b.series).filled(),
+        );
+        r.set_margin(2, 2, 0, 0);
+        r
+    }))?;
+    if let Some(m) = c.mark {
+        chart.draw_series(std::iter::once(PathElement::new(
+            vec![(m, SegmentValue::Exact(0)), (m, SegmentValue::Exact(n))],
+            BLACK.stroke_width(1),
+        )))?;
+    }
+    legend(chart, names, from, n)
 }
 
 /// The legend: an invisible series per name, labelled, in the upper right corner.

@@ -12,14 +12,19 @@ fn grep(dir: &Path) -> TestCommand {
     TestCommand::new("utf8-grep", dir)
 }
 
-/// GNU grep's output and status for `args` in `dir`, when GNU grep is there.
-fn gnu(dir: &Path, args: &[&str]) -> Option<(String, i32)> {
-    let o = Command::new("grep")
+/// GNU grep run with `args` in `dir` (`LC_ALL=C.UTF-8`), when a grep is there.
+fn gnu_run(dir: &Path, args: &[&str]) -> Option<std::process::Output> {
+    Command::new("grep")
         .args(args)
         .current_dir(dir)
         .env("LC_ALL", "C.UTF-8")
         .output()
-        .ok()?;
+        .ok()
+}
+
+/// GNU grep's output and status for `args` in `dir`, when GNU grep is there.
+fn gnu(dir: &Path, args: &[&str]) -> Option<(String, i32)> {
+    let o = gnu_run(dir, args)?;
     Some((
         String::from_utf8_lossy(&o.stdout).into_owned(),
         o.status.code()?,
@@ -398,12 +403,7 @@ fn gnu_err(dir: &Path, args: &[&str]) -> Option<String> {
     if !String::from_utf8_lossy(&version.stdout).starts_with("grep (GNU grep) 3.") {
         return None;
     }
-    let o = Command::new("grep")
-        .args(args)
-        .current_dir(dir)
-        .env("LC_ALL", "C.UTF-8")
-        .output()
-        .ok()?;
+    let o = gnu_run(dir, args)?;
     Some(String::from_utf8_lossy(&o.stderr).into_owned())
 }
 
