@@ -271,12 +271,12 @@ pub fn run_real(
         }
     } else {
         cmds.push(cmd("utf8-grep", &grep, "utf8-grep", &ours));
-        for (peer, a) in [("rg", &rg), ("grep", &gnu)] {
-            match tools.peer(peer) {
-                Some(p) => cmds.push(cmd(peer, p, peer, a)),
-                None => skipped.push(format!("`{peer}`: not installed, skipped")),
-            }
-        }
+        peer_cmds(
+            tools,
+            [("rg", &rg), ("grep", &gnu)],
+            &mut cmds,
+            &mut skipped,
+        );
     }
     for c in &mut cmds {
         // grep -c exits 1 when nothing matches.
@@ -354,6 +354,22 @@ fn plain<'f>(
     let mut v = args(a);
     v.push(file.display().to_string());
     (v.clone(), v.clone(), v, file, title.to_owned())
+}
+
+/// The commands of the peers installed, each labelled with its name, and a note for each
+/// one that is not.
+pub(crate) fn peer_cmds<const N: usize>(
+    tools: &Tools,
+    peers: [(&str, &[String]); N],
+    cmds: &mut Vec<Cmd>,
+    skipped: &mut Vec<String>,
+) {
+    for (peer, a) in peers {
+        match tools.peer(peer) {
+            Some(p) => cmds.push(cmd(peer, p, peer, a)),
+            None => skipped.push(format!("`{peer}`: not installed, skipped")),
+        }
+    }
 }
 
 pub(crate) fn cmd(label: &str, program: &Path, shown: &str, a: &[String]) -> Cmd {

@@ -7,7 +7,7 @@ use std::path::Path;
 
 use crate::bench::comparisons::{Goal, Outcome, Target, Tools, row};
 use crate::bench::options::Options;
-use crate::bench::real::{RealCorpus, args, cmd, count_total, input_name, warm_input};
+use crate::bench::real::{RealCorpus, args, cmd, count_total, input_name, peer_cmds, warm_input};
 use crate::bench::runner::{Sink, Timed, time_all};
 use crate::workspace::Result;
 
@@ -118,12 +118,12 @@ pub fn run_regex(
         cmd("utf8-grep --threads 1", &grep, "utf8-grep", &one),
     ];
     let mut skipped = Vec::new();
-    for (peer, a) in [("rg", &rg), ("grep", &gnu)] {
-        match tools.peer(peer) {
-            Some(p) => cmds.push(cmd(peer, p, peer, a)),
-            None => skipped.push(format!("`{peer}`: not installed, skipped")),
-        }
-    }
+    peer_cmds(
+        tools,
+        [("rg", &rg), ("grep", &gnu)],
+        &mut cmds,
+        &mut skipped,
+    );
     for c in &mut cmds {
         c.ok = &[0, 1];
         if only {
