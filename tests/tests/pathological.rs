@@ -514,23 +514,38 @@ fn pathological_one_huge_line() {
     let total = mib * MIB;
     let named = |what: &str| format!("{what} on a {mib} MiB line");
     let long = Duration::from_secs(120);
-    let cases: &[(&str, &[&str], i32)] = &[
-        ("grep -o", &["-o", "needle"], 0),
-        ("grep -c", &["-c", "needle"], 0),
-        ("grep -n", &["-n", "needle"], 0),
-        ("grep -A 1", &["-A", "1", "needle"], 0),
-        ("grep -i -o", &["-i", "-o", "NEEDLE"], 0),
-        // Answers, but holds the line: a regex with no bound on its matches is not streamed
-        // (176 MiB of line: 185 MiB of RSS; a 2 GiB line passes 512 MiB).
-        ("grep -E -c [^a]*", &["-E", "-c", "[^a]*"], 0),
-        ("grep -E -o", &["-E", "-o", "ne+dle"], 0),
+    // The last field: the line is streamed, so the peak RSS stays far below its size.
+    let cases: &[(&str, &[&str], i32, bool)] = &[
+        ("grep -o", &["-o", "needle"], 0, true),
+        ("grep -c", &["-c", "needle"], 0, true),
+        ("grep -c -x", &["-c", "-x", "needle"], 1, true),
+        ("grep -n", &["-n", "needle"], 0, false),
+        ("grep -A 1", &["-A", "1", "needle"], 0, false),
+        ("grep -i -o", &["-i", "-o", "NEEDLE"], 0, true),
+        // Matches with no bound on their length: the automaton decides the line a piece at a
+        // time (with -c, -l, -L, -q).
+        ("grep -E -c [^a]*", &["-E", "-c", "[^a]*"], 0, true),
+        (
+            "grep -E -c n[^a]*le *$",
+            &["-E", "-c", "n[^a]*le *$"],
+            0,
+            true,
+        ),
+        ("grep -E -c -x", &["-E", "-c", "-x", "[^a]*"], 1, true),
+        // GNU grep 3.8: -L lists the file and exits 1 (no line selected).
+        ("grep -E -L", &["-E", "-L", "q[^a]*z"], 1, true),
+        // Prints matches with no bound on their length: holds the line.
+        ("grep -E -o", &["-E", "-o", "ne+dle"], 0, false),
     ];
-    for &(what, args, code) in cases {
+    for &(what, args, code, streamed) in cases {
         let name = &named(what);
         let r = run_for(d, name, "utf8-grep", args, Some((&blk, total)), long);
         expect(name, &r, code);
         if args.contains(&"-o") {
             assert!(r.stdout.starts_with(b"needle\n"), "{name}");
+        }
+        if streamed {
+            assert!(r.peak_mib < 128, "{name}: peak {} MiB", r.peak_mib);
         }
     }
     let name = &named("count");

@@ -259,6 +259,59 @@ fn every_option_with_a_regex() {
 /// text, exit status), the text fed as one line, as GNU's drivers do. Checked here and
 /// against GNU grep 3.8 where installed.
 #[test]
+fn lines_too_long_to_hold_are_decided_as_short_ones() {
+    // A line past the 4 MiB that is held (5 MiB of several scripts and ill-formed bytes)
+    // between two short lines: with -c, -l, -L, -q the lazy DFA decides it a piece at a time
+    // when matches have no bound on their length. Expected counts: each case's comment;
+    // GNU grep, where installed, agrees.
+    let dir = tempdir();
+    let mut long = Vec::new();
+    while long.len() < 5 << 20 {
+        long.extend_from_slice("text テキスト é ".as_bytes());
+        long.extend_from_slice(b"\xED\xA0\x80 \xFF ");
+    }
+    long.extend_from_slice(b" xneedley");
+    let mut input = b"short bcd\n".to_vec();
+    input.extend_from_slice(&long);
+    input.extend_from_slice(b"\nlast line q\n");
+    let cases: &[(&[&str], &str, i32)] = &[
+        // Every line (an empty match).
+        (&["-E", "-c", "[^a]*"], "3\n", 0),
+        // The long line only.
+        (&["-E", "-c", "x[^a]*y"], "1\n", 0),
+        (&["-E", "-c", "-v", "x[^a]*y"], "2\n", 0),
+        // A match at the end of the long line (`$`), and from its start (`^`).
+        (&["-E", "-c", "ne+dley$"], "1\n", 0),
+        (&["-E", "-c", "^te(x|t)*t"], "1\n", 0),
+        // Not the long line: it holds ill-formed bytes, which `.` and `[^a]` never match
+        // (and the last line holds an `a`).
+        (&["-E", "-c", "-x", "[^a]*"], "1\n", 0),
+        (&["-G", "-c", "-x", ".*"], "2\n", 0),
+        // Nowhere.
+        (&["-E", "-c", "q[^a]*z"], "0\n", 1),
+        (&["-E", "-l", "x[^a]*y"], "(standard input)\n", 0),
+        (&["-E", "-L", "q[^a]*z"], "(standard input)\n", 1),
+        (&["-E", "-q", "x[^a]*y"], "", 0),
+    ];
+    for (args, want, status) in cases {
+        let (out, code) = ours(dir.path(), args, &input);
+        assert_eq!(
+            (String::from_utf8_lossy(&out).as_ref(), code),
+            (*want, *status),
+            "{args:?}"
+        );
+        if gnu_grep() {
+            let (out, code) = gnu(dir.path(), args, &input);
+            assert_eq!(
+                (String::from_utf8_lossy(&out).as_ref(), code),
+                (*want, *status),
+                "GNU grep {args:?}"
+            );
+        }
+    }
+}
+
+#[test]
 fn cases_from_gnu_greps_suites() {
     let cases: &[(&str, &str, &str, &str, i32)] = &[
         ("spencer1.tests:1", "-E", "abc", "abc", 0),

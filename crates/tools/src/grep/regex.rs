@@ -69,6 +69,9 @@ impl Longest {
                 DFA::config()
                     .match_kind(MatchKind::All)
                     .unicode_word_boundary(true)
+                    // Never give up for clearing its cache too often: a line scan (below)
+                    // cannot start over.
+                    .minimum_cache_clear_count(None)
                     .cache_capacity(DFA_CACHE)
                     .skip_cache_capacity_check(true),
             )
@@ -120,6 +123,60 @@ pub struct Rx {
     /// Every byte a match can hold (a superset): a match followed by any other byte is the
     /// longest from its start.
     match_bytes: ByteSet,
+    /// Whether a pattern has a Unicode word boundary (the lazy DFA gives up next to
+    /// non-ASCII text there).
+    word_unicode: bool,
+}
+
+/// Whether a line holds a match, decided a piece at a time by the longest-match lazy DFA run
+/// unanchored from the line's start (anchored with `-x`): for a line too long to hold, whose
+/// matches have no bound on their length.
+pub struct LineScan<'r> {
+    dfa: &'r DFA,
+    cache: regex_automata::util::pool::PoolGuard<'r, Cache, Box<dyn Fn() -> Cache + Send + Sync>>,
+    state: regex_automata::hybrid::LazyStateID,
+    /// `-x`: a match counts only if it ends where the line does.
+    whole: bool,
+    /// Decided: `Some(true)` once a match is seen, `Some(false)` once none can be.
+    decided: Option<bool>,
+}
+
+impl LineScan<'_> {
+    /// Reads the next bytes of the line; `Some` once the answer is known before its end.
+    pub fn feed(&mut self, bytes: &[u8]) -> Option<bool> {
+        if self.decided.is_some() {
+            return self.decided;
+        }
+        for &b in bytes {
+            // The DFA never gives up: no Unicode word boundary (checked by `Rx::line_scan`),
+            // no limit on cache clearing.
+            let Ok(next) = self.dfa.next_state(&mut self.cache, self.state, b) else {
+                unreachable!("a lazy DFA without quit bytes or a clearing limit");
+            };
+            self.state = next;
+            if next.is_tagged() {
+                if next.is_dead() {
+                    self.decided = Some(false);
+                } else if next.is_match() && !self.whole {
+                    self.decided = Some(true);
+                }
+                if self.decided.is_some() {
+                    return self.decided;
+                }
+            }
+        }
+        None
+    }
+
+    /// The answer, at the end of the line.
+    pub fn finish(mut self) -> bool {
+        if let Some(d) = self.decided {
+            return d;
+        }
+        self.dfa
+            .next_eoi_state(&mut self.cache, self.state)
+            .is_ok_and(|s| s.is_match())
+    }
 }
 
 /// A set of bytes.
@@ -384,6 +441,9 @@ impl Rx {
             .try_fold(0, |m, n| n.map(|n| m.max(n)));
         let mut match_bytes = ByteSet::default();
         hirs.iter().for_each(|h| match_bytes.add_hir(h));
+        let word_unicode = hirs
+            .iter()
+            .any(|h| h.properties().look_set().contains_word_unicode());
         let line_anchors = hirs.iter().any(|h| {
             let looks = h.properties().look_set();
             looks.contains(Look::StartLF) || looks.contains(Look::EndLF)
@@ -426,6 +486,27 @@ impl Rx {
             required,
             match_bytes,
             line_anchors,
+            word_unicode,
+        })
+    }
+
+    /// A scan of one line that decides whether it holds a match (with `whole`, whether all of
+    /// it is one), fed a piece at a time; `None` where the patterns have no longest-match DFA
+    /// (`-P` without `-w`) or one that may give up (a Unicode word boundary).
+    pub fn line_scan(&self, whole: bool) -> Option<LineScan<'_>> {
+        let l = self.longest.as_ref().filter(|_| !self.word_unicode)?;
+        let mut cache = l.dfa_caches.get();
+        let anchored = if whole { Anchored::Yes } else { Anchored::No };
+        let start = regex_automata::util::start::Config::new()
+            .anchored(anchored)
+            .look_behind(Some(b'\n'));
+        let state = l.dfa.start_state(&mut cache, &start).ok()?;
+        Some(LineScan {
+            dfa: &l.dfa,
+            cache,
+            state,
+            whole,
+            decided: None,
         })
     }
 

@@ -215,9 +215,18 @@ impl<'a> FileSearch<'a> {
                 match self.rfind_term(&self.data.bytes()[self.unscanned..self.data.len]) {
                     Some(i) => self.unscanned + i + 1,
                     None => {
+                        let scan = (self.data.len >= LONG_LINE && !self.s.printing())
+                            .then(|| self.m.line_scan())
+                            .flatten();
                         if self.data.len >= LONG_LINE && streamable(self.s, self.m) {
                             self.in_long_line = true;
                             let r = self.long_line(&mut feed);
+                            self.in_long_line = false;
+                            r?;
+                            self.unscanned = 0;
+                        } else if let Some(scan) = scan {
+                            self.in_long_line = true;
+                            let r = self.scan_long_line(&mut feed, scan);
                             self.in_long_line = false;
                             r?;
                             self.unscanned = 0;

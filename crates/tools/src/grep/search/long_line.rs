@@ -1,11 +1,14 @@
 //! A line too long to hold, streamed when its text is not printed (`-c`, `-l`, `-L`, `-q`,
-//! `-o`): the window keeps only the bytes a match could still start in.
+//! `-o`): the window keeps only the bytes a match could still start in; where a match has
+//! no bound on its length, a regular expression's automaton decides the line a piece at a
+//! time and keeps nothing (`-c`, `-l`, `-L`, `-q`).
 
 use utf8_codec::floor_boundary;
 
 use super::FileSearch;
 use crate::diag::ToolError;
 use crate::grep::buffer::Feed;
+use crate::grep::regex::LineScan;
 use crate::grep::sink::{At, units};
 
 impl FileSearch<'_> {
@@ -56,6 +59,9 @@ impl FileSearch<'_> {
                 if !complete {
                     scan = scan.max(safe);
                 }
+            } else if self.m.whole_line() {
+                // Longer than any match: not one with `-x`, so nothing needs keeping.
+                scan = limit;
             }
             if complete {
                 let selected = matched != self.s.invert;
@@ -92,6 +98,46 @@ impl FileSearch<'_> {
                 scan -= d.min(scan);
             }
             term_from = self.data.len;
+            self.read_more(feed)?;
+        }
+    }
+
+    /// Decides a line that does not fit with `scan`, a piece at a time, holding none of it:
+    /// `buf[..len]` is its start and holds no terminator.
+    pub(super) fn scan_long_line(
+        &mut self,
+        feed: &mut Feed<'_>,
+        mut scan: LineScan<'_>,
+    ) -> Result<(), ToolError> {
+        let mut from = 0;
+        loop {
+            let term = self
+                .find_term(&self.data.bytes()[from..self.data.len])
+                .map(|i| from + i);
+            let limit = term.unwrap_or(self.data.len);
+            let early = scan.feed(&self.data.bytes()[from..limit]);
+            if term.is_some() || self.eof {
+                if scan.finish() != self.s.invert {
+                    self.res.selected += 1;
+                    if self.s.quiet || self.s.list || self.max_reached() {
+                        self.stop = true;
+                    }
+                }
+                self.line_no += 1;
+                let d = (limit + 1).min(self.data.len);
+                self.feed(d);
+                self.discard(d);
+                return Ok(());
+            }
+            if early == Some(true) && !self.s.invert && (self.s.quiet || self.s.list) {
+                self.res.selected += 1;
+                self.stop = true;
+                return Ok(());
+            }
+            let d = self.data.len;
+            self.feed(d);
+            self.discard(d);
+            from = 0;
             self.read_more(feed)?;
         }
     }
