@@ -133,42 +133,7 @@ impl Config {
     /// [`ToolError::Usage`] for a pattern that is not UTF-8 or cannot be compiled, no
     /// pattern, an engine not built in; [`ToolError::Input`] for an unreadable `-f FILE`.
     pub fn new(a: GrepArgs) -> Result<Config, ToolError> {
-        let mut patterns = Vec::new();
-        let mut files = a.files.clone();
-        if a.regexp.is_empty() && a.file.is_empty() {
-            let Some(p) = &a.pattern else {
-                return Err(ToolError::Usage("no PATTERN given".to_string()));
-            };
-            let b = crate::input::os_bytes(p).into_owned();
-            let lossy = String::from_utf8_lossy(&b).into_owned();
-            split_patterns(&b, &mut patterns, &|_| format!("the pattern '{lossy}'"))?;
-        } else {
-            if let Some(p) = &a.pattern {
-                files.insert(0, p.clone());
-            }
-            for e in &a.regexp {
-                let b = crate::input::os_bytes(e).into_owned();
-                let lossy = String::from_utf8_lossy(&b).into_owned();
-                split_patterns(&b, &mut patterns, &|_| format!("the pattern '{lossy}'"))?;
-            }
-            for f in &a.file {
-                let name = f.to_string_lossy().into_owned();
-                let mut bytes = Vec::new();
-                let r = if f == "-" {
-                    std::io::stdin().lock().read_to_end(&mut bytes)
-                } else {
-                    std::fs::File::open(f).and_then(|mut h| h.read_to_end(&mut bytes))
-                };
-                r.map_err(|e| ToolError::input(&name, &e))?;
-                if bytes.is_empty() {
-                    continue;
-                }
-                let body = bytes.strip_suffix(b"\n").unwrap_or(&bytes);
-                split_patterns(body, &mut patterns, &|i| {
-                    format!("{name}:{}: the pattern", i + 1)
-                })?;
-            }
-        }
+        let (patterns, files) = patterns_and_files(&a)?;
         // --json and -c/-l/-L override each other (the last given wins, as in ripgrep); -o
         // does not change JSON output, whose match objects list every match already.
         let only_matching = a.only_matching && !a.common.json;
@@ -259,6 +224,48 @@ impl Config {
             threads: a.threads.map(usize::from),
         })
     }
+}
+
+/// The patterns (PATTERN, each `-e`, each line of each `-f FILE`, split at newlines) and the
+/// files: the first operand is a file when `-e` or `-f` gives the patterns.
+fn patterns_and_files(a: &GrepArgs) -> Result<(Vec<String>, Vec<OsString>), ToolError> {
+    let mut patterns = Vec::new();
+    let mut files = a.files.clone();
+    if a.regexp.is_empty() && a.file.is_empty() {
+        let Some(p) = &a.pattern else {
+            return Err(ToolError::Usage("no PATTERN given".to_string()));
+        };
+        let b = crate::input::os_bytes(p).into_owned();
+        let lossy = String::from_utf8_lossy(&b).into_owned();
+        split_patterns(&b, &mut patterns, &|_| format!("the pattern '{lossy}'"))?;
+    } else {
+        if let Some(p) = &a.pattern {
+            files.insert(0, p.clone());
+        }
+        for e in &a.regexp {
+            let b = crate::input::os_bytes(e).into_owned();
+            let lossy = String::from_utf8_lossy(&b).into_owned();
+            split_patterns(&b, &mut patterns, &|_| format!("the pattern '{lossy}'"))?;
+        }
+        for f in &a.file {
+            let name = f.to_string_lossy().into_owned();
+            let mut bytes = Vec::new();
+            let r = if f == "-" {
+                std::io::stdin().lock().read_to_end(&mut bytes)
+            } else {
+                std::fs::File::open(f).and_then(|mut h| h.read_to_end(&mut bytes))
+            };
+            r.map_err(|e| ToolError::input(&name, &e))?;
+            if bytes.is_empty() {
+                continue;
+            }
+            let body = bytes.strip_suffix(b"\n").unwrap_or(&bytes);
+            split_patterns(body, &mut patterns, &|i| {
+                format!("{name}:{}: the pattern", i + 1)
+            })?;
+        }
+    }
+    Ok((patterns, files))
 }
 
 impl Config {

@@ -194,40 +194,84 @@ type Branch = (Option<Class>, usize);
 /// `[.c.]` can start a range, `[=c=]` cannot: the `-` after it is a member (`[[=b=]-d]`
 /// matches `b`, `-` and `d`). A `[.c.]` followed by `-]` is lost: `[[.a.]-]` matches `-`.
 fn read_class(p: &[char]) -> Option<Vec<Branch>> {
-    let mut i = 0;
     let negated = matches!(p.first(), Some('!' | '^'));
-    if negated {
-        i += 1;
-    }
-    let mut ranges = Vec::new();
-    // Past an unknown name: members are read but match nothing (a negated class: nothing).
-    let mut cut = false;
-    // Whether a member read so far matches `[`, and whether glibc gave up before one did.
-    let (mut lbracket, mut trouble) = (false, false);
-    // Where skipping the rest of the bracket parts from reading it: the members read before
-    // and the `[` there.
-    let mut forks: Vec<(usize, usize)> = Vec::new();
-    // glibc gives up there (the pattern matches nothing) unless a `[` member came first.
-    let gives_up = |literal: bool| {
-        if literal {
-            None
-        } else {
-            Some(vec![(None, p.len())])
-        }
+    let mut r = ClassReader {
+        p,
+        i: usize::from(negated),
+        ranges: Vec::new(),
+        cut: false,
+        lbracket: false,
+        trouble: false,
+        forks: Vec::new(),
     };
     let mut first = true;
     loop {
-        let Some(&c) = p.get(i) else {
+        let Some(&c) = p.get(r.i) else {
             // No `]`: a literal `[`, unless glibc gave up on the way.
-            return if trouble { gives_up(false) } else { None };
+            return if r.trouble { r.gives_up(false) } else { None };
         };
         if c == ']' && !first {
-            i += 1;
+            r.i += 1;
             break;
         }
         first = false;
         // One member: `[:name:]`, `[=c=]`, `[.c.]`, `\c`, or a character; then maybe `-END`.
-        // `[:` without its `:]`, and `[=` without one character and `=]`, are `[` members.
+        let lo = match r.member(c) {
+            Member::Start(lo) => lo,
+            Member::Whole => continue,
+            Member::GivesUp(branches) => return branches,
+        };
+        r.lbracket |= !r.cut && lo == '[';
+        if let Err(branches) = r.range_from(lo) {
+            return branches;
+        }
+    }
+    r.branches(negated)
+}
+
+/// The state of [`read_class`] while it reads the members of one bracket.
+struct ClassReader<'p> {
+    p: &'p [char],
+    /// The next character to read.
+    i: usize,
+    /// The characters of the members read so far.
+    ranges: Vec<(char, char)>,
+    /// Past an unknown name: members are read but match nothing (a negated class: nothing).
+    cut: bool,
+    /// Whether a member read so far matches `[`.
+    lbracket: bool,
+    /// Whether glibc gave up before a member matched `[`.
+    trouble: bool,
+    /// Where skipping the rest of the bracket parts from reading it: the members read
+    /// before and the `[` there.
+    forks: Vec<(usize, usize)>,
+}
+
+/// What reading one member at the front gave.
+enum Member {
+    /// A character that may start a range.
+    Start(char),
+    /// A whole member, taken (or not: past `cut`).
+    Whole,
+    /// glibc gives up: the branches the bracket has then.
+    GivesUp(Option<Vec<Branch>>),
+}
+
+impl ClassReader<'_> {
+    /// glibc gives up here (the pattern matches nothing) unless a `[` member came first
+    /// (`literal`: the `[` is then a literal).
+    fn gives_up(&self, literal: bool) -> Option<Vec<Branch>> {
+        if literal {
+            None
+        } else {
+            Some(vec![(None, self.p.len())])
+        }
+    }
+
+    /// Reads the member that starts with `c` at `p[i]`. `[:` without its `:]`, and `[=`
+    /// without one character and `=]`, are `[` members.
+    fn member(&mut self, c: char) -> Member {
+        let (p, i) = (self.p, self.i);
         let named = match (c, p.get(i + 1)) {
             ('[', Some(&d @ (':' | '=' | '.'))) => (i + 2..p.len().saturating_sub(1))
                 .find(|&j| p[j] == d && p[j + 1] == ']')
@@ -242,136 +286,159 @@ fn read_class(p: &[char]) -> Option<Vec<Branch>> {
             _ => None,
         };
         if named.is_none() && c == '[' && p.get(i + 1) == Some(&'.') {
-            return gives_up(false);
+            return Member::GivesUp(self.gives_up(false));
         }
         if named.is_none() && c == '[' && p.get(i + 1) == Some(&'=') {
-            forks.push((ranges.len(), i));
+            self.forks.push((self.ranges.len(), i));
             // A `[` before it makes glibc give up where the `[` would otherwise be literal.
-            trouble |= lbracket;
+            self.trouble |= self.lbracket;
         }
-        let lo = if let Some((delim, end)) = named {
-            let inner = &p[i + 2..end];
-            i = end + 2;
-            let range_follows = p.get(i) == Some(&'-') && p.get(i + 1).is_some_and(|&c| c != ']');
-            match (delim, inner) {
-                // `[.c.]` as the start of a range; after `[=c=]` a `-` is a member (glibc
-                // 2.36: `[[=b=]-d]` matches `b`, `-` and `d`, not `c`; fuzz finding,
-                // glob_fnmatch: `[[[=b=]-\x06]` on `b`).
-                ('.', &[c]) if range_follows => c,
-                // `[.c.]` and then `-]`: glibc reads a range start, finds no end, and keeps
-                // only the `-` (`[[.a.]-]` matches `-`, not `a`; fuzz finding,
-                // glob_fnmatch: `[0][[.a.]-]` on `0a`).
-                ('.', &[_]) if p.get(i) == Some(&'-') && p.get(i + 1) == Some(&']') => continue,
-                (d, &[c]) if d != ':' => {
-                    lbracket |= !cut && c == '[';
-                    if !cut {
-                        ranges.push((c, c));
-                    }
-                    continue;
+        if let Some((delim, end)) = named {
+            return self.named(delim, end);
+        }
+        if c == '\\' {
+            self.i += 2;
+            return match p.get(self.i - 1) {
+                Some(&e) => Member::Start(e),
+                None => Member::GivesUp(self.gives_up(self.lbracket && !self.trouble)),
+            };
+        }
+        self.i += 1;
+        Member::Start(c)
+    }
+
+    /// Reads `[:name:]`, `[=c=]` or `[.c.]`, whose closing delimiter is at `p[end]`.
+    fn named(&mut self, delim: char, end: usize) -> Member {
+        let p = self.p;
+        let inner = &p[self.i + 2..end];
+        self.i = end + 2;
+        let i = self.i;
+        let range_follows = p.get(i) == Some(&'-') && p.get(i + 1).is_some_and(|&c| c != ']');
+        match (delim, inner) {
+            // `[.c.]` as the start of a range; after `[=c=]` a `-` is a member (glibc
+            // 2.36: `[[=b=]-d]` matches `b`, `-` and `d`, not `c`; fuzz finding,
+            // glob_fnmatch: `[[[=b=]-\x06]` on `b`).
+            ('.', &[c]) if range_follows => Member::Start(c),
+            // `[.c.]` and then `-]`: glibc reads a range start, finds no end, and keeps
+            // only the `-` (`[[.a.]-]` matches `-`, not `a`; fuzz finding,
+            // glob_fnmatch: `[0][[.a.]-]` on `0a`).
+            ('.', &[_]) if p.get(i) == Some(&'-') && p.get(i + 1) == Some(&']') => Member::Whole,
+            (d, &[c]) if d != ':' => {
+                self.lbracket |= !self.cut && c == '[';
+                if !self.cut {
+                    self.ranges.push((c, c));
                 }
-                // A class name, or a collating symbol of several characters (unknown).
-                _ => {
-                    match (delim == ':').then(|| posix_class(&inner.iter().collect::<String>())) {
-                        Some(Some(r)) => {
-                            if !cut {
-                                lbracket |= r.iter().any(|&(a, b)| a <= '[' && '[' <= b);
-                                ranges.extend_from_slice(r);
-                            }
-                        }
-                        _ => {
-                            trouble |= !lbracket;
-                            cut = true;
+                Member::Whole
+            }
+            // A class name, or a collating symbol of several characters (unknown).
+            _ => {
+                match (delim == ':').then(|| posix_class(&inner.iter().collect::<String>())) {
+                    Some(Some(r)) => {
+                        if !self.cut {
+                            self.lbracket |= r.iter().any(|&(a, b)| a <= '[' && '[' <= b);
+                            self.ranges.extend_from_slice(r);
                         }
                     }
-                    continue;
+                    _ => {
+                        self.trouble |= !self.lbracket;
+                        self.cut = true;
+                    }
                 }
+                Member::Whole
             }
-        } else if c == '\\' {
-            i += 2;
-            match p.get(i - 1) {
-                Some(&e) => e,
-                None => return gives_up(lbracket && !trouble),
-            }
-        } else {
-            i += 1;
-            c
-        };
-        lbracket |= !cut && lo == '[';
+        }
+    }
+
+    /// After the member `lo`: a range `lo-END` when a `-` and an end follow, else `lo`
+    /// alone. `Err` with the branches where glibc gives up.
+    fn range_from(&mut self, lo: char) -> Result<(), Option<Vec<Branch>>> {
+        let p = self.p;
         // A member and then `-` at the end of the pattern: a range to the end.
-        if p.get(i) == Some(&'-') && i + 1 == p.len() {
-            return gives_up(lbracket && !trouble);
+        if p.get(self.i) == Some(&'-') && self.i + 1 == p.len() {
+            return Err(self.gives_up(self.lbracket && !self.trouble));
         }
-        if p.get(i) == Some(&'-') && p.get(i + 1).is_some_and(|&c| c != ']') {
-            // A range's end: `[.c.]` is `c`; one of several characters, like an unknown
-            // class, stops glibc unless a member before it matched; `[.` without `.]` stops
-            // it. `[:` and `[=` are a `[`, but not for skipping.
-            if p[i + 1] == '[' {
-                match p.get(i + 2) {
-                    Some('.') => match (i + 3..p.len().saturating_sub(1))
+        if !(p.get(self.i) == Some(&'-') && p.get(self.i + 1).is_some_and(|&c| c != ']')) {
+            if !self.cut {
+                self.ranges.push((lo, lo));
+            }
+            return Ok(());
+        }
+        let i = self.i;
+        // A range's end: `[.c.]` is `c`; one of several characters, like an unknown
+        // class, stops glibc unless a member before it matched; `[.` without `.]` stops
+        // it. `[:` and `[=` are a `[`, but not for skipping.
+        if p[i + 1] == '[' {
+            match p.get(i + 2) {
+                Some('.') => {
+                    match (i + 3..p.len().saturating_sub(1))
                         .find(|&j| p[j] == '.' && p[j + 1] == ']')
                     {
-                        None => return gives_up(false),
+                        None => return Err(self.gives_up(false)),
                         Some(end) if end == i + 4 => {
-                            let hi = p[i + 3];
-                            i = end + 2;
-                            if lo <= hi && !cut {
-                                lbracket |= lo <= '[' && '[' <= hi;
-                                ranges.push((lo, hi));
-                            }
-                            continue;
+                            self.i = end + 2;
+                            self.push_range(lo, p[i + 3]);
                         }
                         Some(end) => {
-                            i = end + 2;
-                            trouble |= !lbracket;
-                            cut = true;
-                            continue;
+                            self.i = end + 2;
+                            self.trouble |= !self.lbracket;
+                            self.cut = true;
                         }
-                    },
-                    Some(':' | '=') => forks.push((ranges.len(), i + 1)),
-                    _ => {}
+                    }
+                    return Ok(());
                 }
+                Some(':' | '=') => self.forks.push((self.ranges.len(), i + 1)),
+                _ => {}
             }
-            let hi = if p[i + 1] == '\\' {
-                i += 3;
-                match p.get(i - 1) {
-                    Some(&e) => e,
-                    None => return gives_up(lbracket && !trouble),
-                }
-            } else {
-                i += 2;
-                p[i - 1]
-            };
-            if lo <= hi && !cut {
-                lbracket |= lo <= '[' && '[' <= hi;
-                ranges.push((lo, hi));
-            }
-        } else if !cut {
-            ranges.push((lo, lo));
         }
-    }
-    if negated || forks.is_empty() {
-        let class = (!(cut && negated)).then_some(Class { negated, ranges });
-        return Some(vec![(class, i)]);
-    }
-    // A negated bracket that a member matched fails whichever way it ends: one branch.
-    let mut branches = Vec::with_capacity(forks.len() + 1);
-    let mut prev = 0;
-    for (upto, at) in forks.into_iter().chain([(ranges.len(), usize::MAX)]) {
-        let class = Class {
-            negated,
-            ranges: subtract(&ranges[prev..upto], &ranges[..prev]),
-        };
-        let end = if at == usize::MAX {
-            Some(i)
+        let hi = if p[i + 1] == '\\' {
+            self.i += 3;
+            match p.get(self.i - 1) {
+                Some(&e) => e,
+                None => return Err(self.gives_up(self.lbracket && !self.trouble)),
+            }
         } else {
-            skip_to_end(p, at)
+            self.i += 2;
+            p[self.i - 1]
         };
-        if let Some(end) = end {
-            branches.push((Some(class), end));
-        }
-        prev = upto;
+        self.push_range(lo, hi);
+        Ok(())
     }
-    Some(branches)
+
+    /// Takes the range `lo..=hi` (unless it is empty, or past `cut`).
+    fn push_range(&mut self, lo: char, hi: char) {
+        if lo <= hi && !self.cut {
+            self.lbracket |= lo <= '[' && '[' <= hi;
+            self.ranges.push((lo, hi));
+        }
+    }
+
+    /// The branches of the bracket read up to its `]` (`i` past it).
+    fn branches(self, negated: bool) -> Option<Vec<Branch>> {
+        let (p, i, ranges) = (self.p, self.i, self.ranges);
+        if negated || self.forks.is_empty() {
+            let class = (!(self.cut && negated)).then_some(Class { negated, ranges });
+            return Some(vec![(class, i)]);
+        }
+        // A negated bracket that a member matched fails whichever way it ends: one branch.
+        let mut branches = Vec::with_capacity(self.forks.len() + 1);
+        let mut prev = 0;
+        for (upto, at) in self.forks.into_iter().chain([(ranges.len(), usize::MAX)]) {
+            let class = Class {
+                negated,
+                ranges: subtract(&ranges[prev..upto], &ranges[..prev]),
+            };
+            let end = if at == usize::MAX {
+                Some(i)
+            } else {
+                skip_to_end(p, at)
+            };
+            if let Some(end) = end {
+                branches.push((Some(class), end));
+            }
+            prev = upto;
+        }
+        Some(branches)
+    }
 }
 
 /// Where glibc's skipping of the rest of a bracket from `p[at]` ends (past its `]`), `None`

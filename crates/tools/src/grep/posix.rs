@@ -182,40 +182,7 @@ pub fn translate(pattern: &str, syntax: Syntax) -> Result<Translation, String> {
                     g.repeat(&c.to_string());
                 }
             }
-            '{' if op(c) => {
-                if basic && g.at_start {
-                    g.literal('{');
-                    continue;
-                }
-                // glibc refuses an empty interval even where `{` may be literal.
-                let empty = if basic { &['\\', '}'][..] } else { &['}'][..] };
-                if chars[i..].starts_with(empty) {
-                    return Err(r"Invalid content of \{\}".into());
-                }
-                let at_start = g.at_start;
-                match interval(&chars, i, basic) {
-                    Some(Ok((min, max, next))) => {
-                        if at_start {
-                            warn("{...} at start of expression");
-                        }
-                        i = next;
-                        match max {
-                            Some(max) => g.repeat(&format!("{{{min},{max}}}")),
-                            None => g.repeat(&format!("{{{min},}}")),
-                        }
-                    }
-                    Some(Err(e)) => return Err(e),
-                    // Not an interval: a literal `{` in an extended expression.
-                    None if !basic => g.literal('{'),
-                    None => {
-                        return Err(if chars[i..].contains(&'}') {
-                            r"Invalid content of \{\}".into()
-                        } else {
-                            r"Unmatched \{".into()
-                        });
-                    }
-                }
-            }
+            '{' if op(c) => i = brace(&mut g, &chars, i, basic, &mut warn)?,
             '^' if op(c) => {
                 if !basic || g.at_start && g.cur.is_empty() {
                     g.anchor("(?:^)");
@@ -246,16 +213,11 @@ pub fn translate(pattern: &str, syntax: Syntax) -> Result<Translation, String> {
                      are matched by finite automata"
                 ));
             }
-            'w' if escaped => g.atom(r"[_\p{Alphabetic}\p{Nd}]"),
-            'W' if escaped => g.atom(r"[^_\p{Alphabetic}\p{Nd}]"),
-            's' if escaped => g.atom(r"[\p{White_Space}]"),
-            'S' if escaped => g.atom(r"[^\p{White_Space}]"),
-            'b' if escaped => g.anchor(r"(?:\b)"),
-            'B' if escaped => g.anchor(r"(?:\B)"),
-            '<' if escaped => g.anchor(r"(?:\b{start})"),
-            '>' if escaped => g.anchor(r"(?:\b{end})"),
-            '`' if escaped => g.anchor("(?:^)"),
-            '\'' if escaped => g.anchor("(?:$)"),
+            _ if escaped => match gnu_escape(c) {
+                Some((text, true)) => g.anchor(text),
+                Some((text, false)) => g.atom(text),
+                None => g.literal(c),
+            },
             _ => g.literal(c),
         }
     }
@@ -265,6 +227,65 @@ pub fn translate(pattern: &str, syntax: Syntax) -> Result<Translation, String> {
     Ok(Translation {
         regex: g.finish(),
         warnings,
+    })
+}
+
+/// Reads what follows a `{` that is an operator, at `chars[i..]`: an interval repeating what
+/// comes before, or in an extended expression a literal `{` when no interval follows;
+/// returns where reading goes on.
+fn brace(
+    g: &mut Group,
+    chars: &[char],
+    i: usize,
+    basic: bool,
+    warn: &mut impl FnMut(&'static str),
+) -> Result<usize, String> {
+    if basic && g.at_start {
+        g.literal('{');
+        return Ok(i);
+    }
+    // glibc refuses an empty interval even where `{` may be literal.
+    let empty = if basic { &['\\', '}'][..] } else { &['}'][..] };
+    if chars[i..].starts_with(empty) {
+        return Err(r"Invalid content of \{\}".into());
+    }
+    match interval(chars, i, basic) {
+        Some(Ok((min, max, next))) => {
+            if g.at_start {
+                warn("{...} at start of expression");
+            }
+            match max {
+                Some(max) => g.repeat(&format!("{{{min},{max}}}")),
+                None => g.repeat(&format!("{{{min},}}")),
+            }
+            Ok(next)
+        }
+        Some(Err(e)) => Err(e),
+        // Not an interval: a literal `{` in an extended expression.
+        None if !basic => {
+            g.literal('{');
+            Ok(i)
+        }
+        None if chars[i..].contains(&'}') => Err(r"Invalid content of \{\}".into()),
+        None => Err(r"Unmatched \{".into()),
+    }
+}
+
+/// The regex-syntax text of GNU's escapes of a word or space character and of the word and
+/// text boundaries, and whether it is an anchor (it repeats nothing).
+fn gnu_escape(c: char) -> Option<(&'static str, bool)> {
+    Some(match c {
+        'w' => (r"[_\p{Alphabetic}\p{Nd}]", false),
+        'W' => (r"[^_\p{Alphabetic}\p{Nd}]", false),
+        's' => (r"[\p{White_Space}]", false),
+        'S' => (r"[^\p{White_Space}]", false),
+        'b' => (r"(?:\b)", true),
+        'B' => (r"(?:\B)", true),
+        '<' => (r"(?:\b{start})", true),
+        '>' => (r"(?:\b{end})", true),
+        '`' => ("(?:^)", true),
+        '\'' => ("(?:$)", true),
+        _ => return None,
     })
 }
 

@@ -142,33 +142,11 @@ impl Config {
             Input::Stdin { .. } => name.clone().into_bytes().into(),
         };
         printer.style.with_filename = self.with_filename.unwrap_or(show);
-        let mut source = match input.open() {
-            Ok(s) => s,
-            Err(e) => {
-                self.input_error(out, diag, &e);
-                // GNU grep opens a directory, fails to read it and reports it as a file
-                // without matches: `dir:0` with -c, its name with -L.
-                if input.is_dir() && !self.settings.quiet {
-                    if self.settings.count {
-                        printer.count(out, &raw_name, 0)?;
-                    } else if self.list_non_matches {
-                        printer.name(out, &raw_name)?;
-                    }
-                }
-                return Ok(None);
-            }
-        };
-        // The identity from the descriptor just opened: no second lookup of the path.
-        if let Some(out_id) = output
-            && source_file_id(&source) == Some(out_id)
-        {
-            let e = ToolError::Input {
-                path: name.clone(),
-                message: "input file is also the output".to_string(),
-            };
-            self.input_error(out, diag, &e);
+        let Some(mut source) =
+            self.open_input(input, output, &name, &raw_name, out, diag, printer)?
+        else {
             return Ok(None);
-        }
+        };
         // Large regular files are mapped in windows (no copy through read(2)), and split
         // across threads when the answer is one for the whole file; the rest is read.
         let mut split = None;
@@ -244,6 +222,49 @@ impl Config {
             stdin_position(Some(start + at));
         }
         Ok(Some(r))
+    }
+
+    /// Opens `input` for [`Config::search_input`], or reports why it is not searched (it
+    /// cannot be opened, or it is the output `output`) and gives `None`.
+    #[allow(clippy::too_many_arguments)]
+    fn open_input(
+        &self,
+        input: &Input,
+        output: Option<FileId>,
+        name: &str,
+        raw_name: &[u8],
+        out: &mut Output,
+        diag: &mut Diag,
+        printer: &mut Printer,
+    ) -> Result<Option<Source>, ToolError> {
+        let source = match input.open() {
+            Ok(s) => s,
+            Err(e) => {
+                self.input_error(out, diag, &e);
+                // GNU grep opens a directory, fails to read it and reports it as a file
+                // without matches: `dir:0` with -c, its name with -L.
+                if input.is_dir() && !self.settings.quiet {
+                    if self.settings.count {
+                        printer.count(out, raw_name, 0)?;
+                    } else if self.list_non_matches {
+                        printer.name(out, raw_name)?;
+                    }
+                }
+                return Ok(None);
+            }
+        };
+        // The identity from the descriptor just opened: no second lookup of the path.
+        if let Some(out_id) = output
+            && source_file_id(&source) == Some(out_id)
+        {
+            let e = ToolError::Input {
+                path: name.to_owned(),
+                message: "input file is also the output".to_string(),
+            };
+            self.input_error(out, diag, &e);
+            return Ok(None);
+        }
+        Ok(Some(source))
     }
 
     /// The inputs to search, in order: FILE operands (standard input when none, without
