@@ -42,9 +42,26 @@ pub struct Settings {
     pub column: bool,
     /// `--invalid=report`, with the engine that finds the invalid sequences.
     pub report: Option<Engine>,
+    /// `-L` (unless `-l` came too): list the inputs without a selected line.
+    pub list_non_matches: bool,
 }
 
 impl Settings {
+    /// What the text sink writes for an input.
+    pub(super) fn mode(&self) -> Mode {
+        if self.quiet {
+            Mode::Quiet
+        } else if self.count {
+            Mode::Count
+        } else if self.list_non_matches {
+            Mode::NonMatching
+        } else if self.list {
+            Mode::Matching
+        } else {
+            Mode::Lines
+        }
+    }
+
     pub(super) fn printing(&self) -> bool {
         !(self.quiet || self.list || self.count)
     }
@@ -105,8 +122,6 @@ pub struct Config {
     pub(super) matcher: Matcher,
     pub(super) settings: Settings,
     pub(super) style: Style,
-    pub(super) mode: Mode,
-    pub(super) list_non_matches: bool,
     /// Nothing can be selected (`-m 0`, no pattern at all, `-v ''` without `-x`/`-w`): GNU
     /// grep exits 1 without opening a file, unless `-L`.
     pub(super) nothing_selectable: bool,
@@ -175,6 +190,7 @@ impl Config {
             text: a.text,
             column: a.column,
             report: (a.invalid == InvalidMode::Report).then_some(engine),
+            list_non_matches: a.files_without_match && !a.files_with_matches,
         };
         let style = Style {
             with_filename: false,
@@ -193,25 +209,11 @@ impl Config {
         } else {
             None
         };
-        let list_non_matches = a.files_without_match && !a.files_with_matches;
-        let mode = if settings.quiet {
-            Mode::Quiet
-        } else if settings.count {
-            Mode::Count
-        } else if a.files_with_matches {
-            Mode::Matching
-        } else if list_non_matches {
-            Mode::NonMatching
-        } else {
-            Mode::Lines
-        };
         Ok(Config {
             engine,
             matcher,
             settings,
             style,
-            mode,
-            list_non_matches,
             nothing_selectable,
             report_color: a.common.color_for(&std::io::stderr()),
             files,

@@ -194,7 +194,7 @@ impl Config {
                     diag,
                     name: &name,
                 },
-                mode: self.mode,
+                mode: self.settings.mode(),
                 report_color: self.report_color,
             };
             &mut text
@@ -246,7 +246,7 @@ impl Config {
                 if input.is_dir() && !self.settings.quiet {
                     if self.settings.count {
                         printer.count(out, raw_name, 0)?;
-                    } else if self.list_non_matches {
+                    } else if self.settings.list_non_matches {
                         printer.name(out, raw_name)?;
                     }
                 }
