@@ -13,7 +13,7 @@ use utf8_codec::stream::{Event, StreamError};
 use super::buffer::{Buffer, Feed};
 use super::config::Settings;
 use super::matcher::Matcher;
-use super::sink::{At, FileResult, Line, Sink, matches, units};
+use super::sink::{At, FileResult, Line, Sink, matches};
 use crate::diag::ToolError;
 use crate::engine::Scanner;
 use crate::position::LineTracker;
@@ -26,6 +26,13 @@ use crate::report::ErrorReport;
 /// holds it, as in GNU grep (exactly so while lines are shorter than about 4 KiB, which
 /// keeps GNU grep's reads at 96 KiB).
 pub const CHUNK: usize = 96 * 1024;
+/// The number of units (scalar values and maximal subparts) in `bytes`, which ends at a
+/// unit boundary: `--column` counts them.
+pub fn units(bytes: &[u8]) -> u64 {
+    let c = utf8_codec::count(bytes);
+    c.chars + c.errors
+}
+
 /// A line longer than this is streamed when its text is not printed.
 pub const LONG_LINE: usize = 4 << 20;
 

@@ -3,8 +3,6 @@
 //! [`super::json`] for `--json`), as ripgrep's grep-searcher and grep-printer split them.
 //! The searcher finds lines and matches; a sink decides what of them is written, and how.
 
-use utf8_codec::count;
-
 use super::matcher::Matcher;
 use crate::diag::{Diag, ToolError};
 use crate::output::Output;
@@ -107,13 +105,6 @@ pub fn report_invalid(dest: &mut Dest<'_>, report: &ErrorReport<'_>, json: bool,
     } else {
         dest.diag.raw_line(&report.text(dest.diag.program(), color));
     }
-}
-
-/// The number of units (scalar values and maximal subparts) in `bytes`, which ends at a
-/// unit boundary: `--column` counts them.
-pub fn units(bytes: &[u8]) -> u64 {
-    let c = count(bytes);
-    c.chars + c.errors
 }
 
 /// The matches of `m` in `line` from `from` on, empty ones skipped, as `(start, end)`

@@ -6,10 +6,11 @@
 use utf8_codec::floor_boundary;
 
 use super::FileSearch;
+use super::units;
 use crate::diag::ToolError;
 use crate::grep::buffer::Feed;
 use crate::grep::regex::LineScan;
-use crate::grep::sink::{At, units};
+use crate::grep::sink::At;
 
 impl FileSearch<'_> {
     /// Streams a line that does not fit: `buf[..len]` is its start and holds no terminator.
