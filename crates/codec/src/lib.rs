@@ -135,8 +135,9 @@
 //! 64 MiB with sparse errors into a fresh `String` went from 42 to 13 ms on the Zen 4 of
 //! `BENCHMARKS.md`. A buffer you pass in (`repair_into`) is left as it is.
 //!
-//! Measured with `cargo bench -p utf8-codec` (criterion; generated corpora) and `cargo xtask
-//! bench-lib`: see `BENCHMARKS.md` at the repository root, which names the CPU of each figure.
+//! Measured with the repository's `cargo bench -p utf8-bench` (criterion; generated corpora)
+//! and `cargo xtask bench-lib`: see `BENCHMARKS.md` at the repository root, which names the
+//! CPU of each figure.
 #![no_std]
 #![cfg_attr(docsrs, feature(doc_cfg))]
 #![deny(missing_docs)]
