@@ -12,7 +12,7 @@ use utf8_bench::{corpus_size, selected_corpora};
 use utf8_codec::Kernel;
 use utf8_testkit::corpus;
 
-/// The repair the issue measures peers by: simdutf8's `compat` validator to find each error,
+/// The peers' repair: simdutf8's `compat` validator to find each error,
 /// the text before it pushed (simdutf8 has just validated it; its basic validator turns it
 /// into a `str` at full speed without unsafe code), then U+FFFD.
 fn compat_repair(mut rest: &[u8], out: &mut String) {

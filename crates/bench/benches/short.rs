@@ -1,4 +1,4 @@
-//! Short inputs (issue 23): `utf8_codec::is_valid` against `simdutf8::basic::from_utf8` and
+//! Short inputs: `utf8_codec::is_valid` against `simdutf8::basic::from_utf8` and
 //! `utf8_codec::validate` against `simdutf8::compat::from_utf8` (`core::str::from_utf8`
 //! beside them) on 1,000 distinct valid buffers of exactly N bytes, N from 1 B to 4 KiB, cut
 //! from the ASCII and the mixed corpus of `utf8_testkit::corpus`:
