@@ -134,8 +134,9 @@
 //! 2 MiB; it takes effect where the kernel's THP mode is `madvise` or `always`; BENCHMARKS.md
 //! has the figures). A buffer you pass in (`repair_into`) is left as it is.
 //!
-//! Measured with `cargo bench -p utf8-codec` (criterion; generated corpora) and `cargo xtask
-//! bench-lib`: see `BENCHMARKS.md` at the repository root, which names the CPU of each figure.
+//! Measured with the repository's `cargo bench -p utf8-bench` (criterion; generated corpora)
+//! and `cargo xtask bench-lib`: see `BENCHMARKS.md` at the repository root, which names the
+//! CPU of each figure.
 #![no_std]
 #![cfg_attr(docsrs, feature(doc_cfg))]
 #![deny(missing_docs)]

@@ -2,8 +2,8 @@
 //! encoding_rs (`UTF_8.new_decoder_without_bom_handling().decode_to_utf16`, the WHATWG
 //! decoder, same maximal-subpart replacement): every input of up to two bytes here, every
 //! three-byte input in release mode (`--ignored exhaustive`), random and damaged text by
-//! proptest, and the into-buffer form resumed through buffers of every small size (the
-//! appending form with the `alloc` feature).
+//! proptest, the benchmarks' corpora of utf8-testkit, and the into-buffer form resumed
+//! through buffers of every small size (the appending form with the `alloc` feature).
 
 use proptest::prelude::*;
 use utf8_codec::{Utf16Progress, utf8_to_utf16_lossy_into, utf16_len_lossy};
@@ -151,6 +151,19 @@ fn long_text_with_errors_through_small_buffers() {
     check(&text, true);
     for cap in [1, 2, 3, 17, 64, 1000] {
         check_resumed(&text, cap);
+    }
+}
+
+#[test]
+fn every_benchmark_corpus() {
+    // The nine corpora of utf8-testkit (the benchmarks' inputs, valid and damaged) at 96 KiB,
+    // long enough for every kernel's vector transcoder to run its blocks.
+    for name in utf8_testkit::corpus::NAMES {
+        let data = utf8_testkit::corpus::generate(name, 96 << 10);
+        check(&data, true);
+        for cap in [37, 4096] {
+            check_resumed(&data, cap);
+        }
     }
 }
 

@@ -92,9 +92,9 @@
 //! active kernel: `UTF8_CODEC_KERNEL=avx2` walks the AVX2 way on a CPU with VBMI, and
 //! `sse4.2` or `scalar` keeps the pair walk.
 //!
-//! `cargo bench -p utf8-dfa --bench validate` measures the validator beside std, utf8-codec
-//! and simdutf8 on 64 KiB corpora of several scripts; BENCHMARKS.md has the figures, by
-//! kernel. The codec's SIMD kernels are much faster and remain the production path. This
+//! The repository's `cargo bench -p utf8-bench --bench validate` measures the validator beside
+//! std, utf8-codec and simdutf8 on 64 KiB corpora of several scripts; BENCHMARKS.md has the
+//! figures, by kernel. The codec's SIMD kernels are much faster and remain the production path. This
 //! crate's job is to be the independent second opinion.
 //!
 //! # Cargo features

@@ -1,5 +1,6 @@
-//! The corpora of the codec's benchmark (`cargo bench -p utf8-codec`), by name: the one list
-//! that the benchmark runs and `cargo xtask bench-lib` reads back into its tables.
+//! The corpora of the codec's benchmark (`cargo bench -p utf8-bench --bench codec`), by name:
+//! the one list that the benchmark runs and `cargo xtask bench-lib` reads back into its
+//! tables.
 
 use crate::rng::Rng;
 
@@ -20,7 +21,7 @@ pub const NAMES: [&str; 9] = [
 /// How many of [`NAMES`] (the first ones) are well-formed.
 pub const VALID: usize = 7;
 
-/// The buffer sizes of the short-input benchmark (`cargo bench -p utf8-codec --bench short`),
+/// The buffer sizes of the short-input benchmark (`cargo bench -p utf8-bench --bench short`),
 /// from one byte to 4 KiB: the one list that the benchmark runs and `cargo xtask bench-lib`
 /// reads back into its table.
 pub const SHORT_SIZES: [usize; 16] = [

@@ -1,11 +1,13 @@
 //! The unsafe policy of issue 8, checked on the sources: `unsafe` only in utf8-codec's
 //! `simd/`, `from_utf8_unchecked` on validated slices (codec `validate.rs`, `stream.rs`;
 //! utf8-dfa `validator.rs`), utf8-dfa's unchecked state steps and its SIMD walk (`shuffle.rs`),
-//! and the one file-mapping module of utf8-tools (`crates/tools/src/mmap.rs`: memmap2 windows
-//! and the SIGBUS handler); every
+//! the one file-mapping module of utf8-tools (`crates/tools/src/mmap.rs`: memmap2 windows
+//! and the SIGBUS handler), and the benchmark package's wrapper of simdutf's UTF-16
+//! transcoder (`crates/bench/src/simdutf.rs`); every
 //! `unsafe` block has a `// SAFETY:` comment; every `unsafe fn` (or the trait declaring it) a
 //! `# Safety` section; `#![forbid(unsafe_code)]` at every other crate root that can carry it,
-//! and utf8-tools' root denies unsafe code everywhere but in that module.
+//! and the library roots of utf8-tools and utf8-bench deny unsafe code everywhere but in
+//! their one module.
 
 use std::path::{Path, PathBuf};
 
@@ -90,6 +92,8 @@ const ALLOWED: &[(&str, &[&str])] = &[
     ),
     // The fuzz workspace's one FFI call: glibc's fnmatch(3), the glob_fnmatch oracle (issue 21).
     ("fuzz/fnmatch/src/lib.rs", &["fnmatch"]),
+    // The benchmark package's one FFI call: simdutf's UTF-16 transcoder, a peer and oracle.
+    ("crates/bench/src/simdutf.rs", &["convert_utf8_to_utf16le"]),
 ];
 
 #[test]
@@ -201,7 +205,13 @@ fn crate_roots_forbid_unsafe_code() {
         root.join("tests/src/lib.rs"),
         root.join("tests/tests/e2e/main.rs"),
     ];
-    for dir in ["crates/tools/src/bin", "tests/tests", "fuzz/fuzz_targets"] {
+    for dir in [
+        "crates/tools/src/bin",
+        "crates/bench/benches",
+        "crates/bench/tests",
+        "tests/tests",
+        "fuzz/fuzz_targets",
+    ] {
         if let Ok(rd) = std::fs::read_dir(root.join(dir)) {
             roots.extend(
                 rd.flatten()
@@ -228,14 +238,15 @@ fn crate_roots_forbid_unsafe_code() {
     );
 }
 
-/// utf8-tools' library root denies unsafe code (it cannot forbid it: `forbid` cannot be
-/// lifted for one module) and lifts the denial for exactly one module, `mmap`.
-#[test]
-fn tools_root_denies_unsafe_code_but_in_mmap() {
-    let lib = std::fs::read_to_string(root().join("crates/tools/src/lib.rs")).unwrap();
+/// The library root of `package` (`crates/<package>`) denies unsafe code (it cannot forbid
+/// it: `forbid` cannot be lifted for one module) and lifts the denial for exactly one module,
+/// declared by the line `module`; no other file of its `src/` lifts it from inside.
+fn root_denies_unsafe_code_but_in(package: &str, module: &str) {
+    let src = root().join("crates").join(package).join("src");
+    let lib = std::fs::read_to_string(src.join("lib.rs")).unwrap();
     assert!(
         lib.contains("#![deny(unsafe_code)]"),
-        "utf8-tools lib.rs must deny unsafe_code"
+        "crates/{package}/src/lib.rs must deny unsafe_code"
     );
     let allows: Vec<&str> = lib
         .lines()
@@ -245,19 +256,30 @@ fn tools_root_denies_unsafe_code_but_in_mmap() {
         .collect();
     assert_eq!(
         allows,
-        ["pub mod mmap;"],
-        "allow(unsafe_code) only on the mmap module"
+        [module],
+        "allow(unsafe_code) only on that module in crates/{package}"
     );
-    // No other module lifts the denial from inside.
     let mut files = Vec::new();
-    rust_files(&root().join("crates/tools/src"), &mut files);
+    rust_files(&src, &mut files);
     for f in files {
         let text = std::fs::read_to_string(&f).unwrap();
         let lifts = text.lines().any(|l| {
             let c = code(l);
             c.contains("allow(unsafe_code)") || c.contains("expect(unsafe_code)")
         });
-        let is_lib = f.ends_with("crates/tools/src/lib.rs");
+        let is_lib = f.ends_with("lib.rs") && f.parent() == Some(src.as_path());
         assert!(!lifts || is_lib, "{} lifts deny(unsafe_code)", f.display());
     }
+}
+
+/// utf8-tools' library root denies unsafe code but in `mmap`.
+#[test]
+fn tools_root_denies_unsafe_code_but_in_mmap() {
+    root_denies_unsafe_code_but_in("tools", "pub mod mmap;");
+}
+
+/// utf8-bench's library root denies unsafe code but in `simdutf`.
+#[test]
+fn bench_root_denies_unsafe_code_but_in_simdutf() {
+    root_denies_unsafe_code_but_in("bench", "pub mod simdutf;");
 }

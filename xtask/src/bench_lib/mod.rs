@@ -1,11 +1,11 @@
 //! `cargo xtask bench-lib [--mib N] [--no-run] [--no-write]`: the library benchmarks
-//! (`cargo bench -p utf8-codec`, criterion) and the "Library" section of BENCHMARKS.md.
+//! (`cargo bench -p utf8-bench`, criterion) and the "Library" section of BENCHMARKS.md.
 //!
-//! 1. Runs `UTF8_BENCH_MIB=N cargo bench -p utf8-codec --bench codec -- --noplot` (default
+//! 1. Runs `UTF8_BENCH_MIB=N cargo bench -p utf8-bench --bench codec -- --noplot` (default
 //!    64 MiB corpora), unless `--no-run` (then the results already on disk are used, e.g. of
 //!    a run made by hand).
 //!    Then `UTF8_BENCH_SHORT_JSON=$CARGO_TARGET_DIR/bench-short.json cargo bench -p
-//!    utf8-codec --bench short`: short inputs against simdutf8 in paired rounds.
+//!    utf8-bench --bench short`: short inputs against simdutf8 in paired rounds.
 //! 2. Reads the median time of every benchmark from
 //!    `$CARGO_TARGET_DIR/criterion/*/*/new/{benchmark,estimates}.json` (`target/criterion`
 //!    without the variable); after a run, only results that run wrote.
@@ -117,15 +117,15 @@ fn section(
         .iter()
         .filter_map(|l| load1(l))
         .any(|l| l > 1.5);
-    let mut s = format!("{BEGIN}\n## Library (`cargo bench -p utf8-codec`)\n\n");
+    let mut s = format!("{BEGIN}\n## Library (`cargo bench -p utf8-bench`)\n\n");
     s.push_str(&format!(
         "Written by `cargo xtask bench-lib --mib {}` on {} at commit {commit}. It runs \
-         `UTF8_BENCH_MIB={} cargo bench -p utf8-codec --bench codec -- --noplot` (criterion: \
+         `UTF8_BENCH_MIB={} cargo bench -p utf8-bench --bench codec -- --noplot` (criterion: \
          10 samples over 2 s per benchmark; corpora generated deterministically by \
-         `crates/codec/benches/codec.rs`, each just before its benchmarks and dropped after \
+         `crates/bench/benches/codec.rs`, each just before its benchmarks and dropped after \
          them) and reads the medians from \
          `$CARGO_TARGET_DIR/criterion/*/*/new/estimates.json`, then `cargo bench -p \
-         utf8-codec --bench short` (short inputs, paired rounds; figures in \
+         utf8-bench --bench short` (short inputs, paired rounds; figures in \
          `$CARGO_TARGET_DIR/bench-short.json`); `--no-run` rebuilds this section from the \
          results on disk. GiB/s of input; \"M\" is MiB/s; \"ours\" is the \
          kernel chosen at run time ({active}) unless a column names one.\n\n",
@@ -171,7 +171,7 @@ pub fn run(root: &Path, opts: &Options) -> Result<()> {
     let since = if opts.run {
         let start = SystemTime::now();
         eprintln!(
-            "xtask bench-lib: UTF8_BENCH_MIB={} cargo bench -p utf8-codec --bench codec -- --noplot \
+            "xtask bench-lib: UTF8_BENCH_MIB={} cargo bench -p utf8-bench --bench codec -- --noplot \
              (load average {})",
             opts.mib, m.load_start
         );
@@ -182,19 +182,19 @@ pub fn run(root: &Path, opts: &Options) -> Result<()> {
             .args([
                 "bench",
                 "-p",
-                "utf8-codec",
+                "utf8-bench",
                 "--bench",
                 "codec",
                 "--",
                 "--noplot",
             ]);
         workspace::status(&mut bench, "cargo bench")?;
-        eprintln!("xtask bench-lib: cargo bench -p utf8-codec --bench short (paired rounds)");
+        eprintln!("xtask bench-lib: cargo bench -p utf8-bench --bench short (paired rounds)");
         let mut short = workspace::cargo(root);
         short.env("UTF8_BENCH_SHORT_JSON", &short_json).args([
             "bench",
             "-p",
-            "utf8-codec",
+            "utf8-bench",
             "--bench",
             "short",
         ]);
@@ -293,7 +293,7 @@ mod tests {
         // One list: the codec's bench runs utf8_testkit's corpora, whose names the tables
         // and targets read back (picking corpora by position).
         let bench = std::fs::read_to_string(
-            Path::new(env!("CARGO_MANIFEST_DIR")).join("../crates/codec/benches/codec.rs"),
+            Path::new(env!("CARGO_MANIFEST_DIR")).join("../crates/bench/benches/codec.rs"),
         )
         .unwrap();
         assert!(

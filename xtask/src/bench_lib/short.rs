@@ -1,4 +1,4 @@
-//! The short-input table and its target, from `crates/codec/benches/short.rs` (paired
+//! The short-input table and its target, from `crates/bench/benches/short.rs` (paired
 //! rounds against simdutf8; see there), which writes its figures as JSON to the file named
 //! by `UTF8_BENCH_SHORT_JSON`.
 
@@ -89,7 +89,7 @@ pub fn short_table(s: &Short) -> String {
         "Short inputs: 1,000 distinct valid buffers of exactly N bytes, time per call of ours \
          over simdutf8's (under 1.00 is faster; `is_valid` against `basic::from_utf8`, \
          `validate` against `compat::from_utf8`): the median of paired rounds' ratios, with \
-         the first and third quartiles (`cargo bench -p utf8-codec --bench short`: each round \
+         the first and third quartiles (`cargo bench -p utf8-bench --bench short`: each round \
          times every function over the same buffers back to back, in rotating order); and \
          simdutf8 `basic` in MiB/s:\n\n\
          | N | ASCII is_valid / basic | ASCII validate / compat | mixed is_valid / basic | \
@@ -151,7 +151,7 @@ pub fn short_target(s: &Short) -> String {
 mod tests {
     use super::*;
 
-    /// What the harness writes for one row (as `crates/codec/benches/short.rs` does).
+    /// What the harness writes for one row (as `crates/bench/benches/short.rs` does).
     fn json_row(text: &str, n: usize, is_valid: [f64; 3], validate: [f64; 3]) -> serde_json::Value {
         serde_json::json!({
             "text": text, "n": n, "rounds": 100,

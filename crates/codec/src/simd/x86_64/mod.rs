@@ -10,7 +10,5 @@ pub(crate) mod entry;
 pub(crate) mod sse2;
 pub(crate) mod surely;
 pub(crate) mod utf16_avx2;
-#[cfg(all(test, feature = "std"))]
-mod utf16_simdutf;
 pub(crate) mod vectors;
 pub(crate) mod words;

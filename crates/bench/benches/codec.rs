@@ -1,32 +1,18 @@
 //! The codec against its peers, side by side in one run, on the corpora of
-//! `utf8_testkit::corpus` (generated deterministically): `cargo bench -p utf8-codec`.
-//! `UTF8_BENCH_MIB` sets the corpus size (default 64 MiB); `UTF8_BENCH_CORPORA` a
+//! `utf8_testkit::corpus` (generated deterministically): `cargo bench -p utf8-bench --bench
+//! codec`. `UTF8_BENCH_MIB` sets the corpus size (default 64 MiB); `UTF8_BENCH_CORPORA` a
 //! comma-separated subset of corpus names.
+#![forbid(unsafe_code)]
 #![allow(missing_docs)] // criterion_group! generates an undocumented function
 
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
 use std::hint::black_box;
 use std::time::Duration;
+use utf8_bench::{corpus_size, selected_corpora};
 use utf8_codec::Kernel;
 use utf8_testkit::corpus;
 
-/// The corpora to run: all, or those named in `UTF8_BENCH_CORPORA`.
-fn selected() -> impl Iterator<Item = &'static str> {
-    let only = std::env::var("UTF8_BENCH_CORPORA").unwrap_or_default();
-    corpus::NAMES
-        .into_iter()
-        .filter(move |name| only.is_empty() || only.split(',').any(|o| o == *name))
-}
-
-fn size() -> usize {
-    std::env::var("UTF8_BENCH_MIB")
-        .ok()
-        .and_then(|s| s.parse::<usize>().ok())
-        .unwrap_or(64)
-        << 20
-}
-
-/// The repair the issue measures peers by: simdutf8's `compat` validator to find each error,
+/// The peers' repair: simdutf8's `compat` validator to find each error,
 /// the text before it pushed (simdutf8 has just validated it; its basic validator turns it
 /// into a `str` at full speed without unsafe code), then U+FFFD.
 fn compat_repair(mut rest: &[u8], out: &mut String) {
@@ -44,11 +30,11 @@ fn compat_repair(mut rest: &[u8], out: &mut String) {
 }
 
 fn benches(c: &mut Criterion) {
-    for name in selected() {
+    for name in selected_corpora() {
         // Each corpus is generated just before its benchmarks and dropped after them, so that
         // one at a time is in memory, freshly written (with all nine alive, the ones
         // benchmarked last ran 15-35% slower on this machine).
-        let data = corpus::generate(name, size());
+        let data = corpus::generate(name, corpus_size(64));
         let data = &data[..];
         let mut g = c.benchmark_group(format!("validate/{name}"));
         g.throughput(Throughput::Bytes(data.len() as u64))
@@ -180,8 +166,8 @@ fn benches(c: &mut Criterion) {
         g.finish();
 
         // Lossy UTF-8 to UTF-16, each writing into a buffer reused across iterations.
-        // simdutf's `convert_utf8_to_utf16le` is an `unsafe fn` (raw pointers), and unsafe
-        // code is not allowed in this file (tests/tests/e2e/unsafe_audit.rs), so it is not here.
+        // simdutf's valid-only transcoder is compared in the `utf16` bench (best of
+        // interleaved rounds), where it runs on the valid corpora only.
         let mut g = c.benchmark_group(format!("utf16/{name}"));
         g.throughput(Throughput::Bytes(data.len() as u64))
             .sample_size(10)

@@ -1,13 +1,14 @@
 //! Validation throughput of utf8-dfa beside its peers (std, utf8-codec, simdutf8), in one run.
 //!
 //! ```text
-//! cargo bench -p utf8-dfa --bench validate
+//! cargo bench -p utf8-bench --bench validate
 //! ```
 //!
 //! Corpora are generated deterministically here: pure ASCII, Latin (mostly ASCII with
 //! accents), Cyrillic, CJK, emoji, and mixed scripts (words of all of them with ASCII spaces
 //! and punctuation); each at 64 KiB (cache-resident), all valid.
-#![allow(missing_docs)]
+#![forbid(unsafe_code)]
+#![allow(missing_docs)] // criterion_group! generates an undocumented function
 
 use std::hint::black_box;
 use std::time::Duration;

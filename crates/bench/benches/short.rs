@@ -1,8 +1,8 @@
-//! Short inputs (issue 23): `utf8_codec::is_valid` against `simdutf8::basic::from_utf8` and
+//! Short inputs: `utf8_codec::is_valid` against `simdutf8::basic::from_utf8` and
 //! `utf8_codec::validate` against `simdutf8::compat::from_utf8` (`core::str::from_utf8`
 //! beside them) on 1,000 distinct valid buffers of exactly N bytes, N from 1 B to 4 KiB, cut
 //! from the ASCII and the mixed corpus of `utf8_testkit::corpus`:
-//! `cargo bench -p utf8-codec --bench short`. With `UTF8_BENCH_SHORT_JSON=path` the figures
+//! `cargo bench -p utf8-bench --bench short`. With `UTF8_BENCH_SHORT_JSON=path` the figures
 //! are also written there as JSON (`cargo xtask bench-lib` reads them).
 //!
 //! Paired rounds, not criterion. Each round times one pass of every function over the same
@@ -13,6 +13,7 @@
 //! and put the same build at 0.93 to 1.36 of simdutf8 for the same size in different runs.
 //! Each function runs in its own loop, monomorphized, so the call is inlined into the loop
 //! as in a caller's code (a call through `&dyn Fn` hides inlining costs).
+#![forbid(unsafe_code)]
 
 use std::hint::black_box;
 use std::time::{Duration, Instant};

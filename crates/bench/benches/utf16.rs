@@ -1,0 +1,94 @@
+//! Lossy UTF-8 to UTF-16: the codec's two forms (`utf8_to_utf16_lossy_into` into a slice,
+//! `utf8_to_utf16_lossy` appending to a `Vec`) against the C++ simdutf library's valid-only
+//! `convert_utf8_to_utf16le` (valid corpora only) and encoding_rs's `decode_to_utf16`, on the
+//! corpora of `utf8_testkit::corpus`:
+//!
+//! ```text
+//! cargo bench -p utf8-bench --bench utf16
+//! ```
+//!
+//! `UTF8_BENCH_MIB` sets the corpus size (default 8), `UTF8_BENCH_CORPORA` a comma-separated
+//! subset of the corpora, `UTF8_BENCH_ROUNDS` the rounds per figure (default 15). Each figure
+//! is the best of its rounds; the four transcoders are interleaved, in three passes, so that
+//! whatever else the machine does lands on all of them. Prints a Markdown table of
+//! milliseconds and ratios; the kernel and the sizes go to standard error.
+#![forbid(unsafe_code)]
+
+use std::hint::black_box;
+use std::time::Instant;
+
+use utf8_bench::{corpus_size, env_or, selected_corpora, simdutf};
+use utf8_codec::{utf8_to_utf16_lossy, utf8_to_utf16_lossy_into};
+use utf8_testkit::corpus;
+
+/// The best of `rounds` runs of `f`, in milliseconds.
+fn best(rounds: usize, mut f: impl FnMut()) -> f64 {
+    (0..rounds)
+        .map(|_| {
+            let t = Instant::now();
+            f();
+            t.elapsed().as_secs_f64() * 1e3
+        })
+        .fold(f64::INFINITY, f64::min)
+}
+
+/// `a / b` to two decimals, or "-" when either is missing (infinite).
+fn ratio(a: f64, b: f64) -> String {
+    match a.is_finite() && b.is_finite() {
+        true => format!("{:.2}", a / b),
+        false => "-".into(),
+    }
+}
+
+fn main() {
+    // `cargo bench` passes `--bench`; there is nothing to filter by name but the corpora.
+    let size = corpus_size(8);
+    let rounds = env_or("UTF8_BENCH_ROUNDS", 15);
+    eprintln!(
+        "{} MiB, best of {rounds} rounds x 3 passes, kernel {}",
+        size >> 20,
+        utf8_codec::Kernel::active().name()
+    );
+    println!(
+        "| corpus | simdutf ms | ours (slice) ms | ours (Vec) ms | encoding_rs ms | slice / simdutf | Vec / simdutf | encoding_rs / slice | encoding_rs / Vec |"
+    );
+    println!("|---|---|---|---|---|---|---|---|---|");
+    for name in selected_corpora() {
+        let data = corpus::generate(name, size);
+        let valid = std::str::from_utf8(&data).is_ok();
+        let mut buf = vec![0u16; data.len() + 4];
+        let mut units: Vec<u16> = Vec::with_capacity(data.len() + 4);
+        let mut t = [f64::INFINITY; 4];
+        for _ in 0..3 {
+            if valid {
+                t[0] = t[0].min(best(rounds, || {
+                    black_box(simdutf::utf8_to_utf16le(black_box(&data), &mut buf));
+                }));
+            }
+            t[1] = t[1].min(best(rounds, || {
+                black_box(utf8_to_utf16_lossy_into(black_box(&data), &mut buf));
+            }));
+            t[2] = t[2].min(best(rounds, || {
+                units.clear();
+                black_box(utf8_to_utf16_lossy(black_box(&data), &mut units));
+            }));
+            t[3] = t[3].min(best(rounds, || {
+                let mut dec = encoding_rs::UTF_8.new_decoder_without_bom_handling();
+                black_box(dec.decode_to_utf16(black_box(&data), &mut buf, true).2);
+            }));
+        }
+        let [s, slice, vec, enc] = t;
+        let ms = match s.is_finite() {
+            true => format!("{s:.3}"),
+            false => "- (invalid input)".into(),
+        };
+        print!("| {name} | {ms} | {slice:.3} | {vec:.3} | {enc:.3} ");
+        println!(
+            "| {} | {} | {:.2} | {:.2} |",
+            ratio(slice, s),
+            ratio(vec, s),
+            enc / slice,
+            enc / vec
+        );
+    }
+}

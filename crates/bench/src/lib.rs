@@ -1,0 +1,45 @@
+//! The benchmarks of utf8-codec and utf8-dfa against their peers, in a package of their own so
+//! that the libraries' tests and examples build none of the peers (criterion, simdutf8, the C++
+//! simdutf library, bytecount). Not published.
+//!
+//! ```text
+//! cargo bench -p utf8-bench --bench codec      # the codec against its peers (criterion)
+//! cargo bench -p utf8-bench --bench short      # 1 B to 4 KiB against simdutf8, paired rounds
+//! cargo bench -p utf8-bench --bench validate   # utf8-dfa beside std, the codec and simdutf8
+//! cargo bench -p utf8-bench --bench utf16      # UTF-8 to UTF-16 against simdutf, encoding_rs
+//! ```
+//!
+//! `cargo xtask bench-lib` runs the first two and writes BENCHMARKS.md's Library section.
+//! `tests/simdutf.rs` holds the differential test of the codec's UTF-16 transcoder against
+//! simdutf on valid text.
+//!
+//! The library holds what the benches share: the corpus selection and size read from the
+//! environment, and [`simdutf::utf8_to_utf16le`], the safe wrapper of simdutf's transcoder
+//! (the package's one `unsafe` block).
+#![deny(unsafe_code)]
+
+#[allow(unsafe_code)]
+pub mod simdutf;
+
+/// The corpora of [`utf8_testkit::corpus::NAMES`] to run, in order: all of them, or those
+/// named in the comma-separated `UTF8_BENCH_CORPORA`.
+pub fn selected_corpora() -> impl Iterator<Item = &'static str> {
+    let only = std::env::var("UTF8_BENCH_CORPORA").unwrap_or_default();
+    utf8_testkit::corpus::NAMES
+        .into_iter()
+        .filter(move |name| only.is_empty() || only.split(',').any(|o| o == *name))
+}
+
+/// The number in the environment variable `name`, or `default` when it is unset or not a
+/// number.
+pub fn env_or(name: &str, default: usize) -> usize {
+    std::env::var(name)
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(default)
+}
+
+/// The corpus size in bytes: `UTF8_BENCH_MIB` MiB, `default_mib` without it.
+pub fn corpus_size(default_mib: usize) -> usize {
+    env_or("UTF8_BENCH_MIB", default_mib) << 20
+}
