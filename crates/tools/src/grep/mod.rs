@@ -14,6 +14,7 @@ mod filters;
 mod glob;
 mod job;
 mod json;
+mod longest;
 mod matcher;
 mod parallel;
 mod posix;

@@ -6,16 +6,14 @@
 //! with a PikeVM where the lazy DFA gives up (Unicode word boundaries on non-ASCII text).
 
 use aho_corasick::AhoCorasick;
-use regex_automata::hybrid::dfa::{Cache, DFA};
 use regex_automata::meta::Regex;
-use regex_automata::nfa::thompson::{self, pikevm::PikeVM};
-use regex_automata::util::pool::Pool;
-use regex_automata::{Anchored, Input, MatchKind};
+use regex_automata::{Anchored, Input};
 use regex_syntax::hir::literal::{ExtractKind, Extractor};
 use regex_syntax::hir::{
     self, Class, ClassBytes, ClassBytesRange, ClassUnicode, Hir, HirKind, Look,
 };
 
+use super::longest::{DFA_CACHE, LineScan, Longest, NFA_LIMIT, compile_error};
 use super::posix::{self, Syntax};
 use crate::diag::ToolError;
 
@@ -31,79 +29,6 @@ pub enum Dialect {
     Extended,
     /// The syntax of Rust's regex crate (as ripgrep's), matched leftmost-first.
     Perl,
-}
-
-/// A pool of caches, one per thread that searches (`-r` searches files on several).
-type CachePool<C> = Pool<C, Box<dyn Fn() -> C + Send + Sync>>;
-
-fn pool<C: 'static, F: Fn() -> C + Send + Sync + 'static>(f: F) -> CachePool<C> {
-    Pool::new(Box::new(f))
-}
-
-/// The end of the longest match from an anchored start.
-struct Longest {
-    dfa: DFA,
-    dfa_caches: CachePool<Cache>,
-    vm: PikeVM,
-    vm_caches: CachePool<thompson::pikevm::Cache>,
-}
-
-impl std::fmt::Debug for Longest {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str("Longest")
-    }
-}
-
-impl Longest {
-    fn new(all: &Hir) -> Result<Longest, ToolError> {
-        let nfa = thompson::Compiler::new()
-            .configure(
-                thompson::Config::new()
-                    .utf8(false)
-                    .nfa_size_limit(Some(NFA_LIMIT)),
-            )
-            .build_from_hir(all)
-            .map_err(compile_error)?;
-        let dfa = DFA::builder()
-            .configure(
-                DFA::config()
-                    .match_kind(MatchKind::All)
-                    .unicode_word_boundary(true)
-                    // Never give up for clearing its cache too often: a line scan (below)
-                    // cannot start over.
-                    .minimum_cache_clear_count(None)
-                    .cache_capacity(DFA_CACHE)
-                    .skip_cache_capacity_check(true),
-            )
-            .build_from_nfa(nfa.clone())
-            .map_err(compile_error)?;
-        let vm = PikeVM::builder()
-            .configure(PikeVM::config().match_kind(MatchKind::All))
-            .build_from_nfa(nfa)
-            .map_err(compile_error)?;
-        let (d, v) = (dfa.clone(), vm.clone());
-        Ok(Longest {
-            dfa,
-            dfa_caches: pool(move || d.create_cache()),
-            vm,
-            vm_caches: pool(move || v.create_cache()),
-        })
-    }
-
-    /// The end of the longest match of `input` (anchored), if any.
-    fn end(&self, input: &Input<'_>) -> Option<usize> {
-        match self.dfa.try_search_fwd(&mut self.dfa_caches.get(), input) {
-            Ok(h) => h.map(|h| h.offset()),
-            // Gave up (a Unicode word boundary next to non-ASCII text): the PikeVM. Its one
-            // pattern (all of them as one alternation) has its match in the first two slots.
-            Err(_) => {
-                let mut slots = [None, None];
-                self.vm
-                    .search_slots(&mut self.vm_caches.get(), input, &mut slots)?;
-                slots[1].map(|end| end.get())
-            }
-        }
-    }
 }
 
 /// Compiled regular expressions (or case-insensitive fixed strings).
@@ -126,57 +51,6 @@ pub struct Rx {
     /// Whether a pattern has a Unicode word boundary (the lazy DFA gives up next to
     /// non-ASCII text there).
     word_unicode: bool,
-}
-
-/// Whether a line holds a match, decided a piece at a time by the longest-match lazy DFA run
-/// unanchored from the line's start (anchored with `-x`): for a line too long to hold, whose
-/// matches have no bound on their length.
-pub struct LineScan<'r> {
-    dfa: &'r DFA,
-    cache: regex_automata::util::pool::PoolGuard<'r, Cache, Box<dyn Fn() -> Cache + Send + Sync>>,
-    state: regex_automata::hybrid::LazyStateID,
-    /// `-x`: a match counts only if it ends where the line does.
-    whole: bool,
-    /// Decided: `Some(true)` once a match is seen, `Some(false)` once none can be.
-    decided: Option<bool>,
-}
-
-impl LineScan<'_> {
-    /// Reads the next bytes of the line; `Some` once the answer is known before its end.
-    pub fn feed(&mut self, bytes: &[u8]) -> Option<bool> {
-        if self.decided.is_some() {
-            return self.decided;
-        }
-        for &b in bytes {
-            // The DFA never gives up: no Unicode word boundary (checked by `Rx::line_scan`),
-            // no limit on cache clearing.
-            let Ok(next) = self.dfa.next_state(&mut self.cache, self.state, b) else {
-                unreachable!("a lazy DFA without quit bytes or a clearing limit");
-            };
-            self.state = next;
-            if next.is_tagged() {
-                if next.is_dead() {
-                    self.decided = Some(false);
-                } else if next.is_match() && !self.whole {
-                    self.decided = Some(true);
-                }
-                if self.decided.is_some() {
-                    return self.decided;
-                }
-            }
-        }
-        None
-    }
-
-    /// The answer, at the end of the line.
-    pub fn finish(mut self) -> bool {
-        if let Some(d) = self.decided {
-            return d;
-        }
-        self.dfa
-            .next_eoi_state(&mut self.cache, self.state)
-            .is_ok_and(|s| s.is_match())
-    }
 }
 
 /// A set of bytes.
@@ -290,25 +164,6 @@ fn required(h: &Hir) -> Option<Literals> {
 /// The most patterns whose literals the meta regex looks for a prefilter in: past this,
 /// its extraction takes quadratic time (30,000 patterns: 2 s instead of 0.3 s).
 const PREFILTER_PATTERNS: usize = 5000;
-
-/// How large the automata of the patterns may grow: regex-automata's NFA limit, and the
-/// lazy DFAs' caches (the DFA of many patterns needs more than the default 2 MiB to start;
-/// past this one it gives up and the PikeVM answers).
-const NFA_LIMIT: usize = 32 << 20;
-const DFA_CACHE: usize = 16 << 20;
-
-/// A build error, with what caused it (regex-automata's says "error building NFA", its
-/// source "exceeded size limit").
-fn compile_error(e: impl std::error::Error) -> ToolError {
-    let mut text = e.to_string();
-    let mut source = e.source();
-    while let Some(s) = source {
-        text.push_str(": ");
-        text.push_str(&s.to_string());
-        source = s.source();
-    }
-    ToolError::Usage(format!("cannot compile the patterns: {text}"))
-}
 
 /// `h` made to match within one line: no class holds a newline, no literal with one ever
 /// matches, and `\A`/`\z` are the line's start and end (a search runs on many lines).
@@ -494,20 +349,10 @@ impl Rx {
     /// it is one), fed a piece at a time; `None` where the patterns have no longest-match DFA
     /// (`-P` without `-w`) or one that may give up (a Unicode word boundary).
     pub fn line_scan(&self, whole: bool) -> Option<LineScan<'_>> {
-        let l = self.longest.as_ref().filter(|_| !self.word_unicode)?;
-        let mut cache = l.dfa_caches.get();
-        let anchored = if whole { Anchored::Yes } else { Anchored::No };
-        let start = regex_automata::util::start::Config::new()
-            .anchored(anchored)
-            .look_behind(Some(b'\n'));
-        let state = l.dfa.start_state(&mut cache, &start).ok()?;
-        Some(LineScan {
-            dfa: &l.dfa,
-            cache,
-            state,
-            whole,
-            decided: None,
-        })
+        self.longest
+            .as_ref()
+            .filter(|_| !self.word_unicode)?
+            .line_scan(whole)
     }
 
     /// Whether a pattern has a line anchor (`^`, `$`).

@@ -9,7 +9,7 @@ use super::FileSearch;
 use super::units;
 use crate::diag::ToolError;
 use crate::grep::buffer::Feed;
-use crate::grep::regex::LineScan;
+use crate::grep::longest::LineScan;
 use crate::grep::sink::At;
 
 impl FileSearch<'_> {
