@@ -65,17 +65,7 @@ impl FileSearch<'_> {
                 scan = limit;
             }
             if complete {
-                let selected = matched != self.s.invert;
-                if selected {
-                    self.res.selected += 1;
-                    if self.s.quiet || self.s.list || self.max_reached() {
-                        self.stop = true;
-                    }
-                }
-                self.line_no += 1;
-                let d = (limit + 1).min(self.data.len);
-                self.feed(d);
-                self.discard(d);
+                self.end_long_line(matched, limit);
                 return Ok(());
             }
             if matched && !self.s.invert && (self.s.quiet || self.s.list) {
@@ -118,16 +108,7 @@ impl FileSearch<'_> {
             let limit = term.unwrap_or(self.data.len);
             let early = scan.feed(&self.data.bytes()[from..limit]);
             if term.is_some() || self.eof {
-                if scan.finish() != self.s.invert {
-                    self.res.selected += 1;
-                    if self.s.quiet || self.s.list || self.max_reached() {
-                        self.stop = true;
-                    }
-                }
-                self.line_no += 1;
-                let d = (limit + 1).min(self.data.len);
-                self.feed(d);
-                self.discard(d);
+                self.end_long_line(scan.finish(), limit);
                 return Ok(());
             }
             if early == Some(true) && !self.s.invert && (self.s.quiet || self.s.list) {
@@ -141,5 +122,21 @@ impl FileSearch<'_> {
             from = 0;
             self.read_more(feed)?;
         }
+    }
+
+    /// Ends a streamed line whose terminator (or the end of input) is at `buf[limit]`: counts
+    /// it as selected when `matched` differs from `-v`, stops where `-q`, `-l`, `-L` or `-m`
+    /// say so, and lets go of it and its terminator.
+    fn end_long_line(&mut self, matched: bool, limit: usize) {
+        if matched != self.s.invert {
+            self.res.selected += 1;
+            if self.s.quiet || self.s.list || self.max_reached() {
+                self.stop = true;
+            }
+        }
+        self.line_no += 1;
+        let d = (limit + 1).min(self.data.len);
+        self.feed(d);
+        self.discard(d);
     }
 }
