@@ -28,15 +28,18 @@ pub enum Evidence {
     Utf8,
     /// chardetng's guess.
     Detected,
+    /// Named on the command line (`--from LABEL`).
+    Given,
 }
 
 impl Evidence {
-    /// The words for it in reports: `byte order mark`, `valid UTF-8`, `detected`.
+    /// The words for it in reports: `byte order mark`, `valid UTF-8`, `detected`, `given`.
     pub fn as_str(self) -> &'static str {
         match self {
             Evidence::Bom => "byte order mark",
             Evidence::Utf8 => "valid UTF-8",
             Evidence::Detected => "detected",
+            Evidence::Given => "given",
         }
     }
 }

@@ -12,6 +12,8 @@
 //! * [`color`]: the named styles and writing a piece with or without them;
 //! * [`report`]: the one formatter of errors, text and JSON, as DESIGN.md shows them;
 //! * [`detect`]: which encoding a stream is in (`--from auto`, the legacy-encoding hint);
+//! * [`transcode`]: a file in another encoding read as the UTF-8 it decodes to, offsets
+//!   mapped back to the file's (utf8-grep's and utf8-count's `--from`);
 //! * [`mojibake`]: undoing UTF-8 decoded as windows-1252 or Latin-1 (`--fix-mojibake`);
 //! * [`diag`], [`output`], [`exit`]: diagnostics, stdout with quiet closed pipes, and the
 //!   0/1/2 exit status table.
@@ -42,6 +44,7 @@ pub mod output;
 pub mod position;
 pub mod repair;
 pub mod report;
+pub mod transcode;
 
 /// The version `-V` prints and the man pages carry: the package version.
 ///

@@ -5,7 +5,6 @@ use std::fs;
 use std::io;
 use std::path::{Path, PathBuf};
 
-use encoding_rs::Encoding;
 use utf8_codec::{Action, Practice, RepairOptions};
 
 use super::args::{ActionArg, BomArg, RepairArgs, ReportFormat};
@@ -13,6 +12,7 @@ use super::pipeline::Decoding;
 use crate::diag::ToolError;
 use crate::engine::Engine;
 use crate::input::{Input, inputs};
+use crate::transcode::From;
 
 /// Where the repaired text goes.
 #[derive(Debug)]
@@ -92,19 +92,13 @@ impl TryFrom<&RepairArgs> for Config {
             (ActionArg::Delete, None) => Substitute::Delete,
             (ActionArg::Escape, None) => Substitute::Escape,
         };
-        let source = match a.from.as_deref() {
-            None => Decoding::Utf8,
-            Some(label) if label.eq_ignore_ascii_case("auto") => Decoding::Auto,
-            Some(label) => match Encoding::for_label(label.as_bytes()) {
-                Some(enc) if enc == encoding_rs::UTF_8 => Decoding::Utf8,
-                Some(enc) => Decoding::From(enc),
-                None => {
-                    return Err(ToolError::Usage(format!(
-                        "unknown encoding '{label}' (expected auto or a WHATWG label such \
-                         as utf-8, windows-1252, iso-8859-2, shift_jis, gb18030 or utf-16le)"
-                    )));
-                }
-            },
+        let source = match a.from.as_deref().map(From::parse).transpose() {
+            Ok(None | Some(From::Bytes)) => Decoding::Utf8,
+            Ok(Some(From::Auto)) => Decoding::Auto,
+            Ok(Some(From::Label(enc))) => Decoding::From(enc),
+            // (`From::parse` gives no other.)
+            Ok(Some(From::Sniff)) => Decoding::Utf8,
+            Err(e) => return Err(ToolError::Usage(e)),
         };
         let inputs = inputs(&a.files, None)?;
         let mode = if a.check {

@@ -1,0 +1,524 @@
+//! Files in other encodings read as the UTF-8 they decode to: what `--from` asks for
+//! ([`From`]), what is decided for one input from its first bytes ([`decide`]), and the
+//! reader that transcodes through encoding_rs ([`Transcoder`]) while keeping what maps
+//! offsets in the decoded text back to the file's ([`OffsetMap`]).
+//!
+//! utf8-grep and utf8-count share it: a file is searched or counted as its decoded text,
+//! and the offsets they print (`-b`, `--json`) count bytes of the file as it is on disk.
+
+use std::cell::RefCell;
+use std::collections::VecDeque;
+use std::io::{self, Read};
+
+use encoding_rs::{Decoder, DecoderResult, Encoding, UTF_8, UTF_16BE, UTF_16LE};
+
+use crate::detect::{self, Evidence, Guess};
+
+/// What `--from` asks for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum From {
+    /// The bytes as they are (`--from utf-8`; utf8-count without `--from`).
+    Bytes,
+    /// A byte order mark decides (UTF-8, UTF-16LE, UTF-16BE); without one, the bytes as
+    /// they are (utf8-grep without `--from`).
+    Sniff,
+    /// One encoding (a byte order mark overrides it).
+    Label(&'static Encoding),
+    /// A byte order mark, then valid UTF-8, then chardetng's guess ([`detect::guess`]).
+    Auto,
+}
+
+impl From {
+    /// The value of `--from`: `auto` or any WHATWG label (`utf-8` is [`From::Bytes`]).
+    ///
+    /// # Errors
+    ///
+    /// The label names no encoding: the usage message.
+    ///
+    /// ```
+    /// use utf8_tools::transcode::From;
+    /// assert_eq!(From::parse("AUTO"), Ok(From::Auto));
+    /// assert_eq!(From::parse("latin1"), Ok(From::Label(encoding_rs::WINDOWS_1252)));
+    /// assert_eq!(From::parse("utf8"), Ok(From::Bytes));
+    /// assert!(From::parse("klingon").is_err());
+    /// ```
+    pub fn parse(label: &str) -> Result<From, String> {
+        if label.eq_ignore_ascii_case("auto") {
+            return Ok(From::Auto);
+        }
+        match Encoding::for_label(label.as_bytes()) {
+            Some(enc) if enc == UTF_8 => Ok(From::Bytes),
+            Some(enc) => Ok(From::Label(enc)),
+            None => Err(format!(
+                "unknown encoding '{label}' (expected auto or a WHATWG label such as utf-8, \
+                 windows-1252, iso-8859-2, shift_jis, gb18030 or utf-16le)"
+            )),
+        }
+    }
+
+    /// How many first bytes of an input [`decide`] needs: a byte order mark's, or (for
+    /// `auto`) a block that shows whether the input is UTF-8 ([`AUTO_FIRST`]).
+    pub fn prefix_len(self) -> usize {
+        match self {
+            From::Bytes => 0,
+            From::Sniff | From::Label(_) => 3,
+            From::Auto => AUTO_FIRST,
+        }
+    }
+}
+
+/// `--from auto` looks at this many first bytes, and at [`detect::SNIFF_LEN`] only when
+/// they are not UTF-8 (a UTF-8 file costs one small read more).
+pub const AUTO_FIRST: usize = 64 * 1024;
+
+/// How one input is read.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Reading {
+    /// The bytes as they are from offset `skip` on (3 past a UTF-8 byte order mark), and
+    /// the encoding when one was decided (UTF-8).
+    Bytes {
+        /// Bytes at the start that are not text (a UTF-8 byte order mark).
+        skip: u64,
+        /// UTF-8 and why, when `--from` decided it.
+        guess: Option<Guess>,
+    },
+    /// Decoded from an encoding other than UTF-8 ([`Transcoder`]).
+    Decoded(Guess),
+}
+
+impl Reading {
+    /// The encoding decided and why, if one was.
+    pub fn guess(self) -> Option<Guess> {
+        match self {
+            Reading::Bytes { guess, .. } => guess,
+            Reading::Decoded(g) => Some(g),
+        }
+    }
+}
+
+/// How an input that begins with `prefix` (the whole input when `complete`) is read,
+/// for `from`. With [`From::Auto`] and a `prefix` of [`AUTO_FIRST`] bytes that is not
+/// UTF-8, `more` is called for the first [`detect::SNIFF_LEN`] bytes (and whether they are
+/// the whole input) to detect from.
+///
+/// ```
+/// use utf8_tools::transcode::{decide, From, Reading};
+/// let r = decide(From::Sniff, b"\xFF\xFEh\0i\0", true, |_| unreachable!());
+/// assert!(matches!(r, Reading::Decoded(g) if g.encoding == encoding_rs::UTF_16LE));
+/// let r = decide(From::Sniff, b"\xEF\xBB\xBFhi", true, |_| unreachable!());
+/// assert!(matches!(r, Reading::Bytes { skip: 3, .. }));
+/// let r = decide(From::Sniff, b"plain", true, |_| unreachable!());
+/// assert_eq!(r, Reading::Bytes { skip: 0, guess: None });
+/// ```
+pub fn decide<E>(
+    from: From,
+    prefix: &[u8],
+    complete: bool,
+    more: impl FnOnce(usize) -> Result<(Vec<u8>, bool), E>,
+) -> Result<Reading, E> {
+    let bom = Encoding::for_bom(prefix).map(|(encoding, _)| Guess {
+        encoding,
+        evidence: Evidence::Bom,
+    });
+    let read = |g: Guess| {
+        if g.encoding == UTF_8 {
+            let skip = if g.evidence == Evidence::Bom { 3 } else { 0 };
+            Reading::Bytes {
+                skip,
+                guess: Some(g),
+            }
+        } else {
+            Reading::Decoded(g)
+        }
+    };
+    Ok(match (from, bom) {
+        (From::Bytes, _) => Reading::Bytes {
+            skip: 0,
+            guess: None,
+        },
+        (_, Some(g)) => read(g),
+        (From::Sniff, None) => Reading::Bytes {
+            skip: 0,
+            guess: None,
+        },
+        (From::Label(encoding), None) => read(Guess {
+            encoding,
+            evidence: Evidence::Given,
+        }),
+        (From::Auto, None) => {
+            if utf8_prefix(prefix, complete) {
+                read(Guess {
+                    encoding: UTF_8,
+                    evidence: Evidence::Utf8,
+                })
+            } else if complete || prefix.len() >= detect::SNIFF_LEN {
+                read(detect::guess(prefix, complete))
+            } else {
+                let (prefix, complete) = more(detect::SNIFF_LEN)?;
+                read(detect::guess(&prefix, complete))
+            }
+        }
+    })
+}
+
+/// Whether `prefix` is valid UTF-8 (but for a character cut by its end, when more
+/// follows).
+fn utf8_prefix(prefix: &[u8], complete: bool) -> bool {
+    match utf8_codec::validate(prefix) {
+        Ok(_) => true,
+        // Only a sequence cut by the end of the prefix.
+        Err(e) => {
+            !complete
+                && e.kind() == utf8_codec::ErrorKind::UnexpectedEnd
+                && e.offset() + e.len() == prefix.len()
+        }
+    }
+}
+
+/// Bytes read from the source at a time.
+const READ: usize = 64 * 1024;
+
+/// A reader of the UTF-8 that another encoding's bytes decode to, through encoding_rs;
+/// each malformed sequence becomes U+FFFD and is counted. With an [`OffsetMap`], it
+/// records where lines start in the file and keeps the bytes a later [`OffsetMap::file`]
+/// needs.
+pub struct Transcoder<'m, R> {
+    inner: R,
+    decoder: Decoder,
+    /// Bytes read and not yet decoded: `raw[at..end]`.
+    raw: Vec<u8>,
+    at: usize,
+    end: usize,
+    /// Bytes at the start still to drop (a byte order mark).
+    skip: usize,
+    eof: bool,
+    done: bool,
+    /// File offset of `raw[at]`.
+    pos: u64,
+    /// Decoded bytes made so far.
+    out: u64,
+    /// Decoded bytes that did not fit the last read: `spill[spill_at..]`.
+    spill: Vec<u8>,
+    spill_at: usize,
+    errors: u64,
+    map: Option<&'m RefCell<OffsetMap>>,
+}
+
+/// The UTF-8 of U+FFFD.
+const FFFD: &[u8] = "\u{FFFD}".as_bytes();
+
+impl<'m, R: Read> Transcoder<'m, R> {
+    /// Decodes `inner` from `encoding`; its first `skip` bytes (a byte order mark) are not
+    /// text. With `map`, offsets in the file can be asked for ([`OffsetMap::file`]).
+    pub fn new(
+        inner: R,
+        encoding: &'static Encoding,
+        skip: u64,
+        map: Option<&'m RefCell<OffsetMap>>,
+    ) -> Transcoder<'m, R> {
+        if let Some(m) = map {
+            *m.borrow_mut() = OffsetMap::new(encoding, skip);
+        }
+        Transcoder {
+            inner,
+            decoder: encoding.new_decoder_without_bom_handling(),
+            raw: vec![0; READ],
+            at: 0,
+            end: 0,
+            skip: usize::try_from(skip).unwrap_or(usize::MAX),
+            eof: false,
+            done: false,
+            pos: 0,
+            out: 0,
+            spill: Vec::new(),
+            spill_at: 0,
+            errors: 0,
+            map,
+        }
+    }
+
+    /// Malformed sequences met so far.
+    pub fn errors(&self) -> u64 {
+        self.errors
+    }
+
+    /// Bytes of the file read so far.
+    pub fn bytes_read(&self) -> u64 {
+        self.pos + (self.end - self.at) as u64
+    }
+
+    fn fill(&mut self) -> io::Result<()> {
+        let n = loop {
+            match self.inner.read(&mut self.raw) {
+                Ok(n) => break n,
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+                Err(e) => return Err(e),
+            }
+        };
+        (self.at, self.end) = (0, n);
+        self.eof = n == 0;
+        let drop = self.skip.min(n);
+        self.skip -= drop;
+        self.at = drop;
+        self.pos += drop as u64;
+        Ok(())
+    }
+
+    /// The length of `src` up to and including its first newline, if it has one.
+    fn line_end(&self, src: &[u8]) -> Option<usize> {
+        let enc = self.decoder.encoding();
+        if enc == UTF_16LE || enc == UTF_16BE {
+            // Code units start at even file offsets (after a byte order mark, too).
+            let le = enc == UTF_16LE;
+            memchr::memchr_iter(b'\n', src).find_map(|i| {
+                let even = (self.pos + i as u64).is_multiple_of(2);
+                match le {
+                    true if even && src.get(i + 1) == Some(&0) => Some(i + 2),
+                    false if !even && i > 0 && src[i - 1] == 0 => Some(i + 1),
+                    _ => None,
+                }
+            })
+        } else {
+            memchr::memchr(b'\n', src).map(|i| i + 1)
+        }
+    }
+
+    /// Decodes into `buf` (at least 16 bytes) from `w` on; the bytes written in all.
+    fn decode_into(&mut self, buf: &mut [u8], mut w: usize) -> io::Result<usize> {
+        loop {
+            if self.at == self.end {
+                if self.done || (w > 0 && !self.eof) {
+                    return Ok(w);
+                }
+                if !self.eof {
+                    self.fill()?;
+                    if !self.eof {
+                        continue;
+                    }
+                }
+                if buf.len() - w < 16 {
+                    return Ok(w);
+                }
+            }
+            let src = &self.raw[self.at..self.end];
+            let (piece, line) = match self.map {
+                Some(_) => self.line_end(src).map_or((src.len(), false), |i| (i, true)),
+                None => (src.len(), false),
+            };
+            let last = self.eof;
+            let (res, read, written) =
+                self.decoder
+                    .decode_to_utf8_without_replacement(&src[..piece], &mut buf[w..], last);
+            if let Some(m) = self.map {
+                m.borrow_mut().src.extend_from_slice(&src[..read]);
+            }
+            self.at += read;
+            self.pos += read as u64;
+            w += written;
+            self.out += written as u64;
+            match res {
+                DecoderResult::InputEmpty => {
+                    if last {
+                        self.done = true;
+                    } else if line && let Some(m) = self.map {
+                        m.borrow_mut().marks.push_back((self.out, self.pos));
+                    }
+                }
+                DecoderResult::OutputFull => return Ok(w),
+                DecoderResult::Malformed(..) => {
+                    self.errors += 1;
+                    let room = (buf.len() - w).min(3);
+                    buf[w..w + room].copy_from_slice(&FFFD[..room]);
+                    self.spill.extend_from_slice(&FFFD[room..]);
+                    w += room;
+                    self.out += 3;
+                    if room < 3 {
+                        return Ok(w);
+                    }
+                }
+            }
+        }
+    }
+}
+
+impl<R: Read> Read for Transcoder<'_, R> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        if self.spill_at < self.spill.len() {
+            let n = buf.len().min(self.spill.len() - self.spill_at);
+            buf[..n].copy_from_slice(&self.spill[self.spill_at..self.spill_at + n]);
+            self.spill_at += n;
+            if self.spill_at == self.spill.len() {
+                self.spill.clear();
+                self.spill_at = 0;
+            }
+            return Ok(n);
+        }
+        if buf.is_empty() {
+            return Ok(0);
+        }
+        if buf.len() < 16 {
+            // encoding_rs wants room for a character or two: a small read goes through
+            // a buffer of its own.
+            let mut small = [0u8; 64];
+            let n = self.decode_into(&mut small, 0)?;
+            let k = n.min(buf.len());
+            buf[..k].copy_from_slice(&small[..k]);
+            self.spill.extend_from_slice(&small[k..n]);
+            return Ok(k);
+        }
+        self.decode_into(buf, 0)
+    }
+}
+
+/// Where decoded text came from in the file: the start of each line held (decoded offset,
+/// file offset) and the file's bytes from the oldest of them on. An offset inside a line
+/// is found by decoding the line again from its start, a byte at a time near the offset.
+///
+/// A line starts with no decoder state for every encoding but ISO-2022-JP, whose escape
+/// state may run on across a newline (RFC 1468 text returns to ASCII before each line
+/// end, so in practice it does not).
+pub struct OffsetMap {
+    encoding: &'static Encoding,
+    /// Line starts, increasing; the first is at or before every offset still asked for.
+    marks: VecDeque<(u64, u64)>,
+    /// The file's bytes from `src_off` on.
+    src: Vec<u8>,
+    src_off: u64,
+    /// A decoder part way through a line, all it read given out: (it, decoded offset, file
+    /// offset).
+    cursor: Option<(Decoder, u64, u64)>,
+}
+
+impl std::fmt::Debug for OffsetMap {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("OffsetMap")
+            .field("encoding", &self.encoding.name())
+            .field("marks", &self.marks.len())
+            .field("src", &self.src.len())
+            .finish_non_exhaustive()
+    }
+}
+
+impl Default for OffsetMap {
+    fn default() -> OffsetMap {
+        OffsetMap::new(UTF_8, 0)
+    }
+}
+
+/// Gives out what a decoder holds after a malformed sequence (the bytes it read after
+/// it): how many bytes of text that makes.
+fn flush(dec: &mut Decoder) -> u64 {
+    let mut out = [0u8; 32];
+    let (_, _, written) = dec.decode_to_utf8_without_replacement(&[], &mut out, false);
+    written as u64
+}
+
+/// File bytes held for one line before the map moves a decoder along it and lets the
+/// bytes before go (a line longer than this costs a second decoding, not memory).
+const HOLD: usize = 8 << 20;
+
+impl OffsetMap {
+    fn new(encoding: &'static Encoding, start: u64) -> OffsetMap {
+        OffsetMap {
+            encoding,
+            marks: VecDeque::from([(0, start)]),
+            src: Vec::new(),
+            src_off: start,
+            cursor: None,
+        }
+    }
+
+    /// The file offset of the character at `decoded`: an offset in the decoded text at a
+    /// character boundary, not before the last [`OffsetMap::forget_before`] and not before
+    /// the last offset asked for on the same line.
+    pub fn file(&mut self, decoded: u64) -> u64 {
+        let k = self.marks.partition_point(|&(d, _)| d <= decoded).max(1) - 1;
+        let (md, mf) = self.marks[k];
+        if md == decoded && mf >= self.src_off {
+            return mf;
+        }
+        let (mut dec, mut d, mut f) = match self.cursor.take() {
+            Some(c) if c.1 <= decoded && (c.1 >= md || mf < self.src_off) => c,
+            // (Only when asked out of order: the line's bytes are gone.)
+            _ if mf < self.src_off => return mf,
+            _ => (self.encoding.new_decoder_without_bom_handling(), md, mf),
+        };
+        let mut scratch = [0u8; 4096];
+        // In bulk while far from it, leaving room for a U+FFFD and a character.
+        while decoded - d > 32 {
+            let i = (f - self.src_off) as usize;
+            let room = usize::try_from(decoded - d - 16).map_or(4096, |r| r.min(4096));
+            let end = self.src.len().min(i + room);
+            let (res, read, written) = dec.decode_to_utf8_without_replacement(
+                &self.src[i..end],
+                &mut scratch[..room],
+                false,
+            );
+            f += read as u64;
+            d += written as u64;
+            if let DecoderResult::Malformed(..) = res {
+                d += 3 + flush(&mut dec);
+            } else if read == 0 {
+                break;
+            }
+        }
+        // A byte at a time: the character at `decoded` starts where the output reached it;
+        // when one byte gave more than one character, at that byte.
+        let mut at = f;
+        while d < decoded {
+            let i = (f - self.src_off) as usize;
+            if i >= self.src.len() {
+                break;
+            }
+            let (res, read, written) =
+                dec.decode_to_utf8_without_replacement(&self.src[i..=i], &mut scratch, false);
+            f += read as u64;
+            d += written as u64;
+            at = if d > decoded { f - read as u64 } else { f };
+            if let DecoderResult::Malformed(_, extra) = res {
+                // The bytes read after the malformed sequence are the next character(s),
+                // given out now.
+                d += 3;
+                let next = f - u64::from(extra);
+                let after_fffd = d;
+                d += flush(&mut dec);
+                at = if decoded == after_fffd || d > decoded {
+                    next
+                } else {
+                    f
+                };
+            }
+        }
+        self.cursor = Some((dec, d, f));
+        at
+    }
+
+    /// Offsets before `decoded` will not be asked for again: the bytes only they needed
+    /// are let go. A line longer than [`HOLD`] bytes is decoded up to `decoded` now, and
+    /// only its bytes from there on are kept.
+    pub fn forget_before(&mut self, decoded: u64) {
+        let k = self.marks.partition_point(|&(d, _)| d <= decoded).max(1) - 1;
+        self.marks.drain(..k);
+        let (md, mf) = self.marks[0];
+        let held = (self.src_off + self.src.len() as u64).saturating_sub(mf);
+        if held > HOLD as u64 && md < decoded && mf >= self.src_off {
+            self.file(decoded);
+        }
+        let mut keep = mf;
+        if let Some(c) = &self.cursor
+            && c.1 <= decoded
+            && (c.1 >= md || mf < self.src_off)
+        {
+            // Offsets from `decoded` on are found from the cursor (or a later line).
+            keep = c.2;
+        }
+        let cut = keep.saturating_sub(self.src_off) as usize;
+        if cut > 0 && cut >= self.src.len() / 2 {
+            self.src.drain(..cut);
+            self.src_off = keep;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,257 @@
+use super::*;
+use encoding_rs::{BIG5, EUC_JP, EUC_KR, GBK, SHIFT_JIS, WINDOWS_1251, WINDOWS_1252};
+
+/// One piece of a test file: a character, or bytes that are malformed in the encoding
+/// (decoded as one U+FFFD each).
+enum Piece {
+    Text(&'static str),
+    Bad(&'static [u8]),
+}
+
+/// The file's bytes, its decoded text, and each decoded character's (decoded offset, file
+/// offset), built a piece at a time (the oracle).
+fn build(
+    enc: &'static Encoding,
+    bom: &[u8],
+    pieces: &[Piece],
+) -> (Vec<u8>, String, Vec<(u64, u64)>) {
+    let mut file = bom.to_vec();
+    let mut text = String::new();
+    let mut at = Vec::new();
+    for p in pieces {
+        match p {
+            Piece::Text(s) => {
+                for c in s.chars() {
+                    at.push((text.len() as u64, file.len() as u64));
+                    file.extend_from_slice(&encode(enc, c));
+                    text.push(c);
+                }
+            }
+            Piece::Bad(b) => {
+                at.push((text.len() as u64, file.len() as u64));
+                file.extend_from_slice(b);
+                text.push('\u{FFFD}');
+            }
+        }
+    }
+    (file, text, at)
+}
+
+/// `c` in `enc` (encoding_rs encodes UTF-16 as UTF-8, as the WHATWG standard does).
+fn encode(enc: &'static Encoding, c: char) -> Vec<u8> {
+    let mut units = [0u16; 2];
+    let units = c.encode_utf16(&mut units);
+    if enc == UTF_16LE {
+        return units.iter().flat_map(|u| u.to_le_bytes()).collect();
+    }
+    if enc == UTF_16BE {
+        return units.iter().flat_map(|u| u.to_be_bytes()).collect();
+    }
+    let mut b = [0u8; 4];
+    let (bytes, _, bad) = enc.encode(c.encode_utf8(&mut b));
+    assert!(!bad, "{c} in {}", enc.name());
+    bytes.into_owned()
+}
+
+fn cases() -> Vec<(&'static Encoding, &'static [u8], Vec<Piece>)> {
+    use Piece::{Bad, Text};
+    vec![
+        (WINDOWS_1252, b"", vec![Text("café naïve\n« déjà »\n\nend")]),
+        (WINDOWS_1251, b"", vec![Text("Привет, мир\nфайл\n")]),
+        (
+            SHIFT_JIS,
+            b"",
+            vec![
+                Text("日本語のテキスト\nｶﾀｶﾅ abc\n"),
+                Bad(b"\x81"),
+                Text(" a\n終わり"),
+            ],
+        ),
+        (
+            EUC_JP,
+            b"",
+            vec![Text("日本語\nかな\n"), Bad(b"\x8E"), Text("x\n")],
+        ),
+        (GBK, b"", vec![Text("中文文本\n第二行 abc\n")]),
+        (BIG5, b"", vec![Text("中文\n繁體字\n")]),
+        (EUC_KR, b"", vec![Text("한국어\n텍스트\n")]),
+        (
+            UTF_16LE,
+            b"\xFF\xFE",
+            vec![
+                Text("wörld 😀\nline two\n"),
+                Bad(b"\x00\xD8"),
+                Text("x\n\n日本\n"),
+            ],
+        ),
+        (UTF_16BE, b"\xFE\xFF", vec![Text("wörld\n😀 two\nthree")]),
+    ]
+}
+
+fn decode_all(t: &mut impl Read, size: usize) -> Vec<u8> {
+    let mut out = Vec::new();
+    let mut buf = vec![0u8; size];
+    loop {
+        let n = t.read(&mut buf).unwrap();
+        if n == 0 {
+            return out;
+        }
+        out.extend_from_slice(&buf[..n]);
+    }
+}
+
+/// A reader that gives at most `n` bytes a call (every split of the input).
+struct Trickle<'a>(&'a [u8], usize);
+
+impl Read for Trickle<'_> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        let n = self.0.len().min(self.1).min(buf.len());
+        buf[..n].copy_from_slice(&self.0[..n]);
+        self.0 = &self.0[n..];
+        Ok(n)
+    }
+}
+
+#[test]
+fn transcodes_as_encoding_rs_in_any_reads() {
+    for (enc, bom, pieces) in cases() {
+        let (file, text, _) = build(enc, bom, &pieces);
+        let errors = pieces.iter().filter(|p| matches!(p, Piece::Bad(_))).count() as u64;
+        let (std, _) = enc.decode_with_bom_removal(&file);
+        assert_eq!(std, text, "{}", enc.name());
+        for (trickle, size) in [
+            (1, 1),
+            (3, 7),
+            (5, 16),
+            (64 << 10, 17),
+            (64 << 10, 64 << 10),
+        ] {
+            for mapped in [false, true] {
+                let map = RefCell::new(OffsetMap::default());
+                let mut t = Transcoder::new(
+                    Trickle(&file, trickle),
+                    enc,
+                    bom.len() as u64,
+                    mapped.then_some(&map),
+                );
+                let out = decode_all(&mut t, size);
+                assert_eq!(
+                    String::from_utf8(out).unwrap(),
+                    text,
+                    "{} {trickle} {size}",
+                    enc.name()
+                );
+                assert_eq!(t.errors(), errors, "{}", enc.name());
+                assert_eq!(t.bytes_read(), file.len() as u64);
+            }
+        }
+    }
+}
+
+#[test]
+fn offsets_map_back_to_the_file() {
+    for (enc, bom, pieces) in cases() {
+        let (file, _, at) = build(enc, bom, &pieces);
+        for trickle in [1, 2, 5, 1 << 20] {
+            let map = RefCell::new(OffsetMap::default());
+            let mut t = Transcoder::new(Trickle(&file, trickle), enc, bom.len() as u64, Some(&map));
+            decode_all(&mut t, 4096);
+            // In order, as the searcher asks; every third line forgotten before it.
+            let mut m = map.borrow_mut();
+            for (i, &(d, f)) in at.iter().enumerate() {
+                if i % 3 == 0 {
+                    m.forget_before(d);
+                }
+                assert_eq!(
+                    m.file(d),
+                    f,
+                    "{} char {i} at {d}, reads of {trickle}",
+                    enc.name()
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn a_long_line_keeps_bounded_bytes_and_exact_offsets() {
+    let line: String = "añb€".repeat(1 << 20) + "\n";
+    let file = {
+        let mut f = b"\xFF\xFE".to_vec();
+        for u in line.encode_utf16() {
+            f.extend_from_slice(&u.to_le_bytes());
+        }
+        f
+    };
+    let map = RefCell::new(OffsetMap::default());
+    let mut t = Transcoder::new(&file[..], UTF_16LE, 2, Some(&map));
+    let mut buf = vec![0u8; 1 << 16];
+    let mut decoded = 0u64;
+    loop {
+        let n = t.read(&mut buf).unwrap();
+        if n == 0 {
+            break;
+        }
+        decoded += n as u64;
+        // A searcher that keeps only the last read.
+        let mut m = map.borrow_mut();
+        let keep_from = decoded - n as u64;
+        m.forget_before(keep_from);
+        // Every `a` of the read is 4 UTF-16 units after the one before ("añb€": 7 bytes).
+        let a = keep_from.div_ceil(7) * 7;
+        if a < decoded {
+            assert_eq!(m.file(a), 2 + a / 7 * 8);
+        }
+        assert!(m.src.len() < 3 * HOLD, "{}", m.src.len());
+    }
+}
+
+#[test]
+fn decisions() {
+    let more = |_| -> Result<(Vec<u8>, bool), ()> { unreachable!() };
+    let utf8 = |skip, evidence| Reading::Bytes {
+        skip,
+        guess: Some(Guess {
+            encoding: UTF_8,
+            evidence,
+        }),
+    };
+    assert_eq!(
+        decide(From::Bytes, b"\xFF\xFEa\0", true, more),
+        Ok(Reading::Bytes {
+            skip: 0,
+            guess: None
+        })
+    );
+    assert_eq!(
+        decide(From::Label(WINDOWS_1252), b"\xEF\xBB\xBFx", true, more),
+        Ok(utf8(3, Evidence::Bom))
+    );
+    assert_eq!(
+        decide(From::Auto, "é".as_bytes(), true, more),
+        Ok(utf8(0, Evidence::Utf8))
+    );
+    // A character cut by the end of the first block is still UTF-8.
+    assert_eq!(
+        decide(From::Auto, &"é".as_bytes()[..1], false, more),
+        Ok(utf8(0, Evidence::Utf8))
+    );
+    let latin = b"caf\xE9 na\xEFve \xABquote\xBB, d\xE9j\xE0 vu";
+    assert_eq!(
+        decide(From::Auto, &latin[..10], false, |n| Ok::<_, ()>((
+            latin[..n.min(latin.len())].to_vec(),
+            true
+        ))),
+        Ok(Reading::Decoded(Guess {
+            encoding: WINDOWS_1252,
+            evidence: Evidence::Detected
+        }))
+    );
+    assert_eq!(
+        decide(From::Label(SHIFT_JIS), b"abc", true, more),
+        Ok(Reading::Decoded(Guess {
+            encoding: SHIFT_JIS,
+            evidence: Evidence::Given
+        }))
+    );
+}
