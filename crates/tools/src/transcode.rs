@@ -87,6 +87,15 @@ pub enum Reading {
 }
 
 impl Reading {
+    /// The length of the byte order mark that decided `g`, if one did.
+    pub fn bom_len(g: Guess) -> u64 {
+        match g.evidence {
+            Evidence::Bom if g.encoding == UTF_8 => 3,
+            Evidence::Bom => 2,
+            _ => 0,
+        }
+    }
+
     /// The encoding decided and why, if one was.
     pub fn guess(self) -> Option<Guess> {
         match self {
@@ -159,6 +168,62 @@ pub fn decide<E>(
             }
         }
     })
+}
+
+/// How one input is read for `from` ([`decide`]), from its first bytes: read from `file` at
+/// offset 0 without moving it, when the input is a regular file, else from `reader` — then
+/// they are given back, to be read before the rest.
+///
+/// # Errors
+///
+/// Reading failed.
+pub fn sniff(
+    from: From,
+    reader: &mut dyn Read,
+    file: Option<&std::fs::File>,
+) -> io::Result<(Reading, Vec<u8>)> {
+    let mut kept = Vec::new();
+    let mut first = |n: usize, kept: &mut Vec<u8>| -> io::Result<(Vec<u8>, bool)> {
+        #[cfg(unix)]
+        if let Some(f) = file {
+            use std::os::unix::fs::FileExt;
+            let mut buf = vec![0u8; n + 1];
+            let mut got = 0;
+            while got < buf.len() {
+                match f.read_at(&mut buf[got..], got as u64) {
+                    Ok(0) => break,
+                    Ok(k) => got += k,
+                    Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+                    Err(e) => return Err(e),
+                }
+            }
+            let complete = got <= n;
+            buf.truncate(got.min(n));
+            return Ok((buf, complete));
+        }
+        let _ = file;
+        // From a stream: what was read before is read again first.
+        let mut complete = false;
+        if kept.len() <= n {
+            let (more, whole) = detect::read_prefix(&mut &mut *reader, n - kept.len())?;
+            kept.extend_from_slice(&more);
+            complete = whole;
+        }
+        Ok((kept[..kept.len().min(n)].to_vec(), complete))
+    };
+    let n = from.prefix_len();
+    if n == 0 {
+        return Ok((
+            Reading::Bytes {
+                skip: 0,
+                guess: None,
+            },
+            kept,
+        ));
+    }
+    let (prefix, complete) = first(n, &mut kept)?;
+    let reading = decide(from, &prefix, complete, |n| first(n, &mut kept))?;
+    Ok((reading, kept))
 }
 
 /// Whether `prefix` is valid UTF-8 (but for a character cut by its end, when more
@@ -434,7 +499,8 @@ impl OffsetMap {
     pub fn file(&mut self, decoded: u64) -> u64 {
         let k = self.marks.partition_point(|&(d, _)| d <= decoded).max(1) - 1;
         let (md, mf) = self.marks[k];
-        if md == decoded && mf >= self.src_off {
+        if (md == decoded && mf >= self.src_off) || md > decoded {
+            // (Before every line held only when asked out of order.)
             return mf;
         }
         let (mut dec, mut d, mut f) = match self.cursor.take() {

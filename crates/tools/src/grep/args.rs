@@ -214,6 +214,16 @@ pub struct GrepArgs {
     #[arg(short = 'j', long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..=1024))]
     pub threads: Option<u16>,
 
+    /// Search files in ENCODING (any WHATWG label: utf-16le, shift_jis, gbk, big5,
+    /// euc-kr, windows-1251, windows-1252, ...) as the UTF-8 they decode to; a byte order
+    /// mark overrides it. `auto` decides for each file: a byte order mark, valid UTF-8, or
+    /// the guess of the chardetng detector. Without --from, a file that begins with a
+    /// UTF-8, UTF-16LE or UTF-16BE byte order mark is decoded, any other is searched as
+    /// its bytes; `--from utf-8` searches every file as its bytes. Lines and columns count
+    /// the decoded text, byte offsets (-b, --json) the file's bytes.
+    #[arg(long, value_name = "ENCODING")]
+    pub from: Option<String>,
+
     /// Search binary files (holding NUL bytes) as text.
     #[arg(short = 'a', long = "text")]
     pub text: bool,

@@ -12,6 +12,7 @@ use super::printer::{Mode, Style};
 use super::regex::Dialect;
 use crate::diag::ToolError;
 use crate::engine::Engine;
+use crate::transcode::From;
 
 /// The per-run settings of the searcher.
 #[derive(Debug, Clone)]
@@ -138,6 +139,8 @@ pub struct Config {
     threads: Option<usize>,
     /// `--engine`: what finds invalid sequences (`--invalid=report`, `--json`).
     pub(super) engine: Engine,
+    /// `--from`: what each file is decoded from (a byte order mark's encoding without it).
+    pub(super) from: From,
 }
 
 impl Config {
@@ -224,6 +227,10 @@ impl Config {
             label: a.label,
             no_messages: a.no_messages,
             threads: a.threads.map(usize::from),
+            from: match &a.from {
+                Some(label) => From::parse(label).map_err(ToolError::Usage)?,
+                None => From::Sniff,
+            },
         })
     }
 }

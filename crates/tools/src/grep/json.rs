@@ -10,6 +10,7 @@ use utf8_codec::repair;
 
 use super::matcher::Matcher;
 use super::sink::{At, Dest, FileResult, Line, Sink, matches, report_invalid};
+use crate::detect::Guess;
 use crate::diag::ToolError;
 use crate::engine::{Engine, errors};
 use crate::output::Output;
@@ -19,11 +20,22 @@ use crate::report::{self, ErrorReport};
 #[derive(Serialize)]
 #[serde(tag = "type", content = "data", rename_all = "lowercase")]
 enum Message<'a> {
-    Begin { path: Text<'a> },
+    Begin {
+        path: Text<'a>,
+        /// The encoding the input was decoded from, when `--from` or a byte order mark
+        /// decided one.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        encoding: Option<&'static str>,
+        /// Why: `byte order mark`, `valid UTF-8`, `detected` or `given`.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        decided_by: Option<&'static str>,
+    },
     Match(LineData<'a>),
     Context(LineData<'a>),
     End(End<'a>),
-    Summary { stats: SummaryStats },
+    Summary {
+        stats: SummaryStats,
+    },
 }
 
 #[derive(Serialize)]
@@ -122,6 +134,8 @@ pub struct JsonSink<'a> {
     pub engine: Engine,
     /// Whether `begin` is written.
     pub begun: bool,
+    /// The input's encoding and why, when one was decided.
+    pub encoding: Option<Guess>,
 }
 
 impl Sink for JsonSink<'_> {
@@ -133,6 +147,8 @@ impl Sink for JsonSink<'_> {
                 self.dest.out,
                 &Message::Begin {
                     path: Text { text: path },
+                    encoding: self.encoding.map(|g| g.encoding.name()),
+                    decided_by: self.encoding.map(|g| g.evidence.as_str()),
                 },
             )?;
         }

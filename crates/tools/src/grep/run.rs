@@ -1,7 +1,9 @@
 //! The run of `utf8-grep`: the inputs of a [`Config`] searched in order, each through
 //! the sink of the output mode, and the exit status.
 
+use std::cell::RefCell;
 use std::ffi::OsString;
+use std::io::{self, Cursor, Read};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -19,6 +21,7 @@ use crate::exit::Status;
 use crate::input::{Input, Source};
 use crate::mmap::MAP_MIN;
 use crate::output::{Output, conclude, parse_with_matches};
+use crate::transcode::{OffsetMap, Reading, Transcoder, sniff};
 
 pub(super) fn run(args: impl IntoIterator<Item = OsString>) -> ExitCode {
     let args = super::args::expand_context_digits(args.into_iter().collect());
@@ -147,11 +150,34 @@ impl Config {
         else {
             return Ok(None);
         };
+        let sniffed = match source.regular_file() {
+            Some((file, _)) => sniff(self.from, &mut io::empty(), Some(file)),
+            None => sniff(self.from, &mut source, None),
+        };
+        let (reading, kept) = match sniffed {
+            Ok(r) => r,
+            Err(e) => {
+                self.input_error(out, diag, &ToolError::input(diag_name, &e));
+                return Ok(None);
+            }
+        };
+        let map = RefCell::new(OffsetMap::default());
+        let (mut transcoder, mut stream);
+        let mut start = 0;
         // Large regular files are mapped in windows (no copy through read(2)), and split
         // across threads when the answer is one for the whole file; the rest is read.
         let mut split = None;
-        let feed = match source.regular_file() {
-            Some((file, len)) if len >= MAP_MIN => {
+        let feed = match (reading, source.regular_file()) {
+            (Reading::Decoded(g), _) => {
+                let skip = Reading::bom_len(g);
+                let offsets = self.settings.json || self.style.byte_offset;
+                let map = offsets.then_some(&map);
+                transcoder =
+                    Transcoder::new(Cursor::new(kept).chain(&mut source), g.encoding, skip, map);
+                Feed::Read(&mut transcoder)
+            }
+            (Reading::Bytes { skip, .. }, Some((file, len))) if len >= MAP_MIN => {
+                start = skip;
                 crate::mmap::on_shrink_say(PROGRAM, diag_name);
                 let parts = if whole {
                     super::split::parts(self, len)
@@ -159,7 +185,7 @@ impl Config {
                     1
                 };
                 if parts > 1 {
-                    match super::split::search(self, file, len, parts, diag_name) {
+                    match super::split::search(self, file, (skip, len), parts, diag_name) {
                         Ok(r) => split = r,
                         Err(e @ ToolError::Input { .. }) => {
                             self.input_error(out, diag, &e);
@@ -170,7 +196,18 @@ impl Config {
                 }
                 Feed::Map(file)
             }
-            _ => Feed::Read(&mut source),
+            (Reading::Bytes { skip, .. }, _) => {
+                start = skip;
+                let mut first = Cursor::new(kept);
+                first.set_position(skip);
+                let left = skip.saturating_sub(first.get_ref().len() as u64);
+                stream = first.chain(&mut source);
+                if let Err(e) = io::copy(&mut (&mut stream).take(left), &mut io::sink()) {
+                    self.input_error(out, diag, &ToolError::input(diag_name, &e));
+                    return Ok(None);
+                }
+                Feed::Read(&mut stream)
+            }
         };
         let (mut text, mut json);
         let sink: &mut dyn Sink = if self.settings.json {
@@ -183,6 +220,7 @@ impl Config {
                 invert: self.settings.invert,
                 engine: self.engine,
                 begun: false,
+                encoding: reading.guess(),
             };
             &mut json
         } else {
@@ -209,7 +247,14 @@ impl Config {
             Input::Stdin { .. } if self.settings.max_count.is_some() => stdin_position(None),
             _ => None,
         };
-        let search = FileSearch::new(&self.settings, &self.matcher, sink, diag_name);
+        let search =
+            FileSearch::new(&self.settings, &self.matcher, sink, diag_name).starting_at(start);
+        let search = match reading {
+            Reading::Decoded(_) if self.settings.json || self.style.byte_offset => {
+                search.decoded(&map)
+            }
+            _ => search,
+        };
         let r: FileResult = match search.run(feed) {
             Ok(r) => r,
             Err(e @ ToolError::Input { .. }) => {

@@ -5,6 +5,7 @@
 //! [`LONG_LINE`] is streamed when no whole line has to be printed (`-c`, `-l`, `-L`, `-q`,
 //! `-o`): the window keeps only the bytes a match could still start in.
 
+use std::cell::RefCell;
 use std::collections::VecDeque;
 use std::sync::atomic::{AtomicBool, Ordering};
 
@@ -17,6 +18,7 @@ use super::sink::{At, FileResult, Line, Sink, matches};
 use crate::diag::ToolError;
 use crate::engine::Scanner;
 use crate::position::LineTracker;
+use crate::transcode::OffsetMap;
 
 mod long_line;
 use crate::report::ErrorReport;
@@ -73,6 +75,11 @@ pub struct FileSearch<'a> {
     in_long_line: bool,
     /// Set by another thread searching another part of the same file: stop here.
     cancel: Option<&'a AtomicBool>,
+    /// The input is text decoded from another encoding: where its offsets are in the file.
+    map: Option<&'a RefCell<OffsetMap>>,
+    /// Where the search started (past a byte order mark): the `--invalid=report` decoder
+    /// counts from there.
+    origin: u64,
 }
 
 impl<'a> FileSearch<'a> {
@@ -107,7 +114,29 @@ impl<'a> FileSearch<'a> {
             fed: 0,
             in_long_line: false,
             cancel: None,
+            map: None,
+            origin: 0,
         }
+    }
+
+    /// Searches from offset `start` of the input on (the bytes before it were read: a
+    /// byte order mark), offsets counted from the input's start.
+    pub fn starting_at(mut self, start: u64) -> FileSearch<'a> {
+        self.base = start;
+        self.origin = start;
+        self
+    }
+
+    /// The input is text decoded from another encoding ([`crate::transcode::Transcoder`]);
+    /// `map` gives offsets in the file.
+    pub fn decoded(mut self, map: &'a RefCell<OffsetMap>) -> FileSearch<'a> {
+        self.map = Some(map);
+        self
+    }
+
+    /// The offset in the file of offset `at` of the text searched.
+    fn file_offset(&self, at: u64) -> u64 {
+        self.map.map_or(at, |m| m.borrow_mut().file(at))
     }
 
     /// Searches only `start..end` of a mapped file (`start` at the start of a line), and
@@ -176,13 +205,14 @@ impl<'a> FileSearch<'a> {
         }
         let whole = self.data.bytes();
         let data = &whole[self.fed..upto];
-        let base = self.base;
+        let (base, origin) = (self.base, self.origin);
         let (sink, path) = (&mut *self.sink, self.diag_name);
         let tracker = &mut r.tracker;
         r.scanner.feed(data, |ev| match ev {
             Event::Str(s) => tracker.text(s.as_bytes()),
             Event::Char(c) => tracker.char(c),
             Event::Error(e) => {
+                let e = shifted(e, origin);
                 let after = e
                     .offset()
                     .checked_sub(base)
@@ -200,6 +230,9 @@ impl<'a> FileSearch<'a> {
         self.data.discard(d);
         self.base += d as u64;
         self.fed = self.fed.saturating_sub(d);
+        if let Some(m) = self.map {
+            m.borrow_mut().forget_before(self.base);
+        }
     }
 
     /// Searches the whole input.
@@ -410,7 +443,8 @@ impl<'a> FileSearch<'a> {
             if self.s.count {
                 if self.max_reached() {
                     self.stop = true;
-                    self.res.resume_at = Some(self.base + le as u64 + u64::from(terminated));
+                    self.res.resume_at =
+                        Some(self.file_offset(self.base + le as u64 + u64::from(terminated)));
                 }
                 return Ok(());
             }
@@ -425,7 +459,8 @@ impl<'a> FileSearch<'a> {
             self.emit((ls, le), terminated, true, m)?;
             self.after_left = self.s.after;
             if self.max_reached() {
-                self.res.resume_at = Some(self.base + le as u64 + u64::from(terminated));
+                self.res.resume_at =
+                    Some(self.file_offset(self.base + le as u64 + u64::from(terminated)));
                 self.draining = true;
                 if self.s.after == 0 {
                     self.stop = true;
@@ -440,8 +475,8 @@ impl<'a> FileSearch<'a> {
                     self.before_q.pop_front();
                 }
                 let bytes = self.data.bytes()[ls..le].to_vec();
-                self.before_q
-                    .push_back((self.line_no, self.base + ls as u64, bytes));
+                let offset = self.file_offset(self.base + ls as u64);
+                self.before_q.push_back((self.line_no, offset, bytes));
             }
         }
         self.line_no += 1;
@@ -471,7 +506,7 @@ impl<'a> FileSearch<'a> {
             terminated: true,
             selected: false,
         };
-        show(&mut *self.sink, self.s, self.m, &mut self.res, line)
+        show(&mut *self.sink, self.s, self.m, &mut self.res, line, None)
     }
 
     fn emit(
@@ -487,9 +522,10 @@ impl<'a> FileSearch<'a> {
             Some((s, _)) if self.s.column => Some(units(&bytes[..s]) + 1),
             _ => None,
         };
+        let start = self.base + ls as u64;
         let at = At {
             line: self.line_no,
-            offset: self.base + ls as u64,
+            offset: self.map.map_or(start, |m| m.borrow_mut().file(start)),
             column,
         };
         let line = Line {
@@ -498,18 +534,21 @@ impl<'a> FileSearch<'a> {
             terminated,
             selected,
         };
-        show(&mut *self.sink, self.s, self.m, &mut self.res, line)
+        let map = self.map.map(|m| (m, start));
+        show(&mut *self.sink, self.s, self.m, &mut self.res, line, map)
     }
 }
 
 /// Shows a line to the sink: whole, or its matches with `-o` (a selected one only),
-/// counting the matches listed in `res`.
+/// counting the matches listed in `res`. `map`: the input is decoded text, this line at
+/// the offset given in it (the line's own offset is already the file's).
 fn show(
     sink: &mut dyn Sink,
     st: &Settings,
     m: &Matcher,
     res: &mut FileResult,
     line: Line<'_>,
+    map: Option<(&RefCell<OffsetMap>, u64)>,
 ) -> Result<(), ToolError> {
     if st.json || !st.only {
         let k = sink.line(m, line)?;
@@ -525,9 +564,13 @@ fn show(
                 ucount += units(&line.bytes[upos..s]);
                 upos = s;
             }
+            let offset = match map {
+                Some((map, start)) => map.borrow_mut().file(start + s as u64),
+                None => line.at.offset + s as u64,
+            };
             let at = At {
                 line: line.at.line,
-                offset: line.at.offset + s as u64,
+                offset,
                 column: Some(ucount + 1),
             };
             sink.only(at, &line.bytes[s..e], line.selected)?;
@@ -535,6 +578,15 @@ fn show(
         }
     }
     Ok(())
+}
+
+/// `e`, found by a decoder that started at offset `origin` of the input.
+fn shifted(e: StreamError, origin: u64) -> StreamError {
+    if origin == 0 {
+        return e;
+    }
+    let at = utf8_codec::Utf8Error::new(0, e.len(), e.kind());
+    StreamError::from_error(origin + e.offset(), e.bytes(), at)
 }
 
 /// Reports an invalid sequence at the tracker's line and column.

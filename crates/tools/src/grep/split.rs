@@ -35,7 +35,8 @@ pub(super) fn parts(cfg: &Config, len: u64) -> usize {
     cfg.threads().min(by_size).max(1)
 }
 
-/// Searches `file` (`len` bytes at open) in `parts` parts on as many threads: the sum of
+/// Searches `file` from offset `start` (past a byte order mark) to `len` (its size at open)
+/// in `parts` parts on as many threads: the sum of
 /// what they found, or `None` when the parts cannot answer for the whole (`-v` and a NUL).
 ///
 /// # Errors
@@ -44,11 +45,11 @@ pub(super) fn parts(cfg: &Config, len: u64) -> usize {
 pub(super) fn search(
     cfg: &Config,
     file: &File,
-    len: u64,
+    (start, len): (u64, u64),
     parts: usize,
     diag_name: &str,
 ) -> Result<Option<FileResult>, ToolError> {
-    let cuts = cuts(file, len, parts).map_err(|e| ToolError::input(diag_name, &e))?;
+    let cuts = cuts(file, (start, len), parts).map_err(|e| ToolError::input(diag_name, &e))?;
     let done = AtomicBool::new(false);
     let stop_early = !cfg.settings.count;
     let results: Vec<Result<FileResult, ToolError>> = std::thread::scope(|s| {
@@ -96,11 +97,11 @@ pub(super) fn search(
     Ok(Some(total))
 }
 
-/// The offsets where the parts begin (each just after a newline, or 0) and the end.
-fn cuts(file: &File, len: u64, parts: usize) -> std::io::Result<Vec<u64>> {
-    let mut cuts = vec![0];
+/// The offsets where the parts begin (each just after a newline, or `start`) and the end.
+fn cuts(file: &File, (start, len): (u64, u64), parts: usize) -> std::io::Result<Vec<u64>> {
+    let mut cuts = vec![start];
     for i in 1..parts as u64 {
-        let p = (u128::from(len) * u128::from(i) / parts as u128) as u64;
+        let p = start + (u128::from(len - start) * u128::from(i) / parts as u128) as u64;
         let p = p.max(*cuts.last().unwrap_or(&0));
         match line_start_after(file, p, len)? {
             Some(q) if q < len && q > *cuts.last().unwrap_or(&0) => cuts.push(q),

@@ -50,7 +50,7 @@ impl FileSearch<'_> {
                         }
                         let at = At {
                             line: self.line_no,
-                            offset: self.base + s as u64,
+                            offset: self.file_offset(self.base + s as u64),
                             column: Some(units_before + 1),
                         };
                         self.res.matches += 1;
