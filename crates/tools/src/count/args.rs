@@ -103,6 +103,15 @@ pub struct CountArgs {
     #[arg(long)]
     pub hex: bool,
 
+    /// Count files in ENCODING (any WHATWG label: utf-16le, shift_jis, gbk, big5,
+    /// windows-1252, ...) as the UTF-8 they decode to: lines, words and characters of the
+    /// decoded text (a byte order mark is not one), bytes of the file, and each malformed
+    /// sequence as an error; a byte order mark overrides it. `auto` decides for each file:
+    /// a byte order mark, valid UTF-8, or the guess of the chardetng detector. Without
+    /// --from, every file is counted as its bytes, as wc counts them.
+    #[arg(long, value_name = "ENCODING", conflicts_with_all = ["hex", "check", "explain"])]
+    pub from: Option<String>,
+
     /// Count large regular files with N threads (default: all cores for files of 32 MiB
     /// or more).
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..=1024))]

@@ -6,6 +6,7 @@ use super::args::{CountArgs, TotalMode};
 use super::files0::Inputs;
 use crate::diag::ToolError;
 use crate::engine::Engine;
+use crate::transcode::From;
 
 /// The columns `wc`-style output shows, in this fixed order.
 #[derive(Clone, Copy, Debug)]
@@ -57,6 +58,8 @@ pub(super) struct Config {
     pub hints: bool,
     pub explain: bool,
     pub hex: bool,
+    /// `--from`: what each file is decoded from.
+    pub from: From,
     pub json: bool,
     pub engine: Engine,
     pub threads: Option<usize>,
@@ -108,6 +111,10 @@ impl TryFrom<&CountArgs> for Config {
             hints: a.check && !a.quiet && !a.common.json,
             explain: a.explain,
             hex: a.hex,
+            from: match &a.from {
+                Some(label) => From::parse(label).map_err(ToolError::Usage)?,
+                None => From::Bytes,
+            },
             json: a.common.json,
             engine,
             threads: a.threads.map(usize::from),

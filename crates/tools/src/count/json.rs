@@ -27,6 +27,13 @@ pub(super) struct TallyJson<'a> {
     /// With `--histogram`: errors by kind, every kind named.
     #[serde(skip_serializing_if = "Option::is_none", serialize_with = "by_kind")]
     by_kind: Option<&'a Counts>,
+    /// With `--from`: the encoding the input was decoded from.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    encoding: Option<&'static str>,
+    /// With `--from`: what decided it (`byte order mark`, `valid UTF-8`, `detected`,
+    /// `given`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    decided_by: Option<&'static str>,
 }
 
 impl<'a> TallyJson<'a> {
@@ -44,6 +51,8 @@ impl<'a> TallyJson<'a> {
             max_line_chars: columns.longest_chars.then(|| t.lines.longest()),
             by_length: histogram.then_some(c),
             by_kind: histogram.then_some(c),
+            encoding: t.encoding.map(|g| g.encoding.name()),
+            decided_by: t.encoding.map(|g| g.evidence.as_str()),
         }
     }
 }

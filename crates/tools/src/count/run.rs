@@ -1,7 +1,7 @@
 //! The run of `utf8-count` from its validated [`Config`]: counts, `--check`, `--explain`.
 
 use std::fmt::Write as _;
-use std::io::{self, Read, Write as _};
+use std::io::{self, Cursor, Read, Write as _};
 
 use utf8_codec::ErrorKind;
 use utf8_codec::stream::Event;
@@ -20,6 +20,33 @@ use crate::input::{Chunks, Input, Source};
 use crate::output::Output;
 use crate::position::LineTracker;
 use crate::report::{ErrorReport, json_line};
+use crate::transcode::{From, Reading, Transcoder, sniff};
+
+/// The counts of the text read from `reader` as `reading` says: past a UTF-8 byte order
+/// mark, or decoded from another encoding (each malformed sequence an error, not a
+/// character; the bytes those of the file).
+fn decoded(reading: Reading, mut reader: impl Read, mode: Mode) -> io::Result<Tally> {
+    let mut t = match reading {
+        Reading::Bytes { skip, .. } => {
+            io::copy(&mut (&mut reader).take(skip), &mut io::sink())?;
+            let mut t = tally::count_reader(reader, mode, None)?;
+            t.counts.bytes += skip;
+            t
+        }
+        Reading::Decoded(g) => {
+            let mut text = Transcoder::new(reader, g.encoding, Reading::bom_len(g), None);
+            let mut t = tally::count_reader(&mut text, mode, None)?;
+            // Each malformed sequence was decoded as one U+FFFD.
+            t.counts.chars -= text.errors();
+            t.counts.by_length[2] -= text.errors();
+            t.counts.errors += text.errors();
+            t.counts.bytes = text.bytes_read();
+            t
+        }
+    };
+    t.encoding = reading.guess();
+    Ok(t)
+}
 
 /// The name in diagnostics and reports.
 pub(super) const PROGRAM: &str = "utf8-count";
@@ -147,7 +174,26 @@ impl Config {
         Ok(())
     }
 
-    fn count_source(&self, source: Source, mode: Mode, name: &str) -> io::Result<Tally> {
+    fn count_source(&self, mut source: Source, mode: Mode, name: &str) -> io::Result<Tally> {
+        if self.from != From::Bytes {
+            let (reading, kept) = match source.regular_file() {
+                Some((file, _)) => sniff(self.from, &mut io::empty(), Some(file))?,
+                None => sniff(self.from, &mut source, None)?,
+            };
+            match reading {
+                Reading::Bytes { skip: 0, guess } if kept.is_empty() => {
+                    let mut t = self.count_bytes(source, mode, name)?;
+                    t.encoding = guess;
+                    return Ok(t);
+                }
+                _ => return decoded(reading, Cursor::new(kept).chain(source), mode),
+            }
+        }
+        self.count_bytes(source, mode, name)
+    }
+
+    /// The counts of the bytes of `source`, as `wc` counts them.
+    fn count_bytes(&self, source: Source, mode: Mode, name: &str) -> io::Result<Tally> {
         // `-c` alone: a regular file's size answers, as GNU wc's (a size of 0 may be a file
         // that only reading measures, as in /proc).
         if self.bytes_only()

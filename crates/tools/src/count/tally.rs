@@ -5,6 +5,7 @@ use std::io::{self, Read};
 use utf8_codec::stream::{Event, StreamError};
 use utf8_codec::{Counter, Counts, ErrorKind, WordCounter, Words};
 
+use crate::detect::Guess;
 use crate::engine::Engine;
 use crate::engine::Scanner;
 use crate::input::{CHUNK_SIZE, ReadBuf};
@@ -84,6 +85,8 @@ pub struct Tally {
     pub lines: LineStats,
     /// Line display widths, when asked for (`-L`; never measured on a file split in parts).
     pub widths: LineWidths,
+    /// The encoding `--from` decided for the input, and why.
+    pub encoding: Option<Guess>,
 }
 
 impl Tally {
