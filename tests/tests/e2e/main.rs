@@ -7,6 +7,7 @@
 mod count;
 mod count_mapped;
 mod count_words;
+mod encodings;
 mod faults;
 mod grep;
 mod grep_conventions;
