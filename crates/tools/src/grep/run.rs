@@ -150,6 +150,12 @@ impl Config {
         else {
             return Ok(None);
         };
+        // GNU grep: with -m, a seekable standard input is left just after the last
+        // selected line, for the next reader (`{ grep -m1 x; cat; } < file`).
+        let stdin_start = match input {
+            Input::Stdin { .. } if self.settings.max_count.is_some() => stdin_position(None),
+            _ => None,
+        };
         let sniffed = match source.regular_file() {
             Some((file, _)) => sniff(self.from, &mut io::empty(), Some(file)),
             None => sniff(self.from, &mut source, None),
@@ -241,12 +247,6 @@ impl Config {
             sink.finish(&r)?;
             return Ok(Some(r));
         }
-        // GNU grep: with -m, a seekable standard input is left just after the last
-        // selected line, for the next reader (`{ grep -m1 x; cat; } < file`).
-        let stdin_start = match input {
-            Input::Stdin { .. } if self.settings.max_count.is_some() => stdin_position(None),
-            _ => None,
-        };
         let search =
             FileSearch::new(&self.settings, &self.matcher, sink, diag_name).starting_at(start);
         let search = match reading {
