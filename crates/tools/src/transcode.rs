@@ -13,6 +13,7 @@ use std::io::{self, Read};
 use encoding_rs::{Decoder, DecoderResult, Encoding, UTF_8, UTF_16BE, UTF_16LE};
 
 use crate::detect::{self, Evidence, Guess};
+use crate::mmap::{WINDOW, Window};
 
 /// What `--from` asks for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -241,24 +242,23 @@ fn utf8_prefix(prefix: &[u8], complete: bool) -> bool {
 }
 
 /// Bytes read from the source at a time.
-const READ: usize = 64 * 1024;
+const READ: usize = 16 * 1024;
 
 /// A reader of the UTF-8 that another encoding's bytes decode to, through encoding_rs;
 /// each malformed sequence becomes U+FFFD and is counted. With an [`OffsetMap`], it
 /// records where lines start in the file and keeps the bytes a later [`OffsetMap::file`]
 /// needs.
 pub struct Transcoder<'m, R> {
-    inner: R,
-    decoder: Decoder,
-    /// Bytes read and not yet decoded: `raw[at..end]`.
-    raw: Vec<u8>,
+    input: Input<'m, R>,
+    decoder: Decoding,
+    /// The bytes of the input not yet decoded: `input`'s `[at..end]`.
     at: usize,
     end: usize,
     /// Bytes at the start still to drop (a byte order mark).
     skip: usize,
     eof: bool,
     done: bool,
-    /// File offset of `raw[at]`.
+    /// File offset of the byte at `at`.
     pos: u64,
     /// Decoded bytes made so far.
     out: u64,
@@ -267,6 +267,55 @@ pub struct Transcoder<'m, R> {
     spill_at: usize,
     errors: u64,
     map: Option<&'m RefCell<OffsetMap>>,
+}
+
+/// A decoder: this module's for UTF-16 (the same text as encoding_rs's), else
+/// encoding_rs's.
+struct Decoding {
+    encoding: &'static Encoding,
+    utf16: Option<utf16::Utf16>,
+    other: Decoder,
+}
+
+impl Decoding {
+    fn new(encoding: &'static Encoding) -> Decoding {
+        let utf16 = (encoding == UTF_16LE || encoding == UTF_16BE)
+            .then(|| utf16::Utf16::new(encoding == UTF_16BE));
+        Decoding {
+            encoding,
+            utf16,
+            other: encoding.new_decoder_without_bom_handling(),
+        }
+    }
+
+    /// As encoding_rs's `decode_to_utf8_without_replacement`.
+    fn decode(&mut self, src: &[u8], dst: &mut [u8], last: bool) -> (DecoderResult, usize, usize) {
+        match &mut self.utf16 {
+            Some(d) => d.decode(src, dst, last),
+            None => self
+                .other
+                .decode_to_utf8_without_replacement(src, dst, last),
+        }
+    }
+}
+
+/// Where a [`Transcoder`]'s bytes come from.
+enum Input<'f, R> {
+    /// `read` calls into a buffer.
+    Read(R, Vec<u8>),
+    /// Windows of a regular file (no copy through read(2)): the one mapped, and the
+    /// offset of the next.
+    Map(&'f std::fs::File, Option<Window>, u64),
+}
+
+impl<R> Input<'_, R> {
+    fn bytes(&self) -> &[u8] {
+        match self {
+            Input::Read(_, buf) => buf,
+            Input::Map(_, Some(w), _) => w.bytes(),
+            Input::Map(_, None, _) => &[],
+        }
+    }
 }
 
 /// The UTF-8 of U+FFFD.
@@ -281,13 +330,32 @@ impl<'m, R: Read> Transcoder<'m, R> {
         skip: u64,
         map: Option<&'m RefCell<OffsetMap>>,
     ) -> Transcoder<'m, R> {
+        Transcoder::new_with(Input::Read(inner, vec![0; READ]), encoding, skip, map)
+    }
+
+    /// Decodes the regular file `file` as [`Transcoder::new`] does, reading it through
+    /// mapped windows ([`crate::mmap`]: the caller says what a SIGBUS means).
+    pub fn mapped(
+        file: &'m std::fs::File,
+        encoding: &'static Encoding,
+        skip: u64,
+        map: Option<&'m RefCell<OffsetMap>>,
+    ) -> Transcoder<'m, R> {
+        Transcoder::new_with(Input::Map(file, None, 0), encoding, skip, map)
+    }
+
+    fn new_with(
+        input: Input<'m, R>,
+        encoding: &'static Encoding,
+        skip: u64,
+        map: Option<&'m RefCell<OffsetMap>>,
+    ) -> Transcoder<'m, R> {
         if let Some(m) = map {
             *m.borrow_mut() = OffsetMap::new(encoding, skip);
         }
         Transcoder {
-            inner,
-            decoder: encoding.new_decoder_without_bom_handling(),
-            raw: vec![0; READ],
+            input,
+            decoder: Decoding::new(encoding),
             at: 0,
             end: 0,
             skip: usize::try_from(skip).unwrap_or(usize::MAX),
@@ -313,11 +381,26 @@ impl<'m, R: Read> Transcoder<'m, R> {
     }
 
     fn fill(&mut self) -> io::Result<()> {
-        let n = loop {
-            match self.inner.read(&mut self.raw) {
-                Ok(n) => break n,
-                Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
-                Err(e) => return Err(e),
+        let n = match &mut self.input {
+            Input::Read(inner, buf) => loop {
+                match inner.read(buf) {
+                    Ok(n) => break n,
+                    Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+                    Err(e) => return Err(e),
+                }
+            },
+            Input::Map(file, window, next) => {
+                *window = None;
+                // The size now: a file that shrank ends here, one that grew is read on.
+                let size = file.metadata()?.len();
+                if *next >= size {
+                    0
+                } else {
+                    let len = usize::try_from(size - *next).map_or(WINDOW, |l| l.min(WINDOW));
+                    *window = Some(Window::new(file, *next, len)?);
+                    *next += len as u64;
+                    len
+                }
             }
         };
         (self.at, self.end) = (0, n);
@@ -331,7 +414,7 @@ impl<'m, R: Read> Transcoder<'m, R> {
 
     /// The length of `src` up to and including its first newline, if it has one.
     fn line_end(&self, src: &[u8]) -> Option<usize> {
-        let enc = self.decoder.encoding();
+        let enc = self.decoder.encoding;
         if enc == UTF_16LE || enc == UTF_16BE {
             // Code units start at even file offsets (after a byte order mark, too).
             let le = enc == UTF_16LE;
@@ -365,15 +448,13 @@ impl<'m, R: Read> Transcoder<'m, R> {
                     return Ok(w);
                 }
             }
-            let src = &self.raw[self.at..self.end];
+            let src = &self.input.bytes()[self.at..self.end];
             let (piece, line) = match self.map {
                 Some(_) => self.line_end(src).map_or((src.len(), false), |i| (i, true)),
                 None => (src.len(), false),
             };
             let last = self.eof;
-            let (res, read, written) =
-                self.decoder
-                    .decode_to_utf8_without_replacement(&src[..piece], &mut buf[w..], last);
+            let (res, read, written) = self.decoder.decode(&src[..piece], &mut buf[w..], last);
             if let Some(m) = self.map {
                 m.borrow_mut().src.extend_from_slice(&src[..read]);
             }
@@ -588,3 +669,4 @@ impl OffsetMap {
 
 #[cfg(test)]
 mod tests;
+mod utf16;

@@ -174,12 +174,19 @@ impl Config {
         // across threads when the answer is one for the whole file; the rest is read.
         let mut split = None;
         let feed = match (reading, source.regular_file()) {
-            (Reading::Decoded(g), _) => {
+            (Reading::Decoded(g), regular) => {
                 let skip = Reading::bom_len(g);
                 let offsets = self.settings.json || self.style.byte_offset;
                 let map = offsets.then_some(&map);
-                transcoder =
-                    Transcoder::new(Cursor::new(kept).chain(&mut source), g.encoding, skip, map);
+                transcoder = match regular {
+                    Some((file, len)) if len >= MAP_MIN => {
+                        crate::mmap::on_shrink_say(PROGRAM, diag_name);
+                        Transcoder::mapped(file, g.encoding, skip, map)
+                    }
+                    _ => {
+                        Transcoder::new(Cursor::new(kept).chain(&mut source), g.encoding, skip, map)
+                    }
+                };
                 Feed::Read(&mut transcoder)
             }
             (Reading::Bytes { skip, .. }, Some((file, len))) if len >= MAP_MIN => {
