@@ -68,8 +68,8 @@ impl From {
     }
 }
 
-/// `--from auto` looks at this many first bytes, and at [`detect::SNIFF_LEN`] only when
-/// they are not UTF-8 (a UTF-8 file costs one small read more).
+/// `--from auto` decides from this many first bytes (chardetng, the detector Firefox uses,
+/// decides from far fewer).
 pub const AUTO_FIRST: usize = 64 * 1024;
 
 /// How one input is read.
@@ -107,25 +107,21 @@ impl Reading {
 }
 
 /// How an input that begins with `prefix` (the whole input when `complete`) is read,
-/// for `from`. With [`From::Auto`] and a `prefix` of [`AUTO_FIRST`] bytes that is not
-/// UTF-8, `more` is called for the first [`detect::SNIFF_LEN`] bytes (and whether they are
-/// the whole input) to detect from.
+/// for `from`. For [`From::Auto`], a prefix that is not UTF-8 and holds a NUL byte is a
+/// binary file, read as its bytes (chardetng would guess a legacy encoding for it).
 ///
 /// ```
 /// use utf8_tools::transcode::{decide, From, Reading};
-/// let r = decide(From::Sniff, b"\xFF\xFEh\0i\0", true, |_| unreachable!());
+/// let r = decide(From::Sniff, b"\xFF\xFEh\0i\0", true);
 /// assert!(matches!(r, Reading::Decoded(g) if g.encoding == encoding_rs::UTF_16LE));
-/// let r = decide(From::Sniff, b"\xEF\xBB\xBFhi", true, |_| unreachable!());
+/// let r = decide(From::Sniff, b"\xEF\xBB\xBFhi", true);
 /// assert!(matches!(r, Reading::Bytes { skip: 3, .. }));
-/// let r = decide(From::Sniff, b"plain", true, |_| unreachable!());
+/// let r = decide(From::Sniff, b"plain", true);
+/// assert_eq!(r, Reading::Bytes { skip: 0, guess: None });
+/// let r = decide(From::Auto, b"\x89PNG\r\n\x1a\n\0\0\0\rIHDR\xff", true);
 /// assert_eq!(r, Reading::Bytes { skip: 0, guess: None });
 /// ```
-pub fn decide<E>(
-    from: From,
-    prefix: &[u8],
-    complete: bool,
-    more: impl FnOnce(usize) -> Result<(Vec<u8>, bool), E>,
-) -> Result<Reading, E> {
+pub fn decide(from: From, prefix: &[u8], complete: bool) -> Reading {
     let bom = Encoding::for_bom(prefix).map(|(encoding, _)| Guess {
         encoding,
         evidence: Evidence::Bom,
@@ -141,7 +137,7 @@ pub fn decide<E>(
             Reading::Decoded(g)
         }
     };
-    Ok(match (from, bom) {
+    match (from, bom) {
         (From::Bytes, _) => Reading::Bytes {
             skip: 0,
             guess: None,
@@ -161,19 +157,26 @@ pub fn decide<E>(
                     encoding: UTF_8,
                     evidence: Evidence::Utf8,
                 })
-            } else if complete || prefix.len() >= detect::SNIFF_LEN {
-                read(detect::guess(prefix, complete))
+            } else if memchr::memchr(0, prefix).is_some() {
+                Reading::Bytes {
+                    skip: 0,
+                    guess: None,
+                }
             } else {
-                let (prefix, complete) = more(detect::SNIFF_LEN)?;
-                read(detect::guess(&prefix, complete))
+                read(detect::guess(prefix, complete))
             }
         }
-    })
+    }
 }
 
 /// How one input is read for `from` ([`decide`]), from its first bytes: read from `file` at
-/// offset 0 without moving it, when the input is a regular file, else from `reader` — then
-/// they are given back, to be read before the rest.
+/// offset 0 without moving it (a large regular file, which is then mapped), else from
+/// `reader`, and then given back to be read before the rest, with whether they are all of
+/// it.
+///
+/// From a stream, `read` is called only until the bytes decide: one call for a file that
+/// has no byte order mark (a line typed into a pipe is not held back), up to
+/// [`AUTO_FIRST`] bytes for `auto`.
 ///
 /// # Errors
 ///
@@ -182,9 +185,11 @@ pub fn sniff(
     from: From,
     reader: &mut dyn Read,
     file: Option<&std::fs::File>,
-) -> io::Result<(Reading, Vec<u8>)> {
+) -> io::Result<(Reading, Vec<u8>, bool)> {
     let mut kept = Vec::new();
-    let mut first = |n: usize, kept: &mut Vec<u8>| -> io::Result<(Vec<u8>, bool)> {
+    let mut eof = false;
+    // The first `n` bytes (fewer at the end of the input), and whether they are all of it.
+    let mut first = |n: usize, kept: &mut Vec<u8>, eof: &mut bool| -> io::Result<(Vec<u8>, bool)> {
         #[cfg(unix)]
         if let Some(f) = file {
             use std::os::unix::fs::FileExt;
@@ -203,28 +208,48 @@ pub fn sniff(
             return Ok((buf, complete));
         }
         let _ = file;
-        // From a stream: what was read before is read again first.
-        let mut complete = false;
-        if kept.len() <= n {
-            let (more, whole) = detect::read_prefix(&mut &mut *reader, n - kept.len())?;
-            kept.extend_from_slice(&more);
-            complete = whole;
+        while !*eof && !decided(from, kept, n) {
+            let k = SCRATCH.with_borrow_mut(|buf| {
+                // As much as one read gives: the search reads no more of a small file.
+                let k = loop {
+                    match reader.read(buf) {
+                        Ok(k) => break k,
+                        Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+                        Err(e) => return Err(e),
+                    }
+                };
+                kept.extend_from_slice(&buf[..k]);
+                Ok(k)
+            })?;
+            *eof = k == 0;
         }
-        Ok((kept[..kept.len().min(n)].to_vec(), complete))
+        Ok((kept[..kept.len().min(n)].to_vec(), *eof))
     };
     let n = from.prefix_len();
     if n == 0 {
-        return Ok((
-            Reading::Bytes {
-                skip: 0,
-                guess: None,
-            },
-            kept,
-        ));
+        let bytes = Reading::Bytes {
+            skip: 0,
+            guess: None,
+        };
+        return Ok((bytes, kept, false));
     }
-    let (prefix, complete) = first(n, &mut kept)?;
-    let reading = decide(from, &prefix, complete, |n| first(n, &mut kept))?;
-    Ok((reading, kept))
+    let (prefix, complete) = first(n, &mut kept, &mut eof)?;
+    let reading = decide(from, &prefix, complete);
+    Ok((reading, kept, eof))
+}
+
+std::thread_local! {
+    /// Where [`sniff`] reads: zeroed once per thread, not once per input (with `-r` over
+    /// many small files, zeroing costs more than the read).
+    static SCRATCH: RefCell<Vec<u8>> = RefCell::new(vec![0; 96 * 1024]);
+}
+
+/// Whether the first bytes of a stream, `kept`, are enough for [`decide`] (`n` from
+/// [`From::prefix_len`]): `n` of them, or (but for `auto`) a first byte that starts no
+/// byte order mark.
+fn decided(from: From, kept: &[u8], n: usize) -> bool {
+    let no_bom = |b: &[u8]| !b.is_empty() && !matches!(b[0], 0xEF | 0xFE | 0xFF);
+    kept.len() >= n || (from != From::Auto && no_bom(kept))
 }
 
 /// Whether `prefix` is valid UTF-8 (but for a character cut by its end, when more

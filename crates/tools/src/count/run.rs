@@ -176,17 +176,20 @@ impl Config {
 
     fn count_source(&self, mut source: Source, mode: Mode, name: &str) -> io::Result<Tally> {
         if self.from != From::Bytes {
-            let (reading, kept) = match source.regular_file() {
-                Some((file, _)) => sniff(self.from, &mut io::empty(), Some(file))?,
-                None => sniff(self.from, &mut source, None)?,
+            let (reading, kept, whole) = match source.regular_file() {
+                Some((file, len)) if len >= crate::mmap::MAP_MIN => {
+                    sniff(self.from, &mut io::empty(), Some(file))?
+                }
+                _ => sniff(self.from, &mut source, None)?,
             };
+            let rest = if whole { 0 } else { u64::MAX };
             match reading {
                 Reading::Bytes { skip: 0, guess } if kept.is_empty() => {
                     let mut t = self.count_bytes(source, mode, name)?;
                     t.encoding = guess;
                     return Ok(t);
                 }
-                _ => return decoded(reading, Cursor::new(kept).chain(source), mode),
+                _ => return decoded(reading, Cursor::new(kept).chain(source.take(rest)), mode),
             }
         }
         self.count_bytes(source, mode, name)

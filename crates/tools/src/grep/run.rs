@@ -156,11 +156,12 @@ impl Config {
             Input::Stdin { .. } if self.settings.max_count.is_some() => stdin_position(None),
             _ => None,
         };
+        // A large regular file is mapped: its first bytes are read where they are.
         let sniffed = match source.regular_file() {
-            Some((file, _)) => sniff(self.from, &mut io::empty(), Some(file)),
-            None => sniff(self.from, &mut source, None),
+            Some((file, len)) if len >= MAP_MIN => sniff(self.from, &mut io::empty(), Some(file)),
+            _ => sniff(self.from, &mut source, None),
         };
-        let (reading, kept) = match sniffed {
+        let (reading, kept, all_read) = match sniffed {
             Ok(r) => r,
             Err(e) => {
                 self.input_error(out, diag, &ToolError::input(diag_name, &e));
@@ -168,6 +169,8 @@ impl Config {
             }
         };
         let map = RefCell::new(OffsetMap::default());
+        // The bytes read are the whole input: no read more (it would give 0).
+        let rest = if all_read { 0 } else { u64::MAX };
         let (mut transcoder, mut stream);
         let mut start = 0;
         // Large regular files are mapped in windows (no copy through read(2)), and split
@@ -183,9 +186,12 @@ impl Config {
                         crate::mmap::on_shrink_say(PROGRAM, diag_name);
                         Transcoder::mapped(file, g.encoding, skip, map)
                     }
-                    _ => {
-                        Transcoder::new(Cursor::new(kept).chain(&mut source), g.encoding, skip, map)
-                    }
+                    _ => Transcoder::new(
+                        Cursor::new(kept).chain((&mut source).take(rest)),
+                        g.encoding,
+                        skip,
+                        map,
+                    ),
                 };
                 Feed::Read(&mut transcoder)
             }
@@ -214,7 +220,7 @@ impl Config {
                 let mut first = Cursor::new(kept);
                 first.set_position(skip);
                 let left = skip.saturating_sub(first.get_ref().len() as u64);
-                stream = first.chain(&mut source);
+                stream = first.chain((&mut source).take(rest));
                 if let Err(e) = io::copy(&mut (&mut stream).take(left), &mut io::sink()) {
                     self.input_error(out, diag, &ToolError::input(diag_name, &e));
                     return Ok(None);

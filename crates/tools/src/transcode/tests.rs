@@ -208,7 +208,6 @@ fn a_long_line_keeps_bounded_bytes_and_exact_offsets() {
 
 #[test]
 fn decisions() {
-    let more = |_| -> Result<(Vec<u8>, bool), ()> { unreachable!() };
     let utf8 = |skip, evidence| Reading::Bytes {
         skip,
         guess: Some(Guess {
@@ -217,41 +216,46 @@ fn decisions() {
         }),
     };
     assert_eq!(
-        decide(From::Bytes, b"\xFF\xFEa\0", true, more),
-        Ok(Reading::Bytes {
+        decide(From::Bytes, b"\xFF\xFEa\0", true),
+        (Reading::Bytes {
             skip: 0,
             guess: None
         })
     );
     assert_eq!(
-        decide(From::Label(WINDOWS_1252), b"\xEF\xBB\xBFx", true, more),
-        Ok(utf8(3, Evidence::Bom))
+        decide(From::Label(WINDOWS_1252), b"\xEF\xBB\xBFx", true),
+        (utf8(3, Evidence::Bom))
     );
     assert_eq!(
-        decide(From::Auto, "é".as_bytes(), true, more),
-        Ok(utf8(0, Evidence::Utf8))
+        decide(From::Auto, "é".as_bytes(), true),
+        (utf8(0, Evidence::Utf8))
     );
     // A character cut by the end of the first block is still UTF-8.
     assert_eq!(
-        decide(From::Auto, &"é".as_bytes()[..1], false, more),
-        Ok(utf8(0, Evidence::Utf8))
+        decide(From::Auto, &"é".as_bytes()[..1], false),
+        (utf8(0, Evidence::Utf8))
     );
     let latin = b"caf\xE9 na\xEFve \xABquote\xBB, d\xE9j\xE0 vu";
     assert_eq!(
-        decide(From::Auto, &latin[..10], false, |n| Ok::<_, ()>((
-            latin[..n.min(latin.len())].to_vec(),
-            true
-        ))),
-        Ok(Reading::Decoded(Guess {
+        decide(From::Auto, latin, true),
+        (Reading::Decoded(Guess {
             encoding: WINDOWS_1252,
             evidence: Evidence::Detected
         }))
     );
     assert_eq!(
-        decide(From::Label(SHIFT_JIS), b"abc", true, more),
-        Ok(Reading::Decoded(Guess {
+        decide(From::Label(SHIFT_JIS), b"abc", true),
+        (Reading::Decoded(Guess {
             encoding: SHIFT_JIS,
             evidence: Evidence::Given
         }))
+    );
+    // Not UTF-8, with a NUL: a binary file, searched as its bytes.
+    assert_eq!(
+        decide(From::Auto, b"caf\xE9\0", true),
+        Reading::Bytes {
+            skip: 0,
+            guess: None
+        }
     );
 }
