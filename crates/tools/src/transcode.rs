@@ -185,46 +185,8 @@ pub fn sniff(
     from: From,
     reader: &mut dyn Read,
     file: Option<&std::fs::File>,
-) -> io::Result<(Reading, Vec<u8>, bool)> {
-    let mut kept = Vec::new();
-    let mut eof = false;
-    // The first `n` bytes (fewer at the end of the input), and whether they are all of it.
-    let mut first = |n: usize, kept: &mut Vec<u8>, eof: &mut bool| -> io::Result<(Vec<u8>, bool)> {
-        #[cfg(unix)]
-        if let Some(f) = file {
-            use std::os::unix::fs::FileExt;
-            let mut buf = vec![0u8; n + 1];
-            let mut got = 0;
-            while got < buf.len() {
-                match f.read_at(&mut buf[got..], got as u64) {
-                    Ok(0) => break,
-                    Ok(k) => got += k,
-                    Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
-                    Err(e) => return Err(e),
-                }
-            }
-            let complete = got <= n;
-            buf.truncate(got.min(n));
-            return Ok((buf, complete));
-        }
-        let _ = file;
-        while !*eof && !decided(from, kept, n) {
-            let k = SCRATCH.with_borrow_mut(|buf| {
-                // As much as one read gives: the search reads no more of a small file.
-                let k = loop {
-                    match reader.read(buf) {
-                        Ok(k) => break k,
-                        Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
-                        Err(e) => return Err(e),
-                    }
-                };
-                kept.extend_from_slice(&buf[..k]);
-                Ok(k)
-            })?;
-            *eof = k == 0;
-        }
-        Ok((kept[..kept.len().min(n)].to_vec(), *eof))
-    };
+) -> io::Result<(Reading, Kept, bool)> {
+    let mut kept = Kept::new();
     let n = from.prefix_len();
     if n == 0 {
         let bytes = Reading::Bytes {
@@ -233,16 +195,99 @@ pub fn sniff(
         };
         return Ok((bytes, kept, false));
     }
-    let (prefix, complete) = first(n, &mut kept, &mut eof)?;
-    let reading = decide(from, &prefix, complete);
+    #[cfg(unix)]
+    if let Some(f) = file {
+        use std::os::unix::fs::FileExt;
+        let mut got = 0;
+        while got <= n {
+            match f.read_at(&mut kept.buf[got..=n], got as u64) {
+                Ok(0) => break,
+                Ok(k) => got += k,
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+                Err(e) => return Err(e),
+            }
+        }
+        let reading = decide(from, &kept.buf[..got.min(n)], got <= n);
+        return Ok((reading, kept, false));
+    }
+    let _ = file;
+    let mut eof = false;
+    while !eof && !decided(from, kept.held(), n) {
+        // As much as one read gives: the search reads no more of a small file.
+        let k = loop {
+            match reader.read(&mut kept.buf[kept.len..]) {
+                Ok(k) => break k,
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+                Err(e) => return Err(e),
+            }
+        };
+        kept.len += k;
+        eof = k == 0;
+    }
+    let reading = decide(from, &kept.held()[..kept.len.min(n)], eof);
     Ok((reading, kept, eof))
 }
 
-std::thread_local! {
-    /// Where [`sniff`] reads: zeroed once per thread, not once per input (with `-r` over
-    /// many small files, zeroing costs more than the read).
-    static SCRATCH: RefCell<Vec<u8>> = RefCell::new(vec![0; 96 * 1024]);
+/// The first bytes of a stream that [`sniff`] read, to be read again before the rest.
+/// Its buffer goes back to the thread when it is dropped: zeroed once per thread, not
+/// once per input (with `-r` over many small files, zeroing costs more than the read).
+#[derive(Debug)]
+pub struct Kept {
+    buf: Vec<u8>,
+    len: usize,
+    pos: usize,
 }
+
+std::thread_local! {
+    static SPARE: std::cell::Cell<Vec<u8>> = const { std::cell::Cell::new(Vec::new()) };
+}
+
+impl Kept {
+    fn new() -> Kept {
+        let mut buf = SPARE.take();
+        if buf.len() < KEPT {
+            buf = vec![0; KEPT];
+        }
+        Kept {
+            buf,
+            len: 0,
+            pos: 0,
+        }
+    }
+
+    /// The bytes kept.
+    pub fn held(&self) -> &[u8] {
+        &self.buf[..self.len]
+    }
+
+    /// Drops the first `n` bytes (a byte order mark): the ones left, and how many were
+    /// dropped.
+    pub fn skip(&mut self, n: u64) -> u64 {
+        let k = usize::try_from(n)
+            .unwrap_or(usize::MAX)
+            .min(self.len - self.pos);
+        self.pos += k;
+        k as u64
+    }
+}
+
+impl Read for Kept {
+    fn read(&mut self, out: &mut [u8]) -> io::Result<usize> {
+        let n = out.len().min(self.len - self.pos);
+        out[..n].copy_from_slice(&self.buf[self.pos..self.pos + n]);
+        self.pos += n;
+        Ok(n)
+    }
+}
+
+impl Drop for Kept {
+    fn drop(&mut self) {
+        SPARE.set(std::mem::take(&mut self.buf));
+    }
+}
+
+/// [`Kept`]'s buffer: one read of the search (96 KiB), more than [`AUTO_FIRST`].
+const KEPT: usize = 96 * 1024;
 
 /// Whether the first bytes of a stream, `kept`, are enough for [`decide`] (`n` from
 /// [`From::prefix_len`]): `n` of them, or (but for `auto`) a first byte that starts no

@@ -1,7 +1,7 @@
 //! The run of `utf8-count` from its validated [`Config`]: counts, `--check`, `--explain`.
 
 use std::fmt::Write as _;
-use std::io::{self, Cursor, Read, Write as _};
+use std::io::{self, Read, Write as _};
 
 use utf8_codec::ErrorKind;
 use utf8_codec::stream::Event;
@@ -184,12 +184,12 @@ impl Config {
             };
             let rest = if whole { 0 } else { u64::MAX };
             match reading {
-                Reading::Bytes { skip: 0, guess } if kept.is_empty() => {
+                Reading::Bytes { skip: 0, guess } if kept.held().is_empty() => {
                     let mut t = self.count_bytes(source, mode, name)?;
                     t.encoding = guess;
                     return Ok(t);
                 }
-                _ => return decoded(reading, Cursor::new(kept).chain(source.take(rest)), mode),
+                _ => return decoded(reading, kept.chain(source.take(rest)), mode),
             }
         }
         self.count_bytes(source, mode, name)

@@ -3,7 +3,7 @@
 
 use std::cell::RefCell;
 use std::ffi::OsString;
-use std::io::{self, Cursor, Read};
+use std::io::{self, Read};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -186,12 +186,9 @@ impl Config {
                         crate::mmap::on_shrink_say(PROGRAM, diag_name);
                         Transcoder::mapped(file, g.encoding, skip, map)
                     }
-                    _ => Transcoder::new(
-                        Cursor::new(kept).chain((&mut source).take(rest)),
-                        g.encoding,
-                        skip,
-                        map,
-                    ),
+                    _ => {
+                        Transcoder::new(kept.chain((&mut source).take(rest)), g.encoding, skip, map)
+                    }
                 };
                 Feed::Read(&mut transcoder)
             }
@@ -217,9 +214,8 @@ impl Config {
             }
             (Reading::Bytes { skip, .. }, _) => {
                 start = skip;
-                let mut first = Cursor::new(kept);
-                first.set_position(skip);
-                let left = skip.saturating_sub(first.get_ref().len() as u64);
+                let mut first = kept;
+                let left = skip - first.skip(skip);
                 stream = first.chain((&mut source).take(rest));
                 if let Err(e) = io::copy(&mut (&mut stream).take(left), &mut io::sink()) {
                     self.input_error(out, diag, &ToolError::input(diag_name, &e));
