@@ -25,10 +25,12 @@ import unicodedata
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from samples import sample, strings  # noqa: E402
 
+# Without ftfy installed, `import ftfy` would find this directory's ftfy/ (its test cases)
+# as an empty namespace package: ask for what is used.
 try:
-    import ftfy
+    from ftfy import __version__ as FTFY_VERSION, fix_encoding
 except ImportError:
-    ftfy = None
+    FTFY_VERSION, fix_encoding = None, None
 
 LANGS = ["cs", "pl", "hu", "ru", "uk", "bg", "fr", "de", "es", "el", "tr", "he", "ar",
          "lt", "lv", "et", "vi", "th", "ja", "zh_CN", "zh_TW", "ko", "fi", "uz"]
@@ -47,7 +49,7 @@ def latin1(data):
 def main():
     outdir = sys.argv[1]
     os.makedirs(outdir, exist_ok=True)
-    print(f"ftfy {ftfy.__version__}" if ftfy else "no ftfy")
+    print(f"ftfy {FTFY_VERSION}" if fix_encoding else "no ftfy")
     for lang in LANGS:
         nfc = strings(lang)
         nfd = [unicodedata.normalize("NFD", s) for s in nfc]
@@ -73,9 +75,9 @@ def write(base, data):
             path = f"{base}.{name}x{n}"
             with open(path + ".in", "wb") as f:
                 f.write(text.encode("utf-8"))
-            if ftfy:
+            if fix_encoding:
                 with open(path + ".ftfy", "wb") as f:
-                    f.write(ftfy.fix_encoding(text).encode("utf-8"))
+                    f.write(fix_encoding(text).encode("utf-8"))
 
 
 if __name__ == "__main__":
