@@ -14,14 +14,22 @@
 //!
 //! * a two-byte sequence is fixed only into the letters of the languages whose mojibake is
 //!   common — Latin-1 and Latin Extended-A (`Ã©` → `é`, `Å‚` → `ł`), Greek, Cyrillic,
-//!   Hebrew, Arabic — never into IPA, NKo or combining marks: clean `CAFÉ…` (`É` 0xC9,
-//!   `…` 0x85) would read as `Ʌ`, and clean `Fuß“` as the NKo letter U+07D3;
-//! * a Greek, Cyrillic, Hebrew or Arabic letter, or a combining mark, comes from a pair
-//!   that an uppercase Latin letter followed by punctuation also spells (clean Spanish
-//!   `Ñ…` is Cyrillic `х`, Catalan `Ó…` is `Ӆ`, Italian `Ì…` is U+0305), so these are
-//!   fixed only once a line of the text (this one or an earlier one) had two of the class
-//!   side by side: mojibake of a Russian word is made of such pairs, clean text has them
-//!   alone;
+//!   Hebrew, Arabic — and into combining marks and modifier letters; never into IPA or
+//!   NKo: clean `CAFÉ…` (`É` 0xC9, `…` 0x85) would read as `Ʌ`, and clean `Fuß“` as the
+//!   NKo letter U+07D3;
+//! * a Greek, Cyrillic, Hebrew or Arabic letter comes from a pair that an uppercase Latin
+//!   letter followed by punctuation also spells (clean Spanish `Ñ…` is Cyrillic `х`,
+//!   Catalan `Ó…` is `Ӆ`), so these are fixed only once a line of the text (this one or an
+//!   earlier one) had two of the class side by side: mojibake of a Russian word is made of
+//!   such pairs, clean text has them alone;
+//! * a combining mark (U+0300-U+036F: decomposed text, `eÌ\u{81}` is `e` U+0301) or a
+//!   modifier letter (U+02B0-U+02FF: `GeÊ»ez` is `Geʻez`) comes from `Ì Í Ê Ë` and a
+//!   second character, which clean text has too (Italian `COSÌ…` is U+0305, Czech `PÍŠE`
+//!   U+034A), so it is fixed where ftfy's `badness` calls the pair mojibake — a C1 control
+//!   or one of ftfy's `bad` signs after the capital, a lowercase letter before it,
+//!   punctuation inside a word (the rules and their sources in `mojibake/marks.rs`) — and
+//!   otherwise only in a line that holds other mojibake or two marks side by side, as ftfy
+//!   decodes a whole text once any of it is bad;
 //! * a three- or four-byte sequence (`â€œ`, `æ—¥`) is fixed only into the blocks of living
 //!   scripts, punctuation and symbols, CJK and emoji: clean `á`, no-break space, `–`
 //!   spells Mongolian U+1816.
@@ -32,6 +40,10 @@
 //! no piece cuts one.
 
 use std::fmt;
+
+mod marks;
+
+use marks::Verdict;
 
 /// One run of mojibake replaced.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -114,8 +126,9 @@ enum Class {
     Cyrillic,
     Hebrew,
     Arabic,
-    /// Combining marks (decomposed Vietnamese): clean `COSÌ…` is U+0305.
-    Combining,
+    /// Combining marks and modifier letters (U+02B0-U+036F): fixed on their context
+    /// ([`marks::verdict`]), clean `COSÌ…` is U+0305.
+    Mark,
     /// A sequence that reads as clean text as easily ([`suspicious`]): fixed next to another
     /// fix, or where the text holds mojibake of class `Alone`.
     Suspicious,
@@ -134,7 +147,8 @@ fn plausible(c: char, len: usize, last: char) -> Option<Class> {
             0xA0..=0x17F | 0x192 | 0x2C6 | 0x2DC => Some(Class::Alone),
             // Vietnamese's horned letters
             0x1A0 | 0x1A1 | 0x1AF | 0x1B0 => Some(Class::Alone),
-            0x300..=0x36F => Some(Class::Combining),
+            // modifier letters and combining marks
+            0x2B0..=0x36F => Some(Class::Mark),
             0x370..=0x3FF => Some(Class::Greek),
             0x400..=0x4FF => Some(Class::Cyrillic),
             0x591..=0x5F4 => Some(Class::Hebrew),
@@ -220,8 +234,8 @@ fn candidates(
             None => i += 1,
         }
     }
-    // Letters of other scripts and combining marks only where two of the class stood side
-    // by side in this line or an earlier one (mojibake of a word in that script); a fix of
+    // Letters of other scripts only where two of the class stood side by side in this line
+    // or an earlier one (mojibake of a word in that script), marks there too; a fix of
     // class `Alone` marks the line as holding mojibake, which suspicious ones then join.
     let pair = |class| {
         found
@@ -242,13 +256,32 @@ fn candidates(
         (k > 0 && found[k - 1].at + found[k - 1].len == c.at)
             || found.get(k + 1).is_some_and(|n| c.at + c.len == n.at)
     };
-    let trusted = found.iter().any(|c| c.class == Class::Alone);
+    // Combining marks and modifier letters by their own context ([`marks`]); one that is
+    // mojibake wherever it stands marks the line as holding mojibake, as a fix of class
+    // `Alone` does.
     keep.clear();
-    keep.extend((0..found.len()).map(|k| match found[k].class {
-        Class::Alone => true,
-        Class::Suspicious => next_to_another(k) || trusted,
-        class => allowed.contains(&class),
-    }));
+    let mut trusted = false;
+    for k in 0..found.len() {
+        let (kept, sure) = match found[k].class {
+            Class::Alone => (true, true),
+            Class::Mark => match marks::verdict(chars, found, k) {
+                Verdict::Sure => (true, true),
+                Verdict::InWord => (true, false),
+                Verdict::Unsure => (false, false),
+            },
+            _ => (false, false),
+        };
+        keep.push(kept);
+        trusted |= sure;
+    }
+    for k in 0..found.len() {
+        keep[k] = keep[k]
+            || match found[k].class {
+                Class::Suspicious => next_to_another(k) || trusted,
+                Class::Mark => trusted || allowed.contains(&Class::Mark),
+                class => allowed.contains(&class),
+            };
+    }
     let mut k = 0;
     found.retain(|_| {
         k += 1;

@@ -111,3 +111,75 @@ fn streaming_in_any_pieces_gives_the_same_text() {
         assert_eq!(out, whole, "cut at {cut}");
     }
 }
+
+#[test]
+fn decomposed_text_and_modifier_letters() {
+    // `Miércoles` decomposed (`e` U+0301: CC 81, the C1 control U+0081 after `Ì`), and a
+    // modifier letter (U+02BB: CA BB, `Ê»`).
+    assert_eq!(mojibake("Mie\u{301}rcoles"), "MieÌ\u{81}rcoles");
+    assert_eq!(fix("MieÌ\u{81}rcoles", 0).0, "Mie\u{301}rcoles");
+    assert_eq!(mojibake("Geʻez"), "GeÊ»ez");
+    assert_eq!(fix("GeÊ»ez", 0).0, "Geʻez");
+    for text in [
+        "Mie\u{301}rcoles, Ge\u{2BB}ez",
+        // French, German, Czech, Danish, Polish, Bulgarian, Greek: the marks after
+        // lowercase and capital letters, inside and at the end of words.
+        "cre\u{301}e\u{301}, a\u{300} la\u{300}, de\u{301}ja\u{300} vu",
+        "fu\u{308}r U\u{308}BER Gro\u{308}\u{df}e",
+        "Pr\u{30C}i\u{301}li\u{161} z\u{30C}lut\u{30C}ouc\u{30C}ky\u{301} ku\u{30A}n\u{30C}",
+        "pa\u{30A} a\u{30A}bent, A\u{30A}RHUS",
+        "z\u{307}o\u{301}\u{142}w ge\u{328}s\u{301}",
+        "Максималният брои\u{306} опити",
+        "Πρε\u{301}πει να οριστει\u{301}",
+        // Vietnamese: two marks on one base.
+        "Tie\u{302}\u{301}ng Vie\u{323}\u{302}t, ngu\u{31B}\u{300}o\u{31B}\u{300}i",
+        // Uzbek and Hawaiian: modifier letters inside a word and starting one.
+        "bo\u{2BB}lmadi, noma\u{2BC}lum, \u{2BB}Ilelani, \u{2BB}I\u{304}nia",
+        // A mark on a symbol: `≠` decomposed.
+        "a =\u{338} b",
+    ] {
+        let once = mojibake(text);
+        assert_eq!(fix(&once, 0).0, text, "once: {once}");
+        let twice = mojibake(&once);
+        assert_eq!(fix(&twice, 0).0, text, "twice: {twice}");
+        assert_eq!(fix(&latin1(text), 0).0, text, "latin-1");
+    }
+}
+
+#[test]
+fn clean_capitals_before_punctuation_stay() {
+    for clean in [
+        // `Ì…` is U+0305, `ÌŠ` U+030A, `ÍŠ` U+034A, `ÍŽ` U+034E, `Ë’` U+02D2, `Í—` U+0357,
+        // `Ê»` U+02BB, `Ë™` U+02D9: capitals before punctuation, or Czech capitals.
+        "COSÌ… PIÙ”",
+        "PÍŠE, BLÍŽE, VÍŠ",
+        "ZOË’s and CHLOË’s",
+        "—SÍ—dijo él. ¿SÍ? «SÍ»",
+        "PEUT-ÊTRE» NOËL™ CITROËN®",
+        "AÍ… EÌ– OÌ’",
+        // ftfy's negative.json: "'Ê' followed by an ellipsis".
+        "RETWEET SE VOCÊ…",
+    ] {
+        assert_eq!(fix(clean, 0), (clean.to_string(), Vec::new()), "{clean}");
+    }
+}
+
+#[test]
+fn ambiguous_marks_wait_for_company() {
+    // A capital before `Ì€` at the end of a word: decomposed `CITTÀ`, or a capital `Ì` and
+    // a euro sign. ftfy leaves it too, unless the text has mojibake elsewhere.
+    assert_eq!(fix("CITTAÌ€", 0).0, "CITTAÌ€");
+    assert_eq!(
+        fix("CITTAÌ€ PIUÌ€ cafÃ©", 0).0,
+        "CITTA\u{300} PIU\u{300} café"
+    );
+    // A mark that is mojibake wherever it stands (a C1 control after `Ì`) says the line
+    // has mojibake.
+    assert_eq!(fix("CITTAÌ€ E\u{301}", 0).0, "CITTAÌ€ E\u{301}");
+    assert_eq!(fix("CITTAÌ€ EÌ\u{81}", 0).0, "CITTA\u{300} E\u{301}");
+    // ftfy's in-the-wild.json: "fancy Unicode crossing-out, but mojibaked".
+    assert_eq!(
+        fix("hotel $49 $Ì¶6Ì¶3Ì¶ updated 2018", 0).0,
+        "hotel $49 $\u{336}6\u{336}3\u{336} updated 2018"
+    );
+}
