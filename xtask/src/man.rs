@@ -53,6 +53,10 @@ fn extra(tool: Tool) -> Extra {
                     "Sequence lengths and errors by kind, as JSON lines:",
                     "utf8-count --histogram --json data.csv",
                 ),
+                (
+                    "Count files in any encoding as the text they decode to, each file's encoding detected:",
+                    "utf8-count --from auto --json *.txt",
+                ),
             ],
         },
         Tool::Grep => Extra {
@@ -80,6 +84,10 @@ fn extra(tool: Tool) -> Extra {
                 (
                     "Several patterns, one per line of a file, with the matches only:",
                     "utf8-grep -o -f words.txt book.txt",
+                ),
+                (
+                    "Search a tree of files in mixed encodings (UTF-8, UTF-16, GBK, Shift_JIS, windows-1252, ...), byte offsets counted in each file:",
+                    "utf8-grep -r --from auto -b donn\u{e9}es docs",
                 ),
             ],
         },

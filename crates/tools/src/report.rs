@@ -333,6 +333,66 @@ impl<'a> ErrorReport<'a> {
     }
 }
 
+/// A sequence that is malformed in an encoding other than UTF-8 (`--from`), located.
+#[derive(Clone, Copy, Debug)]
+pub struct Malformed<'a> {
+    /// Where it is: `offset` counts the bytes of the input as it is on disk, `line` and
+    /// `column` the decoded text.
+    pub at: Located<'a>,
+    /// The encoding it is not valid in.
+    pub encoding: &'static encoding_rs::Encoding,
+}
+
+/// An error report in text and in JSON: [`ErrorReport`] (UTF-8's), [`Malformed`] (another
+/// encoding's).
+pub trait Report {
+    /// The text line, without a newline; with `color`, the kind is bold red.
+    fn text(&self, program: &str, color: bool) -> String;
+    /// The JSON object, one line without a newline.
+    fn json(&self) -> String;
+}
+
+impl Report for ErrorReport<'_> {
+    fn text(&self, program: &str, color: bool) -> String {
+        ErrorReport::text(self, program, color)
+    }
+
+    fn json(&self) -> String {
+        ErrorReport::json(self)
+    }
+}
+
+impl Report for Malformed<'_> {
+    /// `PROGRAM: PATH:LINE:COLUMN: malformed at byte OFFSET (BYTES): not a valid ENCODING
+    /// sequence`.
+    ///
+    /// ```
+    /// use utf8_tools::report::{Located, Malformed, Report};
+    /// let at = Located { path: "a.txt", line: 1, column: 2, offset: 1, bytes: b"\x81" };
+    /// let m = Malformed { at, encoding: encoding_rs::SHIFT_JIS };
+    /// assert_eq!(m.text("utf8-grep", false),
+    ///     "utf8-grep: a.txt:1:2: malformed at byte 1 (81): not a valid Shift_JIS sequence");
+    /// assert!(m.json().contains(r#""kind": "malformed", "bytes": "81""#));
+    /// ```
+    fn text(&self, program: &str, color: bool) -> String {
+        let why = format!("not a valid {} sequence", self.encoding.name());
+        self.at.text(program, color, "malformed", &why)
+    }
+
+    fn json(&self) -> String {
+        json_line(&ErrorJson {
+            path: self.at.path,
+            offset: self.at.offset,
+            len: self.at.bytes.len(),
+            kind: "malformed",
+            bytes: hex(self.at.bytes),
+            line: self.at.line,
+            column: self.at.column,
+            encoding: Some(self.encoding.name()),
+        })
+    }
+}
+
 /// An error's JSON object, fields in DESIGN.md's order. `kind` is an [`ErrorKind`]'s name, or
 /// `malformed` with the `encoding` of a `utf8-repair --from` input.
 #[derive(Debug, Serialize)]

@@ -337,6 +337,23 @@ pub struct Transcoder<'m, R> {
     spill_at: usize,
     errors: u64,
     map: Option<&'m RefCell<OffsetMap>>,
+    /// Where malformed sequences are listed, when they are reported.
+    bad: Option<&'m RefCell<VecDeque<Bad>>>,
+    /// The last bytes decoded, from file offset `tail_off` (a malformed sequence may have
+    /// begun in an earlier read).
+    tail: Vec<u8>,
+    tail_off: u64,
+}
+
+/// A malformed sequence of the encoding, as [`Transcoder::reporting`] lists it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Bad {
+    /// Where its U+FFFD is in the decoded text.
+    pub decoded: u64,
+    /// Where it is in the file.
+    pub offset: u64,
+    /// Its bytes.
+    pub bytes: Vec<u8>,
 }
 
 /// A decoder: this module's for UTF-16 (the same text as encoding_rs's), else
@@ -437,7 +454,17 @@ impl<'m, R: Read> Transcoder<'m, R> {
             spill_at: 0,
             errors: 0,
             map,
+            bad: None,
+            tail: Vec::new(),
+            tail_off: 0,
         }
+    }
+
+    /// Lists each malformed sequence in `to` as it is decoded (the reader of the text
+    /// takes them from the front).
+    pub fn reporting(mut self, to: &'m RefCell<VecDeque<Bad>>) -> Self {
+        self.bad = Some(to);
+        self
     }
 
     /// Malformed sequences met so far.
@@ -524,7 +551,34 @@ impl<'m, R: Read> Transcoder<'m, R> {
                 None => (src.len(), false),
             };
             let last = self.eof;
+            let start = self.pos;
             let (res, read, written) = self.decoder.decode(&src[..piece], &mut buf[w..], last);
+            if let (Some(list), DecoderResult::Malformed(bad, extra)) = (self.bad, &res) {
+                let (bad, extra) = (u64::from(*bad), u64::from(*extra));
+                let end = start + read as u64 - extra;
+                let bytes = (end - bad..end)
+                    .filter_map(|o| match o.checked_sub(start) {
+                        Some(i) => src.get(i as usize).copied(),
+                        None => self
+                            .tail
+                            .get(o.checked_sub(self.tail_off)? as usize)
+                            .copied(),
+                    })
+                    .collect();
+                list.borrow_mut().push_back(Bad {
+                    decoded: self.out + written as u64,
+                    offset: end - bad,
+                    bytes,
+                });
+            }
+            if self.bad.is_some() {
+                // The last eight bytes decoded.
+                let keep = read.min(8);
+                let old = (8 - keep).min(self.tail.len());
+                self.tail.drain(..self.tail.len() - old);
+                self.tail.extend_from_slice(&src[read - keep..read]);
+                self.tail_off = start + read as u64 - self.tail.len() as u64;
+            }
             if let Some(m) = self.map {
                 m.borrow_mut().src.extend_from_slice(&src[..read]);
             }

@@ -307,3 +307,52 @@ fn count_reports_malformed_sequences_as_errors() {
         .run();
     assert_eq!(o.out(), "      1       3       9       1\n");
 }
+
+#[test]
+fn invalid_report_names_the_encodings_malformed_sequences_where_they_are_in_the_file() {
+    let dir = tempdir();
+    let d = dir.path();
+    write(d, "sj.txt", b"ok \x81 x\nline2 \x82\x20 \x83n\n");
+    let o = grep(d)
+        .args([
+            "--from",
+            "shift_jis",
+            "--invalid=report",
+            "-c",
+            "x",
+            "sj.txt",
+        ])
+        .run();
+    assert_eq!(o.out(), "1\n");
+    assert_eq!(
+        o.err(),
+        "utf8-grep: sj.txt:1:4: malformed at byte 3 (81): not a valid Shift_JIS sequence\n\
+         utf8-grep: sj.txt:2:7: malformed at byte 13 (82): not a valid Shift_JIS sequence\n"
+    );
+    // An unpaired surrogate in UTF-16 (a byte order mark decides), and an odd byte at the
+    // end; JSON names the encoding.
+    write(d, "u16.txt", b"\xFF\xFEa\x00\x00\xD8\n\x00b\x00!");
+    let o = grep(d)
+        .args(["--invalid=report", "-c", "--json", "b", "u16.txt"])
+        .run();
+    let errs: Vec<serde_json::Value> = o
+        .err()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(errs.len(), 2, "{}", o.err());
+    assert_eq!(
+        (
+            &errs[0]["offset"],
+            &errs[0]["bytes"],
+            &errs[0]["line"],
+            &errs[0]["column"]
+        ),
+        (&4.into(), &"00 D8".into(), &1.into(), &2.into())
+    );
+    assert_eq!(errs[0]["encoding"], "UTF-16LE");
+    assert_eq!(
+        (&errs[1]["offset"], &errs[1]["bytes"]),
+        (&10.into(), &"21".into())
+    );
+}

@@ -14,7 +14,7 @@ use crate::detect::Guess;
 use crate::diag::ToolError;
 use crate::engine::{Engine, errors};
 use crate::output::Output;
-use crate::report::{self, ErrorReport};
+use crate::report::{self, Report};
 
 /// One line of `--json` output.
 #[derive(Serialize)]
@@ -204,7 +204,7 @@ impl Sink for JsonSink<'_> {
         Ok(())
     }
 
-    fn invalid(&mut self, report: &ErrorReport<'_>) {
+    fn invalid(&mut self, report: &dyn Report) {
         report_invalid(&mut self.dest, report, true, false);
     }
 

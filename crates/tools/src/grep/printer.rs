@@ -10,7 +10,7 @@ use super::sink::{At, Dest, FileResult, Line, Sink, matches, report_invalid};
 use crate::color::{GREP_FILE_NAME, GREP_MATCH, GREP_NUMBER, GREP_SEPARATOR, Paint};
 use crate::diag::ToolError;
 use crate::output::Output;
-use crate::report::ErrorReport;
+use crate::report::Report;
 
 /// The output options shared by every file.
 #[derive(Debug, Clone, Copy)]
@@ -282,7 +282,7 @@ impl Sink for TextSink<'_> {
         Ok(())
     }
 
-    fn invalid(&mut self, report: &ErrorReport<'_>) {
+    fn invalid(&mut self, report: &dyn Report) {
         report_invalid(&mut self.dest, report, false, self.report_color);
     }
 

@@ -2,6 +2,7 @@
 //! the sink of the output mode, and the exit status.
 
 use std::cell::RefCell;
+use std::collections::VecDeque;
 use std::ffi::OsString;
 use std::io::{self, Read};
 use std::path::PathBuf;
@@ -169,6 +170,8 @@ impl Config {
             }
         };
         let map = RefCell::new(OffsetMap::default());
+        let bad = RefCell::new(VecDeque::new());
+        let offsets = self.settings.json || self.style.byte_offset;
         // The bytes read are the whole input: no read more (it would give 0).
         let rest = if all_read { 0 } else { u64::MAX };
         let (mut transcoder, mut stream);
@@ -179,7 +182,6 @@ impl Config {
         let feed = match (reading, source.regular_file()) {
             (Reading::Decoded(g), regular) => {
                 let skip = Reading::bom_len(g);
-                let offsets = self.settings.json || self.style.byte_offset;
                 let map = offsets.then_some(&map);
                 transcoder = match regular {
                     Some((file, len)) if len >= MAP_MIN => {
@@ -190,6 +192,9 @@ impl Config {
                         Transcoder::new(kept.chain((&mut source).take(rest)), g.encoding, skip, map)
                     }
                 };
+                if self.settings.report.is_some() {
+                    transcoder = transcoder.reporting(&bad);
+                }
                 Feed::Read(&mut transcoder)
             }
             (Reading::Bytes { skip, .. }, Some((file, len))) if len >= MAP_MIN => {
@@ -259,9 +264,7 @@ impl Config {
         let search =
             FileSearch::new(&self.settings, &self.matcher, sink, diag_name).starting_at(start);
         let search = match reading {
-            Reading::Decoded(_) if self.settings.json || self.style.byte_offset => {
-                search.decoded(&map)
-            }
+            Reading::Decoded(g) => search.decoded(g.encoding, offsets.then_some(&map), &bad),
             _ => search,
         };
         let r: FileResult = match search.run(feed) {

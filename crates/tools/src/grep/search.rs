@@ -9,7 +9,7 @@ use std::cell::RefCell;
 use std::collections::VecDeque;
 use std::sync::atomic::{AtomicBool, Ordering};
 
-use utf8_codec::stream::{Event, StreamError};
+use encoding_rs::Encoding;
 
 use super::buffer::{Buffer, Feed};
 use super::config::Settings;
@@ -18,10 +18,10 @@ use super::sink::{At, FileResult, Line, Sink, matches};
 use crate::diag::ToolError;
 use crate::engine::Scanner;
 use crate::position::LineTracker;
-use crate::transcode::OffsetMap;
+use crate::transcode::{Bad, OffsetMap};
 
+mod invalid;
 mod long_line;
-use crate::report::ErrorReport;
 
 /// Bytes read (or revealed from a mapped window) at a time: GNU grep's 96 KiB reads. A NUL
 /// makes the input binary from the first line that was not complete before the block that
@@ -45,6 +45,8 @@ fn streamable(s: &Settings, m: &Matcher) -> bool {
     locate && m.max_match_len() * 2 + 64 < LONG_LINE
 }
 
+/// `--invalid=report`: where the input's lines and columns are, and what finds its
+/// errors (the UTF-8 decoder; the transcoder's list for decoded text).
 struct Report {
     scanner: Scanner,
     tracker: LineTracker,
@@ -77,6 +79,9 @@ pub struct FileSearch<'a> {
     cancel: Option<&'a AtomicBool>,
     /// The input is text decoded from another encoding: where its offsets are in the file.
     map: Option<&'a RefCell<OffsetMap>>,
+    /// The input is text decoded from another encoding: its malformed sequences (for
+    /// `--invalid=report`), and the encoding.
+    malformed: Option<(&'a RefCell<VecDeque<Bad>>, &'static Encoding)>,
     /// Where the search started (past a byte order mark): the `--invalid=report` decoder
     /// counts from there.
     origin: u64,
@@ -115,6 +120,7 @@ impl<'a> FileSearch<'a> {
             in_long_line: false,
             cancel: None,
             map: None,
+            malformed: None,
             origin: 0,
         }
     }
@@ -127,10 +133,17 @@ impl<'a> FileSearch<'a> {
         self
     }
 
-    /// The input is text decoded from another encoding ([`crate::transcode::Transcoder`]);
-    /// `map` gives offsets in the file.
-    pub fn decoded(mut self, map: &'a RefCell<OffsetMap>) -> FileSearch<'a> {
-        self.map = Some(map);
+    /// The input is text decoded from `encoding` ([`crate::transcode::Transcoder`]): `map`
+    /// gives offsets in the file (when they are shown), `malformed` lists the malformed
+    /// sequences as they are decoded (for `--invalid=report`).
+    pub fn decoded(
+        mut self,
+        encoding: &'static Encoding,
+        map: Option<&'a RefCell<OffsetMap>>,
+        malformed: &'a RefCell<VecDeque<Bad>>,
+    ) -> FileSearch<'a> {
+        self.map = map;
+        self.malformed = Some((malformed, encoding));
         self
     }
 
@@ -197,35 +210,6 @@ impl<'a> FileSearch<'a> {
         Ok(true)
     }
 
-    /// Feeds `buf[fed..upto]` to the `--invalid=report` decoder.
-    fn feed(&mut self, upto: usize) {
-        let Some(r) = &mut self.report else { return };
-        if upto <= self.fed {
-            return;
-        }
-        let whole = self.data.bytes();
-        let data = &whole[self.fed..upto];
-        let (base, origin) = (self.base, self.origin);
-        let (sink, path) = (&mut *self.sink, self.diag_name);
-        let tracker = &mut r.tracker;
-        r.scanner.feed(data, |ev| match ev {
-            Event::Str(s) => tracker.text(s.as_bytes()),
-            Event::Char(c) => tracker.char(c),
-            Event::Error(e) => {
-                let e = shifted(e, origin);
-                let after = e
-                    .offset()
-                    .checked_sub(base)
-                    .map(|i| i as usize + e.len())
-                    .and_then(|i| whole.get(i..(i + 8).min(whole.len())))
-                    .unwrap_or(&[]);
-                invalid(sink, path, &e, after, tracker);
-                tracker.error();
-            }
-        });
-        self.fed = upto;
-    }
-
     fn discard(&mut self, d: usize) {
         self.data.discard(d);
         self.base += d as u64;
@@ -285,13 +269,8 @@ impl<'a> FileSearch<'a> {
                 break;
             }
         }
-        if let (Some(r), false) = (&mut self.report, self.stop) {
-            let (sink, path, tracker) = (&mut *self.sink, self.diag_name, &r.tracker);
-            r.scanner.finish(|ev| {
-                if let Event::Error(e) = ev {
-                    invalid(sink, path, &e, &[], tracker);
-                }
-            });
+        if !self.stop {
+            self.finish_report();
         }
         self.res.saw_nul = self.binary;
         self.sink.finish(&self.res)?;
@@ -578,18 +557,4 @@ fn show(
         }
     }
     Ok(())
-}
-
-/// `e`, found by a decoder that started at offset `origin` of the input.
-fn shifted(e: StreamError, origin: u64) -> StreamError {
-    if origin == 0 {
-        return e;
-    }
-    let at = utf8_codec::Utf8Error::new(0, e.len(), e.kind());
-    StreamError::from_error(origin + e.offset(), e.bytes(), at)
-}
-
-/// Reports an invalid sequence at the tracker's line and column.
-fn invalid(sink: &mut dyn Sink, path: &str, e: &StreamError, after: &[u8], t: &LineTracker) {
-    sink.invalid(&ErrorReport::new(path, e, after, t.line(), t.column()));
 }

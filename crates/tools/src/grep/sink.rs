@@ -6,7 +6,7 @@
 use super::matcher::Matcher;
 use crate::diag::{Diag, ToolError};
 use crate::output::Output;
-use crate::report::ErrorReport;
+use crate::report::Report;
 
 /// Where a line (or a match of `-o`) is: its number, absolute offset and column.
 #[derive(Debug, Clone, Copy)]
@@ -84,7 +84,7 @@ pub trait Sink {
     fn gap(&mut self) -> Result<(), ToolError>;
 
     /// An invalid sequence under `--invalid=report`.
-    fn invalid(&mut self, report: &ErrorReport<'_>);
+    fn invalid(&mut self, report: &dyn Report);
 
     /// The input is searched through (not called when reading it failed).
     ///
@@ -97,7 +97,7 @@ pub trait Sink {
 /// Writes an invalid-sequence report on stderr, as JSON or text (kind in color), after
 /// what was written to standard output so far (a terminal shows the report beside the
 /// line it concerns).
-pub fn report_invalid(dest: &mut Dest<'_>, report: &ErrorReport<'_>, json: bool, color: bool) {
+pub fn report_invalid(dest: &mut Dest<'_>, report: &dyn Report, json: bool, color: bool) {
     // A failed flush is met again, and reported, at the next write.
     let _ = dest.out.flush();
     if json {

@@ -19,7 +19,7 @@ use super::matcher::Matcher;
 use super::search::FileSearch;
 use super::sink::{At, FileResult, Line, Sink};
 use crate::diag::ToolError;
-use crate::report::ErrorReport;
+use crate::report::Report;
 
 /// The smallest part worth a thread of its own.
 const PART_MIN: u64 = 16 << 20;
@@ -149,7 +149,7 @@ impl Sink for Quiet {
         Ok(())
     }
 
-    fn invalid(&mut self, _: &ErrorReport<'_>) {}
+    fn invalid(&mut self, _: &dyn Report) {}
 
     fn finish(&mut self, _: &FileResult) -> Result<(), ToolError> {
         Ok(())

@@ -11,7 +11,7 @@ use utf8_codec::stream::StreamError;
 use super::unmojibake::FixReport;
 use crate::detect::Guess;
 use crate::position::LineTracker;
-use crate::report::{ErrorJson, ErrorReport, Located, hex, json_line};
+use crate::report::{ErrorReport, Located, Malformed, Report, json_line};
 
 /// Where reports go.
 #[derive(Debug)]
@@ -102,27 +102,18 @@ impl Reporter {
         t: &LineTracker,
     ) {
         self.malformed += 1;
+        let at = Located {
+            path: name,
+            line: t.line(),
+            column: t.column(),
+            offset,
+            bytes,
+        };
+        let m = Malformed { at, encoding: enc };
         let line = if self.json {
-            json_line(&ErrorJson {
-                path: name,
-                offset,
-                len: bytes.len(),
-                kind: "malformed",
-                bytes: hex(bytes),
-                line: t.line(),
-                column: t.column(),
-                encoding: Some(enc.name()),
-            })
+            m.json()
         } else {
-            let why = format!("not a valid {} sequence", enc.name());
-            let at = Located {
-                path: name,
-                line: t.line(),
-                column: t.column(),
-                offset,
-                bytes,
-            };
-            at.text(self.program, self.color, "malformed", &why)
+            m.text(self.program, self.color)
         };
         self.emit(line);
     }
