@@ -32,6 +32,7 @@ use crate::workspace::{self, Result};
 
 pub mod comparisons;
 pub mod corpus;
+pub mod encodings;
 pub mod options;
 pub mod real;
 pub mod regex;
@@ -52,9 +53,11 @@ pub const USAGE: &str = "  bench [--mib N] [--runs N] [--only NAME,...] [--no-wr
                       (default 5), and rewrite the Binaries section of BENCHMARKS.md;
                       NAME: count, count-one, words, words-seps, words-cost,
                       threads, grep
-                      (grep-ascii, grep-cjk), repair, real (real-tree, real-rare,
+                      (grep-ascii, grep-cjk), repair, enc (enc-utf16, enc-sjis: UTF-16
+                      and Shift_JIS), real (real-tree, real-rare,
                       real-f10..real-f10000, real-invert, real-icase, real-word,
-                      real-lines, real-split, real-re-NAME and real-re-NAME-tree
+                      real-lines, real-split, real-auto-tree (--from auto),
+                      real-re-NAME and real-re-NAME-tree
                       for the regexes alt, ident, icase, word, anchored, digits,
                       rare, only: the cargo registry's sources);
                       --only and --no-write leave BENCHMARKS.md alone";
@@ -129,6 +132,9 @@ pub fn run(root: &Path, opts: &Options) -> Result<()> {
     let mut outcomes = Vec::new();
     for name in &opts.only {
         let o = match &real {
+            r if encodings::NAMES.contains(name) => {
+                encodings::run_encoding(name, &tools, &c, r.as_ref(), opts, &dir)?
+            }
             Some(r) if name.starts_with("real-re-") => {
                 regex::run_regex(name, &tools, r, opts, &dir)?
             }

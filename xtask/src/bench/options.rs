@@ -5,7 +5,7 @@ use clap::Parser;
 use crate::workspace::positive;
 
 /// Every comparison, in the order they run.
-pub const COMPARISONS: [&str; 37] = [
+pub const COMPARISONS: [&str; 40] = [
     "count",
     "count-one",
     "words",
@@ -16,6 +16,8 @@ pub const COMPARISONS: [&str; 37] = [
     "grep-ascii",
     "grep-cjk",
     "repair",
+    "enc-utf16",
+    "enc-sjis",
     "real-tree",
     "real-rare",
     "real-f10",
@@ -27,6 +29,7 @@ pub const COMPARISONS: [&str; 37] = [
     "real-word",
     "real-lines",
     "real-split",
+    "real-auto-tree",
     "real-re-alt",
     "real-re-alt-tree",
     "real-re-ident",
@@ -61,11 +64,12 @@ pub struct Args {
     #[arg(long, value_name = "N", default_value_t = 5, value_parser = positive::<usize>)]
     runs: usize,
     /// Only these comparisons (count, count-one, words, words-seps, words-cost, threads,
-    /// grep-ascii, grep-cjk, repair, real-tree, real-rare, real-f10 ... real-f10000,
-    /// real-invert, real-icase, real-word, real-lines, real-split, real-re-NAME and
-    /// real-re-NAME-tree for the regex workloads alt, ident, icase, word, anchored, digits,
-    /// rare, only; `grep` is both grep ones, `real` every real-text one, `real-re` every
-    /// regex one); leaves BENCHMARKS.md alone.
+    /// grep-ascii, grep-cjk, repair, enc-utf16, enc-sjis, real-tree, real-rare, real-f10 ...
+    /// real-f10000, real-invert, real-icase, real-word, real-lines, real-split,
+    /// real-auto-tree, real-re-NAME and real-re-NAME-tree for the regex workloads alt, ident,
+    /// icase, word, anchored, digits, rare, only; `grep` is both grep ones, `enc` both
+    /// encoding ones, `real` every real-text one, `real-re` every regex one); leaves
+    /// BENCHMARKS.md alone.
     #[arg(long, value_name = "NAME,...", value_parser = comparisons)]
     only: Option<Only>,
     /// Leave BENCHMARKS.md alone.
