@@ -1,5 +1,5 @@
 //! Files in other encodings read as the UTF-8 they decode to: what `--from` asks for
-//! ([`From`]), what is decided for one input from its first bytes ([`decide`]), and the
+//! ([`FromArg`]), what is decided for one input from its first bytes ([`decide`]), and the
 //! reader that transcodes through encoding_rs ([`Transcoder`]) while keeping what maps
 //! offsets in the decoded text back to the file's ([`OffsetMap`]).
 //!
@@ -17,7 +17,7 @@ use crate::mmap::{WINDOW, Window};
 
 /// What `--from` asks for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum From {
+pub enum FromArg {
     /// The bytes as they are (`--from utf-8`; utf8-count without `--from`).
     Bytes,
     /// A byte order mark decides (UTF-8, UTF-16LE, UTF-16BE); without one, the bytes as
@@ -29,27 +29,27 @@ pub enum From {
     Auto,
 }
 
-impl From {
-    /// The value of `--from`: `auto` or any WHATWG label (`utf-8` is [`From::Bytes`]).
+impl FromArg {
+    /// The value of `--from`: `auto` or any WHATWG label (`utf-8` is [`FromArg::Bytes`]).
     ///
     /// # Errors
     ///
     /// The label names no encoding: the usage message.
     ///
     /// ```
-    /// use utf8_tools::transcode::From;
-    /// assert_eq!(From::parse("AUTO"), Ok(From::Auto));
-    /// assert_eq!(From::parse("latin1"), Ok(From::Label(encoding_rs::WINDOWS_1252)));
-    /// assert_eq!(From::parse("utf8"), Ok(From::Bytes));
-    /// assert!(From::parse("klingon").is_err());
+    /// use utf8_tools::transcode::FromArg;
+    /// assert_eq!(FromArg::parse("AUTO"), Ok(FromArg::Auto));
+    /// assert_eq!(FromArg::parse("latin1"), Ok(FromArg::Label(encoding_rs::WINDOWS_1252)));
+    /// assert_eq!(FromArg::parse("utf8"), Ok(FromArg::Bytes));
+    /// assert!(FromArg::parse("klingon").is_err());
     /// ```
-    pub fn parse(label: &str) -> Result<From, String> {
+    pub fn parse(label: &str) -> Result<FromArg, String> {
         if label.eq_ignore_ascii_case("auto") {
-            return Ok(From::Auto);
+            return Ok(FromArg::Auto);
         }
         match Encoding::for_label(label.as_bytes()) {
-            Some(enc) if enc == UTF_8 => Ok(From::Bytes),
-            Some(enc) => Ok(From::Label(enc)),
+            Some(enc) if enc == UTF_8 => Ok(FromArg::Bytes),
+            Some(enc) => Ok(FromArg::Label(enc)),
             None => Err(format!(
                 "unknown encoding '{label}' (expected auto or a WHATWG label such as utf-8, \
                  windows-1252, iso-8859-2, shift_jis, gb18030 or utf-16le)"
@@ -61,9 +61,9 @@ impl From {
     /// `auto`) a block that shows whether the input is UTF-8 ([`AUTO_FIRST`]).
     pub fn prefix_len(self) -> usize {
         match self {
-            From::Bytes => 0,
-            From::Sniff | From::Label(_) => 3,
-            From::Auto => AUTO_FIRST,
+            FromArg::Bytes => 0,
+            FromArg::Sniff | FromArg::Label(_) => 3,
+            FromArg::Auto => AUTO_FIRST,
         }
     }
 }
@@ -107,21 +107,21 @@ impl Reading {
 }
 
 /// How an input that begins with `prefix` (the whole input when `complete`) is read,
-/// for `from`. For [`From::Auto`], a prefix that is not UTF-8 and holds a NUL byte is a
+/// for `from`. For [`FromArg::Auto`], a prefix that is not UTF-8 and holds a NUL byte is a
 /// binary file, read as its bytes (chardetng would guess a legacy encoding for it).
 ///
 /// ```
-/// use utf8_tools::transcode::{decide, From, Reading};
-/// let r = decide(From::Sniff, b"\xFF\xFEh\0i\0", true);
+/// use utf8_tools::transcode::{decide, FromArg, Reading};
+/// let r = decide(FromArg::Sniff, b"\xFF\xFEh\0i\0", true);
 /// assert!(matches!(r, Reading::Decoded(g) if g.encoding == encoding_rs::UTF_16LE));
-/// let r = decide(From::Sniff, b"\xEF\xBB\xBFhi", true);
+/// let r = decide(FromArg::Sniff, b"\xEF\xBB\xBFhi", true);
 /// assert!(matches!(r, Reading::Bytes { skip: 3, .. }));
-/// let r = decide(From::Sniff, b"plain", true);
+/// let r = decide(FromArg::Sniff, b"plain", true);
 /// assert_eq!(r, Reading::Bytes { skip: 0, guess: None });
-/// let r = decide(From::Auto, b"\x89PNG\r\n\x1a\n\0\0\0\rIHDR\xff", true);
+/// let r = decide(FromArg::Auto, b"\x89PNG\r\n\x1a\n\0\0\0\rIHDR\xff", true);
 /// assert_eq!(r, Reading::Bytes { skip: 0, guess: None });
 /// ```
-pub fn decide(from: From, prefix: &[u8], complete: bool) -> Reading {
+pub fn decide(from: FromArg, prefix: &[u8], complete: bool) -> Reading {
     let bom = Encoding::for_bom(prefix).map(|(encoding, _)| Guess {
         encoding,
         evidence: Evidence::Bom,
@@ -138,20 +138,20 @@ pub fn decide(from: From, prefix: &[u8], complete: bool) -> Reading {
         }
     };
     match (from, bom) {
-        (From::Bytes, _) => Reading::Bytes {
+        (FromArg::Bytes, _) => Reading::Bytes {
             skip: 0,
             guess: None,
         },
         (_, Some(g)) => read(g),
-        (From::Sniff, None) => Reading::Bytes {
+        (FromArg::Sniff, None) => Reading::Bytes {
             skip: 0,
             guess: None,
         },
-        (From::Label(encoding), None) => read(Guess {
+        (FromArg::Label(encoding), None) => read(Guess {
             encoding,
             evidence: Evidence::Given,
         }),
-        (From::Auto, None) => {
+        (FromArg::Auto, None) => {
             if utf8_prefix(prefix, complete) {
                 read(Guess {
                     encoding: UTF_8,
@@ -182,7 +182,7 @@ pub fn decide(from: From, prefix: &[u8], complete: bool) -> Reading {
 ///
 /// Reading failed.
 pub fn sniff(
-    from: From,
+    from: FromArg,
     reader: &mut dyn Read,
     file: Option<&std::fs::File>,
 ) -> io::Result<(Reading, Kept, bool)> {
@@ -290,11 +290,48 @@ impl Drop for Kept {
 const KEPT: usize = 96 * 1024;
 
 /// Whether the first bytes of a stream, `kept`, are enough for [`decide`] (`n` from
-/// [`From::prefix_len`]): `n` of them, or (but for `auto`) a first byte that starts no
+/// [`FromArg::prefix_len`]): `n` of them, or (but for `auto`) a first byte that starts no
 /// byte order mark.
-fn decided(from: From, kept: &[u8], n: usize) -> bool {
+fn decided(from: FromArg, kept: &[u8], n: usize) -> bool {
     let no_bom = |b: &[u8]| !b.is_empty() && !matches!(b[0], 0xEF | 0xFE | 0xFF);
-    kept.len() >= n || (from != From::Auto && no_bom(kept))
+    kept.len() >= n || (from != FromArg::Auto && no_bom(kept))
+}
+
+/// Where lines start in a file in `encoding`, for splitting it across threads: just after
+/// a newline, where every decoder but ISO-2022-JP's holds nothing (UTF-16: a `0x000A`
+/// unit at an even offset; the ASCII-compatible encodings: a `0x0A` byte, which none of
+/// their multi-byte sequences holds). `None` for ISO-2022-JP, whose escapes carry state
+/// across lines.
+#[derive(Clone, Copy, Debug)]
+pub struct LineStarts(Option<bool>);
+
+impl LineStarts {
+    /// The line starts of bytes searched as they are: after each `0x0A`.
+    pub const BYTES: LineStarts = LineStarts(None);
+
+    /// The line starts of `encoding`, if a file in it can be split.
+    pub fn of(encoding: &'static Encoding) -> Option<LineStarts> {
+        if encoding == UTF_16LE || encoding == UTF_16BE {
+            Some(LineStarts(Some(encoding == UTF_16BE)))
+        } else if encoding.is_ascii_compatible() && encoding != encoding_rs::ISO_2022_JP {
+            Some(LineStarts(None))
+        } else {
+            None
+        }
+    }
+
+    /// The offset just after the first newline of `bytes` (at file offset `at`), if any.
+    pub fn after(self, bytes: &[u8], at: u64) -> Option<usize> {
+        memchr::memchr_iter(b'\n', bytes).find_map(|i| {
+            let even = (at + i as u64).is_multiple_of(2);
+            match self.0 {
+                None => Some(i + 1),
+                Some(false) if even && bytes.get(i + 1) == Some(&0) => Some(i + 2),
+                Some(true) if !even && i > 0 && bytes[i - 1] == 0 => Some(i + 1),
+                Some(_) => None,
+            }
+        })
+    }
 }
 
 /// Whether `prefix` is valid UTF-8 (but for a character cut by its end, when more
@@ -390,17 +427,17 @@ impl Decoding {
 enum Input<'f, R> {
     /// `read` calls into a buffer.
     Read(R, Vec<u8>),
-    /// Windows of a regular file (no copy through read(2)): the one mapped, and the
-    /// offset of the next.
-    Map(&'f std::fs::File, Option<Window>, u64),
+    /// Windows of a regular file (no copy through read(2)): the one mapped, the offset of
+    /// the next byte, and where to stop.
+    Map(&'f std::fs::File, Option<Window>, u64, u64),
 }
 
 impl<R> Input<'_, R> {
     fn bytes(&self) -> &[u8] {
         match self {
             Input::Read(_, buf) => buf,
-            Input::Map(_, Some(w), _) => w.bytes(),
-            Input::Map(_, None, _) => &[],
+            Input::Map(_, Some(w), _, _) => w.bytes(),
+            Input::Map(_, None, _, _) => &[],
         }
     }
 }
@@ -428,7 +465,20 @@ impl<'m, R: Read> Transcoder<'m, R> {
         skip: u64,
         map: Option<&'m RefCell<OffsetMap>>,
     ) -> Transcoder<'m, R> {
-        Transcoder::new_with(Input::Map(file, None, 0), encoding, skip, map)
+        Transcoder::new_with(Input::Map(file, None, 0, u64::MAX), encoding, skip, map)
+    }
+
+    /// Decodes `file[start..end]`, which starts a line ([`LineStarts`]), through
+    /// mapped windows: one part of a file split across threads (offsets count from
+    /// `start`).
+    pub fn mapped_part(
+        file: &'m std::fs::File,
+        encoding: &'static Encoding,
+        (start, end): (u64, u64),
+    ) -> Transcoder<'m, R> {
+        let mut t = Transcoder::new_with(Input::Map(file, None, start, end), encoding, 0, None);
+        t.pos = start;
+        t
     }
 
     fn new_with(
@@ -478,53 +528,44 @@ impl<'m, R: Read> Transcoder<'m, R> {
     }
 
     fn fill(&mut self) -> io::Result<()> {
-        let n = match &mut self.input {
+        let (from, to) = match &mut self.input {
             Input::Read(inner, buf) => loop {
                 match inner.read(buf) {
-                    Ok(n) => break n,
+                    Ok(n) => break (0, n),
                     Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
                     Err(e) => return Err(e),
                 }
             },
-            Input::Map(file, window, next) => {
+            Input::Map(file, window, next, stop) => {
                 *window = None;
                 // The size now: a file that shrank ends here, one that grew is read on.
-                let size = file.metadata()?.len();
+                let size = file.metadata()?.len().min(*stop);
                 if *next >= size {
-                    0
+                    (0, 0)
                 } else {
-                    let len = usize::try_from(size - *next).map_or(WINDOW, |l| l.min(WINDOW));
-                    *window = Some(Window::new(file, *next, len)?);
-                    *next += len as u64;
-                    len
+                    let off = *next - *next % crate::mmap::page_size() as u64;
+                    let len = usize::try_from(size - off).map_or(WINDOW, |l| l.min(WINDOW));
+                    *window = Some(Window::new(file, off, len)?);
+                    let at = (*next - off) as usize;
+                    *next = off + len as u64;
+                    (at, len)
                 }
             }
         };
-        (self.at, self.end) = (0, n);
-        self.eof = n == 0;
-        let drop = self.skip.min(n);
+        (self.at, self.end) = (from, to);
+        self.eof = from == to;
+        let drop = self.skip.min(to - from);
         self.skip -= drop;
-        self.at = drop;
+        self.at += drop;
         self.pos += drop as u64;
         Ok(())
     }
 
     /// The length of `src` up to and including its first newline, if it has one.
     fn line_end(&self, src: &[u8]) -> Option<usize> {
-        let enc = self.decoder.encoding;
-        if enc == UTF_16LE || enc == UTF_16BE {
-            // Code units start at even file offsets (after a byte order mark, too).
-            let le = enc == UTF_16LE;
-            memchr::memchr_iter(b'\n', src).find_map(|i| {
-                let even = (self.pos + i as u64).is_multiple_of(2);
-                match le {
-                    true if even && src.get(i + 1) == Some(&0) => Some(i + 2),
-                    false if !even && i > 0 && src[i - 1] == 0 => Some(i + 1),
-                    _ => None,
-                }
-            })
-        } else {
-            memchr::memchr(b'\n', src).map(|i| i + 1)
+        match LineStarts::of(self.decoder.encoding) {
+            Some(l) => l.after(src, self.pos),
+            None => memchr::memchr(b'\n', src).map(|i| i + 1),
         }
     }
 

@@ -339,3 +339,67 @@ fn resources_256mib_repair_auto() {
         assert_eq!(run.out_len, want * reps, "{what}: output length");
     }
 }
+
+/// A UTF-16LE file of `total` bytes (a byte order mark, then lines holding [`NEEDLE`]),
+/// searched by utf8-grep (mapped, and read from standard input) and counted by
+/// `utf8-count --from auto`: each in under 64 MiB, mapped windows included. Answers the
+/// number of lines.
+fn utf16_bounded(total: u64) {
+    let dir = tempdir();
+    let d = dir.path();
+    let line = "UTF-16 text: テキスト, wörld, 😀 and more words on the line\n";
+    let units: Vec<u8> = line.encode_utf16().flat_map(u16::to_le_bytes).collect();
+    let reps = (total - 2) / units.len() as u64;
+    let path = d.join("utf16.txt");
+    {
+        use std::io::Write;
+        let mut w = std::io::BufWriter::new(std::fs::File::create(&path).unwrap());
+        w.write_all(b"\xFF\xFE").unwrap();
+        for _ in 0..reps {
+            w.write_all(&units).unwrap();
+        }
+        w.flush().unwrap();
+    }
+    let file = path.to_str().unwrap();
+    let run = |tool: &str, args: &[&str], stdin: bool| {
+        let report = d.join("rss.txt");
+        let mut cmd = Command::new(env!("CARGO_BIN_EXE_peak-rss"));
+        cmd.arg(&report).arg(utf8_tests::cli::bin(tool)).args(args);
+        if stdin {
+            cmd.stdin(std::fs::File::open(&path).unwrap());
+        }
+        let out = cmd.output().expect("spawn peak-rss");
+        let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
+        let (code, peak_kib) = report_of(&report, &stderr);
+        eprintln!(
+            "resources: {tool} {args:?} on {} MiB of UTF-16LE: peak RSS {peak_kib} KiB",
+            total / MIB
+        );
+        assert_eq!(code, 0, "{tool} {args:?}: {stderr}");
+        assert!(peak_kib < 64 * 1024, "{tool} {args:?}: {peak_kib} KiB");
+        String::from_utf8_lossy(&out.stdout).into_owned()
+    };
+    assert_eq!(
+        run("utf8-grep", &["-c", NEEDLE, file], false),
+        format!("{reps}\n")
+    );
+    assert_eq!(run("utf8-grep", &["-c", NEEDLE], true), format!("{reps}\n"));
+    let counts = run("utf8-count", &["--from", "auto", "-l", "-c", file], false);
+    let fields: Vec<&str> = counts.split_whitespace().collect();
+    let bytes = 2 + reps * units.len() as u64;
+    assert_eq!(
+        fields,
+        [reps.to_string().as_str(), &bytes.to_string(), file]
+    );
+}
+
+#[test]
+fn utf16_64mib_bounded_memory() {
+    utf16_bounded(64 * MIB);
+}
+
+#[test]
+#[ignore = "256 MiB: run in release with `-- --ignored resources`"]
+fn resources_256mib_utf16() {
+    utf16_bounded(256 * MIB);
+}

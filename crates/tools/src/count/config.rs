@@ -6,7 +6,7 @@ use super::args::{CountArgs, TotalMode};
 use super::files0::Inputs;
 use crate::diag::ToolError;
 use crate::engine::Engine;
-use crate::transcode::From;
+use crate::transcode::FromArg;
 
 /// The columns `wc`-style output shows, in this fixed order.
 #[derive(Clone, Copy, Debug)]
@@ -59,7 +59,7 @@ pub(super) struct Config {
     pub explain: bool,
     pub hex: bool,
     /// `--from`: what each file is decoded from.
-    pub from: From,
+    pub from: FromArg,
     pub json: bool,
     pub engine: Engine,
     pub threads: Option<usize>,
@@ -112,8 +112,8 @@ impl TryFrom<&CountArgs> for Config {
             explain: a.explain,
             hex: a.hex,
             from: match &a.from {
-                Some(label) => From::parse(label).map_err(ToolError::Usage)?,
-                None => From::Bytes,
+                Some(label) => FromArg::parse(label).map_err(ToolError::Usage)?,
+                None => FromArg::Bytes,
             },
             json: a.common.json,
             engine,

@@ -20,7 +20,7 @@ use crate::input::{Chunks, Input, Source};
 use crate::output::Output;
 use crate::position::LineTracker;
 use crate::report::{ErrorReport, json_line};
-use crate::transcode::{From, Reading, Transcoder, sniff};
+use crate::transcode::{FromArg, Reading, Transcoder, sniff};
 
 /// The counts of the text read from `reader` as `reading` says: past a UTF-8 byte order
 /// mark, or decoded from another encoding (each malformed sequence an error, not a
@@ -175,7 +175,7 @@ impl Config {
     }
 
     fn count_source(&self, mut source: Source, mode: Mode, name: &str) -> io::Result<Tally> {
-        if self.from != From::Bytes {
+        if self.from != FromArg::Bytes {
             let (reading, kept, whole) = match source.regular_file() {
                 Some((file, len)) if len >= crate::mmap::MAP_MIN => {
                     sniff(self.from, &mut io::empty(), Some(file))?

@@ -12,7 +12,7 @@ use super::printer::{Mode, Style};
 use super::regex::Dialect;
 use crate::diag::ToolError;
 use crate::engine::Engine;
-use crate::transcode::From;
+use crate::transcode::FromArg;
 
 /// The per-run settings of the searcher.
 #[derive(Debug, Clone)]
@@ -140,7 +140,7 @@ pub struct Config {
     /// `--engine`: what finds invalid sequences (`--invalid=report`, `--json`).
     pub(super) engine: Engine,
     /// `--from`: what each file is decoded from (a byte order mark's encoding without it).
-    pub(super) from: From,
+    pub(super) from: FromArg,
 }
 
 impl Config {
@@ -228,8 +228,8 @@ impl Config {
             no_messages: a.no_messages,
             threads: a.threads.map(usize::from),
             from: match &a.from {
-                Some(label) => From::parse(label).map_err(ToolError::Usage)?,
-                None => From::Sniff,
+                Some(label) => FromArg::parse(label).map_err(ToolError::Usage)?,
+                None => FromArg::Sniff,
             },
         })
     }

@@ -22,7 +22,7 @@ use crate::exit::Status;
 use crate::input::{Input, Source};
 use crate::mmap::MAP_MIN;
 use crate::output::{Output, conclude, parse_with_matches};
-use crate::transcode::{OffsetMap, Reading, Transcoder, sniff};
+use crate::transcode::{LineStarts, OffsetMap, Reading, Transcoder, sniff};
 
 pub(super) fn run(args: impl IntoIterator<Item = OsString>) -> ExitCode {
     let args = super::args::expand_context_digits(args.into_iter().collect());
@@ -178,7 +178,7 @@ impl Config {
         let mut start = 0;
         // Large regular files are mapped in windows (no copy through read(2)), and split
         // across threads when the answer is one for the whole file; the rest is read.
-        let mut split = None;
+        let mut split = Ok(None);
         let feed = match (reading, source.regular_file()) {
             (Reading::Decoded(g), regular) => {
                 let skip = Reading::bom_len(g);
@@ -186,6 +186,9 @@ impl Config {
                 transcoder = match regular {
                     Some((file, len)) if len >= MAP_MIN => {
                         crate::mmap::on_shrink_say(PROGRAM, diag_name);
+                        if whole && LineStarts::of(g.encoding).is_some() {
+                            split = self.split(file, (skip, len), Some(g.encoding), diag_name);
+                        }
                         Transcoder::mapped(file, g.encoding, skip, map)
                     }
                     _ => {
@@ -200,20 +203,8 @@ impl Config {
             (Reading::Bytes { skip, .. }, Some((file, len))) if len >= MAP_MIN => {
                 start = skip;
                 crate::mmap::on_shrink_say(PROGRAM, diag_name);
-                let parts = if whole {
-                    super::split::parts(self, len)
-                } else {
-                    1
-                };
-                if parts > 1 {
-                    match super::split::search(self, file, (skip, len), parts, diag_name) {
-                        Ok(r) => split = r,
-                        Err(e @ ToolError::Input { .. }) => {
-                            self.input_error(out, diag, &e);
-                            return Ok(None);
-                        }
-                        Err(e) => return Err(e),
-                    }
+                if whole {
+                    split = self.split(file, (skip, len), None, diag_name);
                 }
                 Feed::Map(file)
             }
@@ -228,6 +219,14 @@ impl Config {
                 }
                 Feed::Read(&mut stream)
             }
+        };
+        let split = match split {
+            Ok(r) => r,
+            Err(e @ ToolError::Input { .. }) => {
+                self.input_error(out, diag, &e);
+                return Ok(None);
+            }
+            Err(e) => return Err(e),
         };
         let (mut text, mut json);
         let sink: &mut dyn Sink = if self.settings.json {
@@ -279,6 +278,22 @@ impl Config {
             stdin_position(Some(start + at));
         }
         Ok(Some(r))
+    }
+
+    /// The answer for the whole of a large mapped file (`range`: from past a byte order
+    /// mark to its size) searched in parts on the threads, when it is worth it
+    /// ([`super::split`]); `decoded`: its text is in that encoding.
+    fn split(
+        &self,
+        file: &std::fs::File,
+        range: (u64, u64),
+        decoded: Option<&'static encoding_rs::Encoding>,
+        diag_name: &str,
+    ) -> Result<Option<FileResult>, ToolError> {
+        match super::split::parts(self, range.1) {
+            0 | 1 => Ok(None),
+            parts => super::split::search(self, file, range, parts, diag_name, decoded),
+        }
     }
 
     /// Opens `input` for [`Config::search_input`], or reports why it is not searched (it

@@ -20,6 +20,8 @@ use super::search::FileSearch;
 use super::sink::{At, FileResult, Line, Sink};
 use crate::diag::ToolError;
 use crate::report::Report;
+use crate::transcode::{LineStarts, Transcoder};
+use encoding_rs::Encoding;
 
 /// The smallest part worth a thread of its own.
 const PART_MIN: u64 = 16 << 20;
@@ -36,7 +38,7 @@ pub(super) fn parts(cfg: &Config, len: u64) -> usize {
 }
 
 /// Searches `file` from offset `start` (past a byte order mark) to `len` (its size at open)
-/// in `parts` parts on as many threads: the sum of
+/// in `parts` parts (text `decoded` from another encoding, when it is) on as many threads: the sum of
 /// what they found, or `None` when the parts cannot answer for the whole (`-v` and a NUL).
 ///
 /// # Errors
@@ -48,8 +50,17 @@ pub(super) fn search(
     (start, len): (u64, u64),
     parts: usize,
     diag_name: &str,
+    decoded: Option<&'static Encoding>,
 ) -> Result<Option<FileResult>, ToolError> {
-    let cuts = cuts(file, (start, len), parts).map_err(|e| ToolError::input(diag_name, &e))?;
+    let lines = match decoded {
+        Some(enc) => LineStarts::of(enc).ok_or_else(|| ToolError::Input {
+            path: diag_name.to_string(),
+            message: format!("{} cannot be split at lines", enc.name()),
+        })?,
+        None => LineStarts::BYTES,
+    };
+    let cuts =
+        cuts(file, (start, len), parts, lines).map_err(|e| ToolError::input(diag_name, &e))?;
     let done = AtomicBool::new(false);
     let stop_early = !cfg.settings.count;
     let results: Vec<Result<FileResult, ToolError>> = std::thread::scope(|s| {
@@ -62,7 +73,14 @@ pub(super) fn search(
                     let mut sink = Quiet;
                     let search = FileSearch::new(&cfg.settings, &cfg.matcher, &mut sink, diag_name)
                         .part(start, end, done);
-                    let r = search.run(Feed::Map(file));
+                    let r = match decoded {
+                        Some(enc) => {
+                            let mut text =
+                                Transcoder::<std::io::Empty>::mapped_part(file, enc, (start, end));
+                            search.run(Feed::Read(&mut text))
+                        }
+                        None => search.run(Feed::Map(file)),
+                    };
                     if stop_early && r.as_ref().is_ok_and(|r| r.selected > 0) {
                         done.store(true, Ordering::Relaxed);
                     }
@@ -97,13 +115,18 @@ pub(super) fn search(
     Ok(Some(total))
 }
 
-/// The offsets where the parts begin (each just after a newline, or `start`) and the end.
-fn cuts(file: &File, (start, len): (u64, u64), parts: usize) -> std::io::Result<Vec<u64>> {
+/// The offsets where the parts begin (each at a line start, or `start`) and the end.
+fn cuts(
+    file: &File,
+    (start, len): (u64, u64),
+    parts: usize,
+    lines: LineStarts,
+) -> std::io::Result<Vec<u64>> {
     let mut cuts = vec![start];
     for i in 1..parts as u64 {
         let p = start + (u128::from(len - start) * u128::from(i) / parts as u128) as u64;
         let p = p.max(*cuts.last().unwrap_or(&0));
-        match line_start_after(file, p, len)? {
+        match line_start_after(file, p, len, lines)? {
             Some(q) if q < len && q > *cuts.last().unwrap_or(&0) => cuts.push(q),
             _ => {}
         }
@@ -112,8 +135,13 @@ fn cuts(file: &File, (start, len): (u64, u64), parts: usize) -> std::io::Result<
     Ok(cuts)
 }
 
-/// The offset just after the first newline at or after `p`, if one comes before `len`.
-fn line_start_after(file: &File, mut p: u64, len: u64) -> std::io::Result<Option<u64>> {
+/// The first line start after offset `p`, if one comes before `len`.
+fn line_start_after(
+    file: &File,
+    mut p: u64,
+    len: u64,
+    lines: LineStarts,
+) -> std::io::Result<Option<u64>> {
     use std::os::unix::fs::FileExt;
     let mut buf = vec![0u8; 64 * 1024];
     while p < len {
@@ -124,10 +152,11 @@ fn line_start_after(file: &File, mut p: u64, len: u64) -> std::io::Result<Option
         if n == 0 {
             break;
         }
-        if let Some(i) = memchr::memchr(b'\n', &buf[..n]) {
-            return Ok(Some(p + i as u64 + 1));
+        if let Some(i) = lines.after(&buf[..n], p) {
+            return Ok(Some(p + i as u64));
         }
-        p += n as u64;
+        // A UTF-16 newline may be cut by the end of the read: read it again.
+        p += n.saturating_sub(1).max(1) as u64;
     }
     Ok(None)
 }

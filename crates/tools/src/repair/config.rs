@@ -12,7 +12,7 @@ use super::pipeline::Decoding;
 use crate::diag::ToolError;
 use crate::engine::Engine;
 use crate::input::{Input, inputs};
-use crate::transcode::From;
+use crate::transcode::FromArg;
 
 /// Where the repaired text goes.
 #[derive(Debug)]
@@ -92,12 +92,12 @@ impl TryFrom<&RepairArgs> for Config {
             (ActionArg::Delete, None) => Substitute::Delete,
             (ActionArg::Escape, None) => Substitute::Escape,
         };
-        let source = match a.from.as_deref().map(From::parse).transpose() {
-            Ok(None | Some(From::Bytes)) => Decoding::Utf8,
-            Ok(Some(From::Auto)) => Decoding::Auto,
-            Ok(Some(From::Label(enc))) => Decoding::From(enc),
-            // (`From::parse` gives no other.)
-            Ok(Some(From::Sniff)) => Decoding::Utf8,
+        let source = match a.from.as_deref().map(FromArg::parse).transpose() {
+            Ok(None | Some(FromArg::Bytes)) => Decoding::Utf8,
+            Ok(Some(FromArg::Auto)) => Decoding::Auto,
+            Ok(Some(FromArg::Label(enc))) => Decoding::From(enc),
+            // (`FromArg::parse` gives no other.)
+            Ok(Some(FromArg::Sniff)) => Decoding::Utf8,
             Err(e) => return Err(ToolError::Usage(e)),
         };
         let inputs = inputs(&a.files, None)?;

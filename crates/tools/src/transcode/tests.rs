@@ -216,35 +216,35 @@ fn decisions() {
         }),
     };
     assert_eq!(
-        decide(From::Bytes, b"\xFF\xFEa\0", true),
+        decide(FromArg::Bytes, b"\xFF\xFEa\0", true),
         (Reading::Bytes {
             skip: 0,
             guess: None
         })
     );
     assert_eq!(
-        decide(From::Label(WINDOWS_1252), b"\xEF\xBB\xBFx", true),
+        decide(FromArg::Label(WINDOWS_1252), b"\xEF\xBB\xBFx", true),
         (utf8(3, Evidence::Bom))
     );
     assert_eq!(
-        decide(From::Auto, "é".as_bytes(), true),
+        decide(FromArg::Auto, "é".as_bytes(), true),
         (utf8(0, Evidence::Utf8))
     );
     // A character cut by the end of the first block is still UTF-8.
     assert_eq!(
-        decide(From::Auto, &"é".as_bytes()[..1], false),
+        decide(FromArg::Auto, &"é".as_bytes()[..1], false),
         (utf8(0, Evidence::Utf8))
     );
     let latin = b"caf\xE9 na\xEFve \xABquote\xBB, d\xE9j\xE0 vu";
     assert_eq!(
-        decide(From::Auto, latin, true),
+        decide(FromArg::Auto, latin, true),
         (Reading::Decoded(Guess {
             encoding: WINDOWS_1252,
             evidence: Evidence::Detected
         }))
     );
     assert_eq!(
-        decide(From::Label(SHIFT_JIS), b"abc", true),
+        decide(FromArg::Label(SHIFT_JIS), b"abc", true),
         (Reading::Decoded(Guess {
             encoding: SHIFT_JIS,
             evidence: Evidence::Given
@@ -252,7 +252,7 @@ fn decisions() {
     );
     // Not UTF-8, with a NUL: a binary file, searched as its bytes.
     assert_eq!(
-        decide(From::Auto, b"caf\xE9\0", true),
+        decide(FromArg::Auto, b"caf\xE9\0", true),
         Reading::Bytes {
             skip: 0,
             guess: None
