@@ -356,3 +356,33 @@ fn invalid_report_names_the_encodings_malformed_sequences_where_they_are_in_the_
         (&10.into(), &"21".into())
     );
 }
+
+#[test]
+fn max_count_and_context_work_on_decoded_text() {
+    let dir = tempdir();
+    let d = dir.path();
+    let text = "zéro\nun été\ndeux\ntrois été\nquatre\n";
+    let mut bytes = b"\xFE\xFF".to_vec();
+    bytes.extend(text.encode_utf16().flat_map(u16::to_be_bytes));
+    write(d, "be.txt", &bytes);
+    // Line starts in the file: 2 (after the mark), then 2 + 2 × the UTF-16 units before.
+    let at = |line: usize| {
+        2 + 2 * text
+            .split_inclusive('\n')
+            .take(line)
+            .map(|l| l.encode_utf16().count())
+            .sum::<usize>()
+    };
+    let o = grep(d)
+        .args(["-n", "-b", "-m1", "-A1", "-B1", "été", "be.txt"])
+        .run();
+    assert_eq!(
+        o.out(),
+        format!("1-{}-zéro\n2:{}:un été\n3-{}-deux\n", at(0), at(1), at(2))
+    );
+    let o = grep(d).args(["-c", "-v", "été", "be.txt"]).run();
+    assert_eq!(o.out(), "3\n");
+    // -o -b: the match's own offset, past "un " (three units).
+    let o = grep(d).args(["-o", "-b", "-m1", "été", "be.txt"]).run();
+    assert_eq!(o.out(), format!("{}:été\n", at(1) + 6));
+}
