@@ -28,15 +28,15 @@ mod long_line;
 /// holds it, as in GNU grep (exactly so while lines are shorter than about 4 KiB, which
 /// keeps GNU grep's reads at 96 KiB).
 pub const CHUNK: usize = 96 * 1024;
+/// A line longer than this is streamed when its text is not printed.
+pub const LONG_LINE: usize = 4 << 20;
+
 /// The number of units (scalar values and maximal subparts) in `bytes`, which ends at a
 /// unit boundary: `--column` counts them.
 pub fn units(bytes: &[u8]) -> u64 {
     let c = utf8_codec::count(bytes);
     c.chars + c.errors
 }
-
-/// A line longer than this is streamed when its text is not printed.
-pub const LONG_LINE: usize = 4 << 20;
 
 /// Whether a line too long to hold is streamed: its text is not printed (`-o` prints
 /// matches only), and a match is much shorter than [`LONG_LINE`].
@@ -239,16 +239,16 @@ impl<'a> FileSearch<'a> {
                 match self.rfind_term(&self.data.bytes()[self.unscanned..self.data.len]) {
                     Some(i) => self.unscanned + i + 1,
                     None => {
-                        let scan = (self.data.len >= LONG_LINE && !self.s.printing())
-                            .then(|| self.m.line_scan())
-                            .flatten();
-                        if self.data.len >= LONG_LINE && streamable(self.s, self.m) {
+                        let long = self.data.len >= LONG_LINE;
+                        // Built only when the line is not streamed otherwise.
+                        let scan = || (!self.s.printing()).then(|| self.m.line_scan()).flatten();
+                        if long && streamable(self.s, self.m) {
                             self.in_long_line = true;
                             let r = self.long_line(&mut feed);
                             self.in_long_line = false;
                             r?;
                             self.unscanned = 0;
-                        } else if let Some(scan) = scan {
+                        } else if let Some(scan) = long.then(scan).flatten() {
                             self.in_long_line = true;
                             let r = self.scan_long_line(&mut feed, scan);
                             self.in_long_line = false;
