@@ -147,7 +147,7 @@ impl Config {
         };
         printer.style.with_filename = self.with_filename.unwrap_or(show);
         let Some(mut source) =
-            self.open_input(input, output, &name, &raw_name, out, diag, printer)?
+            self.open_input(input, output, (&name, &raw_name), out, diag, printer)?
         else {
             return Ok(None);
         };
@@ -296,15 +296,14 @@ impl Config {
         }
     }
 
-    /// Opens `input` for [`Config::search_input`], or reports why it is not searched (it
-    /// cannot be opened, or it is the output `output`) and gives `None`.
-    #[allow(clippy::too_many_arguments)]
+    /// Opens `input` (named `name` in diagnostics, `raw_name` in results) for
+    /// [`Config::search_input`], or reports why it is not searched (it cannot be opened, or
+    /// it is the output `output`) and gives `None`.
     fn open_input(
         &self,
         input: &Input,
         output: Option<FileId>,
-        name: &str,
-        raw_name: &[u8],
+        (name, raw_name): (&str, &[u8]),
         out: &mut Output,
         diag: &mut Diag,
         printer: &mut Printer,
