@@ -198,7 +198,6 @@ impl Config {
         let style = Style {
             with_filename: false,
             line_number: a.line_number || a.column,
-            column: a.column,
             byte_offset: a.byte_offset,
             null: a.null,
             color,

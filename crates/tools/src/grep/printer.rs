@@ -19,8 +19,6 @@ pub struct Style {
     pub with_filename: bool,
     /// `-n` (or `--column`).
     pub line_number: bool,
-    /// `--column`.
-    pub column: bool,
     /// `-b`.
     pub byte_offset: bool,
     /// `--null`.
@@ -112,7 +110,7 @@ impl Printer {
             self.colored(Piece::Number, at.line.to_string().as_bytes());
             self.sep(sep);
         }
-        if let (true, Some(c)) = (s.column, at.column) {
+        if let Some(c) = at.column {
             self.colored(Piece::Number, c.to_string().as_bytes());
             self.sep(sep);
         }

@@ -550,7 +550,7 @@ fn show(
             let at = At {
                 line: line.at.line,
                 offset,
-                column: Some(ucount + 1),
+                column: st.column.then_some(ucount + 1),
             };
             sink.only(at, &line.bytes[s..e], line.selected)?;
             res.matches += u64::from(line.selected);

@@ -15,7 +15,7 @@ pub struct At {
     pub line: u64,
     /// Absolute 0-based byte offset.
     pub offset: u64,
-    /// 1-based column, when known.
+    /// 1-based column, with `--column`.
     pub column: Option<u64>,
 }
 

@@ -51,7 +51,7 @@ impl FileSearch<'_> {
                         let at = At {
                             line: self.line_no,
                             offset: self.file_offset(self.base + s as u64),
-                            column: Some(units_before + 1),
+                            column: self.s.column.then_some(units_before + 1),
                         };
                         self.res.matches += 1;
                         self.sink.only(at, &self.data.bytes()[s..e], true)?;
