@@ -47,9 +47,15 @@ fn streamable(s: &Settings, m: &Matcher) -> bool {
 
 /// `--invalid=report`: where the input's lines and columns are, and what finds its
 /// errors (the UTF-8 decoder; the transcoder's list for decoded text).
-struct Report {
+struct Report<'a> {
     scanner: Scanner,
     tracker: LineTracker,
+    /// The data is reported up to here.
+    fed: usize,
+    /// Where the search started (past a byte order mark): the decoder counts from there.
+    origin: u64,
+    /// Decoded text: the transcoder's list of malformed sequences, and the encoding.
+    malformed: Option<(&'a RefCell<VecDeque<Bad>>, &'static Encoding)>,
 }
 
 /// The search of one input, reporting to a [`Sink`].
@@ -71,20 +77,13 @@ pub struct FileSearch<'a> {
     before_q: VecDeque<(u64, u64, Vec<u8>)>,
     draining: bool,
     stop: bool,
-    report: Option<Report>,
-    fed: usize,
+    report: Option<Report<'a>>,
     /// Streaming a long line (its bytes are checked for NUL as they come).
     in_long_line: bool,
     /// Set by another thread searching another part of the same file: stop here.
     cancel: Option<&'a AtomicBool>,
     /// The input is text decoded from another encoding: where its offsets are in the file.
     map: Option<&'a RefCell<OffsetMap>>,
-    /// The input is text decoded from another encoding: its malformed sequences (for
-    /// `--invalid=report`), and the encoding.
-    malformed: Option<(&'a RefCell<VecDeque<Bad>>, &'static Encoding)>,
-    /// Where the search started (past a byte order mark): the `--invalid=report` decoder
-    /// counts from there.
-    origin: u64,
 }
 
 impl<'a> FileSearch<'a> {
@@ -115,13 +114,13 @@ impl<'a> FileSearch<'a> {
             report: s.report.map(|engine| Report {
                 scanner: Scanner::new(engine),
                 tracker: LineTracker::new(),
+                fed: 0,
+                origin: 0,
+                malformed: None,
             }),
-            fed: 0,
             in_long_line: false,
             cancel: None,
             map: None,
-            malformed: None,
-            origin: 0,
         }
     }
 
@@ -129,7 +128,9 @@ impl<'a> FileSearch<'a> {
     /// byte order mark), offsets counted from the input's start.
     pub fn starting_at(mut self, start: u64) -> FileSearch<'a> {
         self.base = start;
-        self.origin = start;
+        if let Some(r) = &mut self.report {
+            r.origin = start;
+        }
         self
     }
 
@@ -143,7 +144,9 @@ impl<'a> FileSearch<'a> {
         malformed: &'a RefCell<VecDeque<Bad>>,
     ) -> FileSearch<'a> {
         self.map = map;
-        self.malformed = Some((malformed, encoding));
+        if let Some(r) = &mut self.report {
+            r.malformed = Some((malformed, encoding));
+        }
         self
     }
 
@@ -213,7 +216,9 @@ impl<'a> FileSearch<'a> {
     fn discard(&mut self, d: usize) {
         self.data.discard(d);
         self.base += d as u64;
-        self.fed = self.fed.saturating_sub(d);
+        if let Some(r) = &mut self.report {
+            r.fed = r.fed.saturating_sub(d);
+        }
         if let Some(m) = self.map {
             m.borrow_mut().forget_before(self.base);
         }

@@ -14,16 +14,16 @@ impl FileSearch<'_> {
     /// Reports the invalid sequences of `data[fed..upto]`.
     pub(super) fn feed(&mut self, upto: usize) {
         let Some(r) = &mut self.report else { return };
-        if upto <= self.fed {
+        if upto <= r.fed {
             return;
         }
         let whole = self.data.bytes();
-        let (base, origin) = (self.base, self.origin);
+        let (base, origin) = (self.base, r.origin);
         let (sink, path) = (&mut *self.sink, self.diag_name);
         let tracker = &mut r.tracker;
-        if let Some((list, encoding)) = self.malformed {
+        if let Some((list, encoding)) = r.malformed {
             // Decoded text: each malformed sequence is one U+FFFD in it.
-            let mut p = self.fed;
+            let mut p = r.fed;
             let mut list = list.borrow_mut();
             while let Some(b) = list.front().filter(|b| b.decoded < base + upto as u64) {
                 let at = usize::try_from(b.decoded - base).map_or(p, |d| d.max(p));
@@ -44,10 +44,10 @@ impl FileSearch<'_> {
                 list.pop_front();
             }
             tracker.text(&whole[p..upto]);
-            self.fed = upto;
+            r.fed = upto;
             return;
         }
-        r.scanner.feed(&whole[self.fed..upto], |ev| match ev {
+        r.scanner.feed(&whole[r.fed..upto], |ev| match ev {
             Event::Str(s) => tracker.text(s.as_bytes()),
             Event::Char(c) => tracker.char(c),
             Event::Error(e) => {
@@ -62,14 +62,14 @@ impl FileSearch<'_> {
                 tracker.error();
             }
         });
-        self.fed = upto;
+        r.fed = upto;
     }
 
     /// Reports what is left at the end of the input: a sequence cut by it.
     pub(super) fn finish_report(&mut self) {
         let Some(r) = &mut self.report else { return };
         let (sink, path, tracker) = (&mut *self.sink, self.diag_name, &r.tracker);
-        if self.malformed.is_some() {
+        if r.malformed.is_some() {
             // (The transcoder's last malformed sequence is in the text, fed already.)
             return;
         }
