@@ -41,8 +41,10 @@
 
 use std::fmt;
 
+mod candidate;
 mod marks;
 
+use candidate::{Candidate, Class};
 use marks::Verdict;
 
 /// One run of mojibake replaced.
@@ -117,23 +119,6 @@ fn from_c1(c: char) -> Option<char> {
     text.chars().next().filter(|&d| d != c)
 }
 
-/// The script class of a two-byte result that needs company (see the module docs).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Class {
-    /// Latin letters and three- or four-byte results: fixed alone.
-    Alone,
-    Greek,
-    Cyrillic,
-    Hebrew,
-    Arabic,
-    /// Combining marks and modifier letters (U+02B0-U+036F): fixed on their context
-    /// ([`marks::verdict`]), clean `COSÌ…` is U+0305.
-    Mark,
-    /// A sequence that reads as clean text as easily ([`suspicious`]): fixed next to another
-    /// fix, or where the text holds mojibake of class `Alone`.
-    Suspicious,
-}
-
 /// Whether `c`, encoded in `len` bytes from characters whose last is `last`, is a plausible
 /// result, and its class. A C1 control is one when it came from a C1 control: the middle
 /// step of double mojibake of windows-1252's unassigned bytes (`”` is E2 80 9D: once
@@ -171,15 +156,6 @@ fn plausible(c: char, len: usize, last: char) -> Option<Class> {
         // Emoji and symbols, historic scripts, CJK extensions.
         _ => matches!(u, 0x10000..=0x3FFFF).then_some(Class::Alone),
     }
-}
-
-/// A sequence found at a char index: its length in chars, what it decodes to.
-#[derive(Clone, Copy, Debug)]
-struct Candidate {
-    at: usize,
-    len: usize,
-    decoded: char,
-    class: Class,
 }
 
 /// The candidates of one pass over `chars` into `found`; `allowed` holds the classes that

@@ -16,6 +16,7 @@ mod job;
 mod json;
 mod longest;
 mod matcher;
+mod one_input;
 mod parallel;
 mod posix;
 mod printer;

@@ -38,7 +38,7 @@
 //! `ftfy/__init__.py`), so in a line with a fix of class `Alone` or a [`Verdict::Sure`]
 //! pair, or after two marks side by side, every mark is fixed.
 
-use super::Candidate;
+use super::candidate::Candidate;
 
 /// Whether `c` is a combining mark of the blocks decomposed text uses (Latin, Cyrillic,
 /// Greek: U+0300-U+036F; the extended and supplementary blocks; kana voicing marks).

@@ -1,0 +1,371 @@
+//! One input searched: opened (not if it is the output), its encoding sniffed, read as bytes,
+//! mapped or decoded, split across threads when it may be, and searched through the sink of
+//! the output mode; the inputs of a run (operands and `-r`'s walk) and the trouble met
+//! finding them. Below `run` and `parallel`, which both search inputs through it.
+
+use std::cell::RefCell;
+use std::collections::VecDeque;
+use std::io::{self, Read};
+use std::path::PathBuf;
+
+use super::buffer::Feed;
+use super::config::Config;
+use super::job::{Entry, FileId, Job, PROGRAM, Totals, Trouble};
+use super::json::{JsonSink, summary};
+use super::printer::{Printer, TextSink};
+use super::search::FileSearch;
+use super::sink::{Dest, FileResult, Sink};
+use super::walk::walk;
+use crate::diag::{Diag, ToolError};
+use crate::exit::Status;
+use crate::input::{Input, Source};
+use crate::mmap::MAP_MIN;
+use crate::output::Output;
+use crate::transcode::{LineStarts, OffsetMap, Reading, Transcoder, sniff};
+
+impl Config {
+    /// The end of a run: `--json`'s summary.
+    pub(super) fn finish(&self, out: &mut Output, totals: &Totals) -> Result<(), ToolError> {
+        if self.settings.json {
+            summary(out, totals.files, totals.files_matched, &totals.sum)?;
+        }
+        out.flush()
+    }
+
+    /// Searches one input, writing to `out` and `diag`: its result, or `None` when it
+    /// could not be searched (reported). With `whole`, a large file may be split across
+    /// the threads (`-c`, `-l`, `-L`, `-q`); workers of `-r` search theirs whole.
+    pub(super) fn search_input(
+        &self,
+        Job { input, show, whole }: Job<'_>,
+        output: Option<FileId>,
+        out: &mut Output,
+        diag: &mut Diag,
+        printer: &mut Printer,
+    ) -> Result<Option<FileResult>, ToolError> {
+        let name = match (input, &self.label) {
+            (Input::Stdin { .. }, Some(l)) => l.clone(),
+            (Input::Stdin { .. }, None) => "(standard input)".to_string(),
+            (Input::Path(_), _) => input.name(),
+        };
+        let diag_name: &str = match (input, &self.label) {
+            (Input::Stdin { .. }, Some(_)) | (Input::Path(_), _) => &name,
+            (Input::Stdin { .. }, None) => "-",
+        };
+        let raw_name = match input {
+            Input::Path(p) => crate::input::os_bytes(p.as_os_str()),
+            Input::Stdin { .. } => name.clone().into_bytes().into(),
+        };
+        printer.style.with_filename = self.with_filename.unwrap_or(show);
+        let Some(mut source) =
+            self.open_input(input, output, (&name, &raw_name), out, diag, printer)?
+        else {
+            return Ok(None);
+        };
+        // GNU grep: with -m, a seekable standard input is left just after the last
+        // selected line, for the next reader (`{ grep -m1 x; cat; } < file`).
+        let stdin_start = match input {
+            Input::Stdin { .. } if self.settings.max_count.is_some() => stdin_position(None),
+            _ => None,
+        };
+        // A large regular file is mapped: its first bytes are read where they are.
+        let sniffed = match source.regular_file() {
+            Some((file, len)) if len >= MAP_MIN => sniff(self.from, &mut io::empty(), Some(file)),
+            _ => sniff(self.from, &mut source, None),
+        };
+        let (reading, kept, all_read) = match sniffed {
+            Ok(r) => r,
+            Err(e) => {
+                self.input_error(out, diag, &ToolError::input(diag_name, &e));
+                return Ok(None);
+            }
+        };
+        let map = RefCell::new(OffsetMap::default());
+        let bad = RefCell::new(VecDeque::new());
+        let offsets = self.settings.json || self.style.byte_offset;
+        // The bytes read are the whole input: no read more (it would give 0).
+        let rest = if all_read { 0 } else { u64::MAX };
+        let (mut transcoder, mut stream);
+        let mut start = 0;
+        // Large regular files are mapped in windows (no copy through read(2)), and split
+        // across threads when the answer is one for the whole file; the rest is read.
+        let mut split = Ok(None);
+        let feed = match (reading, source.regular_file()) {
+            (Reading::Decoded(g), regular) => {
+                let skip = Reading::bom_len(g);
+                let map = offsets.then_some(&map);
+                transcoder = match regular {
+                    Some((file, len)) if len >= MAP_MIN => {
+                        crate::mmap::on_shrink_say(PROGRAM, diag_name);
+                        if whole && LineStarts::of(g.encoding).is_some() {
+                            split = self.split(file, (skip, len), Some(g.encoding), diag_name);
+                        }
+                        Transcoder::mapped(file, g.encoding, skip, map)
+                    }
+                    _ => {
+                        Transcoder::new(kept.chain((&mut source).take(rest)), g.encoding, skip, map)
+                    }
+                };
+                if self.settings.report.is_some() {
+                    transcoder = transcoder.reporting(&bad);
+                }
+                Feed::Read(&mut transcoder)
+            }
+            (Reading::Bytes { skip, .. }, Some((file, len))) if len >= MAP_MIN => {
+                start = skip;
+                crate::mmap::on_shrink_say(PROGRAM, diag_name);
+                if whole {
+                    split = self.split(file, (skip, len), None, diag_name);
+                }
+                Feed::Map(file)
+            }
+            (Reading::Bytes { skip, .. }, _) => {
+                start = skip;
+                let mut first = kept;
+                let left = skip - first.skip(skip);
+                stream = first.chain((&mut source).take(rest));
+                if let Err(e) = io::copy(&mut (&mut stream).take(left), &mut io::sink()) {
+                    self.input_error(out, diag, &ToolError::input(diag_name, &e));
+                    return Ok(None);
+                }
+                Feed::Read(&mut stream)
+            }
+        };
+        let split = match split {
+            Ok(r) => r,
+            Err(e @ ToolError::Input { .. }) => {
+                self.input_error(out, diag, &e);
+                return Ok(None);
+            }
+            Err(e) => return Err(e),
+        };
+        let (mut text, mut json);
+        let sink: &mut dyn Sink = if self.settings.json {
+            json = JsonSink {
+                dest: Dest {
+                    out,
+                    diag,
+                    name: diag_name,
+                },
+                invert: self.settings.invert,
+                engine: self.engine,
+                begun: false,
+                encoding: reading.guess(),
+            };
+            &mut json
+        } else {
+            text = TextSink {
+                printer,
+                raw_name: &raw_name,
+                dest: Dest {
+                    out,
+                    diag,
+                    name: &name,
+                },
+                mode: self.settings.mode(),
+                report_color: self.report_color,
+            };
+            &mut text
+        };
+        if let Some(r) = split {
+            sink.finish(&r)?;
+            return Ok(Some(r));
+        }
+        let search =
+            FileSearch::new(&self.settings, &self.matcher, sink, diag_name).starting_at(start);
+        let search = match reading {
+            Reading::Decoded(g) => search.decoded(g.encoding, offsets.then_some(&map), &bad),
+            _ => search,
+        };
+        let r: FileResult = match search.run(feed) {
+            Ok(r) => r,
+            Err(e @ ToolError::Input { .. }) => {
+                self.input_error(out, diag, &e);
+                return Ok(None);
+            }
+            Err(e) => return Err(e),
+        };
+        if let (Some(start), Some(at)) = (stdin_start, r.resume_at) {
+            stdin_position(Some(start + at));
+        }
+        Ok(Some(r))
+    }
+
+    /// The answer for the whole of a large mapped file (`range`: from past a byte order
+    /// mark to its size) searched in parts on the threads, when it is worth it
+    /// ([`super::split`]); `decoded`: its text is in that encoding.
+    fn split(
+        &self,
+        file: &std::fs::File,
+        range: (u64, u64),
+        decoded: Option<&'static encoding_rs::Encoding>,
+        diag_name: &str,
+    ) -> Result<Option<FileResult>, ToolError> {
+        match super::split::parts(self, range.1) {
+            0 | 1 => Ok(None),
+            parts => super::split::search(self, file, range, parts, diag_name, decoded),
+        }
+    }
+
+    /// Opens `input` (named `name` in diagnostics, `raw_name` in results) for
+    /// [`Config::search_input`], or reports why it is not searched (it cannot be opened, or
+    /// it is the output `output`) and gives `None`.
+    fn open_input(
+        &self,
+        input: &Input,
+        output: Option<FileId>,
+        (name, raw_name): (&str, &[u8]),
+        out: &mut Output,
+        diag: &mut Diag,
+        printer: &mut Printer,
+    ) -> Result<Option<Source>, ToolError> {
+        let source = match input.open() {
+            Ok(s) => s,
+            Err(e) => {
+                self.input_error(out, diag, &e);
+                // GNU grep opens a directory, fails to read it and reports it as a file
+                // without matches: `dir:0` with -c, its name with -L.
+                if input.is_dir() && !self.settings.quiet {
+                    if self.settings.count {
+                        printer.count(out, raw_name, 0)?;
+                    } else if self.settings.list_non_matches {
+                        printer.name(out, raw_name)?;
+                    }
+                }
+                return Ok(None);
+            }
+        };
+        // The identity from the descriptor just opened: no second lookup of the path.
+        if let Some(out_id) = output
+            && source_file_id(&source) == Some(out_id)
+        {
+            let e = ToolError::Input {
+                path: name.to_owned(),
+                message: "input file is also the output".to_string(),
+            };
+            self.input_error(out, diag, &e);
+            return Ok(None);
+        }
+        Ok(Some(source))
+    }
+
+    /// The inputs to search, in order: FILE operands (standard input when none, without
+    /// `-r`), directories walked under `-r`, and the trouble met walking them where it was
+    /// met. The `bool` tells whether the input's name is shown by default.
+    pub(super) fn entries(&self) -> impl Iterator<Item = Entry> + Send + '_ {
+        let several = self.files.len() > 1;
+        let implicit: Entries<'_> = match (self.files.is_empty(), self.recursive) {
+            (true, true) => Box::new(
+                walk(PathBuf::from("."), true, self.follow, &self.filters).map(Entry::from),
+            ),
+            (true, false) => Box::new(std::iter::once(Entry::Input(
+                Input::Stdin { named: false },
+                false,
+            ))),
+            (false, _) => Box::new(std::iter::empty()),
+        };
+        let operands = self.files.iter().flat_map(move |f| -> Entries<'_> {
+            if f == "-" {
+                return Box::new(std::iter::once(Entry::Input(
+                    Input::Stdin { named: true },
+                    several,
+                )));
+            }
+            let path = PathBuf::from(f);
+            if self.recursive && crate::input::is_dir(&path) {
+                // --exclude-dir applies to a directory named on the command line too.
+                if !self.filters.dir_operand_ok(f) {
+                    return Box::new(std::iter::empty());
+                }
+                return Box::new(walk(path, false, self.follow, &self.filters).map(Entry::from));
+            }
+            if !self.filters.operand_ok(f) {
+                return Box::new(std::iter::empty());
+            }
+            Box::new(std::iter::once(Entry::Input(Input::Path(path), several)))
+        });
+        implicit.chain(operands)
+    }
+
+    /// Reports trouble met walking: an error as [`Config::input_error`], a warning without
+    /// changing the exit status (neither under `-s`).
+    pub(super) fn trouble(&self, out: &mut Output, diag: &mut Diag, t: &Trouble) {
+        match t {
+            Trouble::Error(e) => self.input_error(out, diag, e),
+            Trouble::Warning(_) if self.no_messages => {}
+            Trouble::Warning(w) => {
+                let _ = out.flush();
+                diag.line(format_args!("{w}"));
+            }
+        }
+    }
+
+    /// Reports an input's trouble (after what was written to `out` so far, as GNU grep
+    /// flushes its output before a diagnostic), or only records it under `-s`.
+    pub(super) fn input_error(&self, out: &mut Output, diag: &mut Diag, e: &ToolError) {
+        if self.no_messages {
+            diag.record(Status::Trouble);
+        } else {
+            let _ = out.flush();
+            diag.error(e);
+        }
+    }
+}
+
+#[cfg(unix)]
+fn file_id(m: &std::fs::Metadata) -> Option<FileId> {
+    use std::os::unix::fs::MetadataExt;
+    (m.is_file() && m.len() > 0).then(|| (m.dev(), m.ino()))
+}
+
+/// The inputs as [`Config::entries`] lists them.
+type Entries<'c> = Box<dyn Iterator<Item = Entry> + Send + 'c>;
+
+/// The identity of standard output when it is a regular file (with something in it: an
+/// empty output cannot be read back into itself).
+#[cfg(unix)]
+pub(super) fn stdout_file_id() -> Option<FileId> {
+    use std::os::fd::AsFd;
+    file_id(&fd_file(std::io::stdout().as_fd())?.metadata().ok()?)
+}
+
+/// A file of its own on the descriptor of a standard stream (for its metadata and offset).
+#[cfg(unix)]
+fn fd_file(fd: std::os::fd::BorrowedFd<'_>) -> Option<std::fs::File> {
+    Some(std::fs::File::from(fd.try_clone_to_owned().ok()?))
+}
+
+/// The identity of an opened input when it is a non-empty regular file.
+#[cfg(unix)]
+fn source_file_id(source: &Source) -> Option<FileId> {
+    use std::os::fd::AsFd;
+    match &source.metadata {
+        Some(m) => file_id(m),
+        None => file_id(&fd_file(std::io::stdin().as_fd())?.metadata().ok()?),
+    }
+}
+
+#[cfg(not(unix))]
+pub(super) fn stdout_file_id() -> Option<FileId> {
+    None
+}
+
+#[cfg(not(unix))]
+fn source_file_id(_: &Source) -> Option<FileId> {
+    None
+}
+
+/// The offset of standard input (`None`: not seekable), after moving it to `to` if given.
+#[cfg(unix)]
+fn stdin_position(to: Option<u64>) -> Option<u64> {
+    use std::io::{Seek, SeekFrom};
+    use std::os::fd::AsFd;
+    let mut f = fd_file(std::io::stdin().as_fd())?;
+    let to = to.map_or(SeekFrom::Current(0), SeekFrom::Start);
+    f.seek(to).ok()
+}
+
+#[cfg(not(unix))]
+fn stdin_position(_: Option<u64>) -> Option<u64> {
+    None
+}
