@@ -202,7 +202,6 @@ impl Config {
             null: a.null,
             color,
             repair: a.repair_output,
-            invert: a.invert_match,
         };
         let with_filename = if a.with_filename {
             Some(true)

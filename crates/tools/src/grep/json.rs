@@ -128,8 +128,6 @@ pub fn summary(
 pub struct JsonSink<'a> {
     /// Where to write (the name is the one of diagnostics).
     pub dest: Dest<'a>,
-    /// `-v`: matches are listed in context lines.
-    pub invert: bool,
     /// The engine that finds the invalid sequences of each line.
     pub engine: Engine,
     /// Whether `begin` is written.
@@ -159,7 +157,7 @@ impl Sink for JsonSink<'_> {
         }
         let tb = text.as_bytes();
         // Matches are listed in lines that are selected (context lines of -v).
-        let submatches: Vec<Submatch<'_>> = if line.selected != self.invert {
+        let submatches: Vec<Submatch<'_>> = if line.marked {
             matches(m, tb, 0)
                 .map(|(start, end)| Submatch {
                     matched: Owned {

@@ -147,7 +147,6 @@ impl Config {
                     diag,
                     name: diag_name,
                 },
-                invert: self.settings.invert,
                 engine: self.engine,
                 begun: false,
                 encoding: reading.guess(),

@@ -27,8 +27,6 @@ pub struct Style {
     pub color: bool,
     /// `--repair-output`.
     pub repair: bool,
-    /// `-v` (matches are colored in context lines then).
-    pub invert: bool,
 }
 
 /// Writes GNU grep style output.
@@ -154,6 +152,7 @@ impl Printer {
             at,
             bytes: line,
             selected,
+            marked,
             ..
         } = line;
         let sep = if selected { b':' } else { b'-' };
@@ -163,7 +162,7 @@ impl Printer {
             At { column: None, ..at }
         };
         self.prefix(name, at, sep);
-        let highlight = self.style.color && (selected != self.style.invert);
+        let highlight = self.style.color && marked;
         if highlight {
             let repaired;
             let text: &[u8] = if self.style.repair {

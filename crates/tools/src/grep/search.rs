@@ -489,6 +489,7 @@ impl<'a> FileSearch<'a> {
             bytes,
             terminated: true,
             selected: false,
+            marked: self.s.invert,
         };
         show(&mut *self.sink, self.s, self.m, &mut self.res, line, None)
     }
@@ -517,6 +518,7 @@ impl<'a> FileSearch<'a> {
             bytes,
             terminated,
             selected,
+            marked: selected != self.s.invert,
         };
         let map = self.map.map(|m| (m, start));
         show(&mut *self.sink, self.s, self.m, &mut self.res, line, map)
@@ -539,7 +541,7 @@ fn show(
         if line.selected {
             res.matches += k;
         }
-    } else if line.selected != st.invert {
+    } else if line.marked {
         // GNU grep's -o (print_line_middle) prints the matches of the lines it shows that
         // match: the selected lines, or with -v the context lines (after `-`).
         let (mut upos, mut ucount) = (0, 0);

@@ -30,6 +30,9 @@ pub struct Line<'b> {
     pub terminated: bool,
     /// Selected (`:` in text) or context (`-`).
     pub selected: bool,
+    /// Its matches are shown (coloured, listed by `--json`): a selected line, or with `-v`
+    /// a context line.
+    pub marked: bool,
 }
 
 /// What searching one input found.
