@@ -9,7 +9,6 @@
 use encoding_rs::DecoderResult;
 
 /// A UTF-16 decoder's state between calls.
-#[derive(Default)]
 pub(super) struct Utf16 {
     /// Big-endian bytes.
     be: bool,
@@ -19,9 +18,9 @@ pub(super) struct Utf16 {
     lead: Option<u16>,
     /// A unit read after a lead surrogate it did not complete: decoded next.
     pending: Option<u16>,
-    /// encoding_rs's decoder, for the runs of text outside ASCII with no surrogate (where
-    /// it is faster than a loop over units): it holds nothing between them.
-    rs: Option<encoding_rs::Decoder>,
+    /// encoding_rs's decoder, for the runs of text outside ASCII (where it is faster than
+    /// a loop over units): it holds nothing between them.
+    rs: encoding_rs::Decoder,
 }
 
 impl Utf16 {
@@ -34,8 +33,10 @@ impl Utf16 {
         };
         Utf16 {
             be,
-            rs: Some(enc.new_decoder_without_bom_handling()),
-            ..Utf16::default()
+            odd: None,
+            lead: None,
+            pending: None,
+            rs: enc.new_decoder_without_bom_handling(),
         }
     }
 
@@ -99,8 +100,7 @@ impl Utf16 {
         match self.lead.take() {
             Some(l) if surrogate(u, 0xDC00) => {
                 let c = 0x10000 + ((u32::from(l) - 0xD800) << 10) + (u32::from(u) - 0xDC00);
-                dst[*w..*w + 4].copy_from_slice(&four(c));
-                *w += 4;
+                *w += encode(c, &mut dst[*w..]);
             }
             Some(_) => {
                 self.pending = Some(u);
@@ -108,13 +108,14 @@ impl Utf16 {
             }
             None if surrogate(u, 0xD800) => self.lead = Some(u),
             None if surrogate(u, 0xDC00) => return Err(DecoderResult::Malformed(2, 0)),
-            None => *w += bmp(u, &mut dst[*w..*w + 4]),
+            None => *w += encode(u32::from(u), &mut dst[*w..]),
         }
         Ok(())
     }
 
-    /// The fast loop from `src[i]` and `dst[w]`, nothing held: up to the first surrogate,
-    /// the end of `src`, or eight bytes from the end of `dst`.
+    /// The fast loop from `src[i]` and `dst[w]`, nothing held: up to a lead surrogate it
+    /// cannot hand to encoding_rs, a malformed sequence, the end of `src`, or eight bytes
+    /// from the end of `dst`.
     fn run(&mut self, src: &[u8], mut i: usize, dst: &mut [u8], mut w: usize) -> (usize, usize) {
         // The bits that are 0 in four ASCII units, loaded as a little-endian u64.
         let (ascii, low) = if self.be {
@@ -139,66 +140,32 @@ impl Utf16 {
             {
                 end -= 2;
             }
-            if end > i
-                && let Some(rs) = &mut self.rs
-            {
-                let (r, read, written) =
-                    rs.decode_to_utf8_without_replacement(&src[i..end], &mut dst[w..], false);
-                w += written;
-                if let DecoderResult::Malformed(bad, extra) = r {
-                    i += read - usize::from(bad) - usize::from(extra);
-                    *rs = rs.encoding().new_decoder_without_bom_handling();
-                    break;
-                }
-                i += read;
-                continue;
-            }
-            let u = self.unit(src[i], src[i + 1]);
-            if u & 0xF800 != 0xD800 {
-                w += bmp(u, &mut dst[w..w + 4]);
-                i += 2;
-                continue;
-            }
-            // A surrogate pair (an emoji) here too; anything else the slow way.
-            let Some(&[c, d]) = src.get(i + 2..i + 4) else {
-                break;
-            };
-            let v = self.unit(c, d);
-            if u >= 0xDC00 || !(0xDC00..0xE000).contains(&v) {
+            if end == i {
+                // A lead surrogate: `one` pairs it or reports it.
                 break;
             }
-            let c = 0x10000 + ((u32::from(u) - 0xD800) << 10) + (u32::from(v) - 0xDC00);
-            dst[w..w + 4].copy_from_slice(&four(c));
-            (i, w) = (i + 4, w + 4);
+            let (r, read, written) =
+                self.rs
+                    .decode_to_utf8_without_replacement(&src[i..end], &mut dst[w..], false);
+            w += written;
+            if let DecoderResult::Malformed(bad, extra) = r {
+                i += read - usize::from(bad) - usize::from(extra);
+                self.rs = self.rs.encoding().new_decoder_without_bom_handling();
+                break;
+            }
+            i += read;
         }
         (i, w)
     }
 }
 
-/// The UTF-8 of `c`, a supplementary-plane scalar value.
-fn four(c: u32) -> [u8; 4] {
-    [
-        0xF0 | (c >> 18) as u8,
-        0x80 | ((c >> 12) & 0x3F) as u8,
-        0x80 | ((c >> 6) & 0x3F) as u8,
-        0x80 | (c & 0x3F) as u8,
-    ]
-}
-
-/// Writes the UTF-8 of `u` (not a surrogate) at the start of `out` (four bytes, the ones
-/// after the character's are overwritten): its length.
-#[inline]
-fn bmp(u: u16, out: &mut [u8]) -> usize {
-    let c = u32::from(u);
-    let two = 0xC080 | ((c >> 6) << 8) | (c & 0x3F);
-    let three = 0xE0_8080 | ((c >> 12) << 16) | (((c >> 6) & 0x3F) << 8) | (c & 0x3F);
-    let (m2, m3) = (u32::from(c >= 0x80), u32::from(c >= 0x800));
-    let len = (1 + m2 + m3) as usize;
-    // Masks, not a branch: text that mixes scripts would mispredict it.
-    let (m2, m3) = (m2.wrapping_neg(), m3.wrapping_neg());
-    let v = (c & !m2) | (two & m2 & !m3) | (three & m3);
-    out.copy_from_slice(&(v << (32 - 8 * len)).to_be_bytes());
-    len
+/// Writes the UTF-8 of scalar value `c` (not a surrogate) at the start of `out`: its
+/// length.
+fn encode(c: u32, out: &mut [u8]) -> usize {
+    char::from_u32(c)
+        .unwrap_or(char::REPLACEMENT_CHARACTER)
+        .encode_utf8(out)
+        .len()
 }
 
 #[cfg(test)]
