@@ -256,16 +256,6 @@ impl Kept {
     pub fn held(&self) -> &[u8] {
         &self.buf[..self.len]
     }
-
-    /// Drops the first `n` bytes (a byte order mark): the ones left, and how many were
-    /// dropped.
-    pub fn skip(&mut self, n: u64) -> u64 {
-        let k = usize::try_from(n)
-            .unwrap_or(usize::MAX)
-            .min(self.len - self.pos);
-        self.pos += k;
-        k as u64
-    }
 }
 
 impl Read for Kept {

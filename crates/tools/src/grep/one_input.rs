@@ -97,8 +97,9 @@ impl Config {
                 transcoder = match regular {
                     Some((file, len)) if len >= MAP_MIN => {
                         crate::mmap::on_shrink_say(PROGRAM, diag_name);
-                        if whole && LineStarts::of(g.encoding).is_some() {
-                            split = self.split(file, (skip, len), Some(g.encoding), diag_name);
+                        if whole && let Some(lines) = LineStarts::of(g.encoding) {
+                            let decoded = Some((g.encoding, lines));
+                            split = self.split(file, (skip, len), decoded, diag_name);
                         }
                         Transcoder::mapped(file, g.encoding, skip, map)
                     }
@@ -121,10 +122,8 @@ impl Config {
             }
             (Reading::Bytes { skip, .. }, _) => {
                 start = skip;
-                let mut first = kept;
-                let left = skip - first.skip(skip);
-                stream = first.chain((&mut source).take(rest));
-                if let Err(e) = io::copy(&mut (&mut stream).take(left), &mut io::sink()) {
+                stream = kept.chain((&mut source).take(rest));
+                if let Err(e) = io::copy(&mut (&mut stream).take(skip), &mut io::sink()) {
                     self.input_error(out, diag, &ToolError::input(diag_name, &e));
                     return Ok(None);
                 }
@@ -192,12 +191,12 @@ impl Config {
 
     /// The answer for the whole of a large mapped file (`range`: from past a byte order
     /// mark to its size) searched in parts on the threads, when it is worth it
-    /// ([`super::split`]); `decoded`: its text is in that encoding.
+    /// ([`super::split`]); `decoded`: its text is in that encoding, split at those lines.
     fn split(
         &self,
         file: &std::fs::File,
         range: (u64, u64),
-        decoded: Option<&'static encoding_rs::Encoding>,
+        decoded: Option<(&'static encoding_rs::Encoding, LineStarts)>,
         diag_name: &str,
     ) -> Result<Option<FileResult>, ToolError> {
         match super::split::parts(self, range.1) {

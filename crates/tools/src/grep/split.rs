@@ -38,7 +38,8 @@ pub(super) fn parts(cfg: &Config, len: u64) -> usize {
 }
 
 /// Searches `file` from offset `start` (past a byte order mark) to `len` (its size at open)
-/// in `parts` parts (text `decoded` from another encoding, when it is) on as many threads: the sum of
+/// in `parts` parts (text `decoded` from another encoding, when it is, split at its line
+/// starts) on as many threads: the sum of
 /// what they found, or `None` when the parts cannot answer for the whole (`-v` and a NUL).
 ///
 /// # Errors
@@ -50,15 +51,9 @@ pub(super) fn search(
     (start, len): (u64, u64),
     parts: usize,
     diag_name: &str,
-    decoded: Option<&'static Encoding>,
+    decoded: Option<(&'static Encoding, LineStarts)>,
 ) -> Result<Option<FileResult>, ToolError> {
-    let lines = match decoded {
-        Some(enc) => LineStarts::of(enc).ok_or_else(|| ToolError::Input {
-            path: diag_name.to_string(),
-            message: format!("{} cannot be split at lines", enc.name()),
-        })?,
-        None => LineStarts::BYTES,
-    };
+    let lines = decoded.map_or(LineStarts::BYTES, |(_, l)| l);
     let cuts =
         cuts(file, (start, len), parts, lines).map_err(|e| ToolError::input(diag_name, &e))?;
     let done = AtomicBool::new(false);
@@ -74,7 +69,7 @@ pub(super) fn search(
                     let search = FileSearch::new(&cfg.settings, &cfg.matcher, &mut sink, diag_name)
                         .part(start, end, done);
                     let r = match decoded {
-                        Some(enc) => {
+                        Some((enc, _)) => {
                             let mut text =
                                 Transcoder::<std::io::Empty>::mapped_part(file, enc, (start, end));
                             search.run(Feed::Read(&mut text))

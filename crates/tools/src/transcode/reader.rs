@@ -97,7 +97,8 @@ pub struct Bad {
 /// A decoder: this module's for UTF-16 (the same text as encoding_rs's), else
 /// encoding_rs's.
 struct Decoding {
-    encoding: &'static Encoding,
+    /// Where its lines start (ISO-2022-JP's: after any `0x0A`, its escape state aside).
+    lines: LineStarts,
     utf16: Option<utf16::Utf16>,
     other: Decoder,
 }
@@ -107,7 +108,7 @@ impl Decoding {
         let utf16 = (encoding == UTF_16LE || encoding == UTF_16BE)
             .then(|| utf16::Utf16::new(encoding == UTF_16BE));
         Decoding {
-            encoding,
+            lines: LineStarts::of(encoding).unwrap_or(LineStarts::BYTES),
             utf16,
             other: encoding.new_decoder_without_bom_handling(),
         }
@@ -264,10 +265,7 @@ impl<'m, R: Read> Transcoder<'m, R> {
 
     /// The length of `src` up to and including its first newline, if it has one.
     fn line_end(&self, src: &[u8]) -> Option<usize> {
-        match LineStarts::of(self.decoder.encoding) {
-            Some(l) => l.after(src, self.pos),
-            None => memchr::memchr(b'\n', src).map(|i| i + 1),
-        }
+        self.decoder.lines.after(src, self.pos)
     }
 
     /// Decodes into `buf` (at least 16 bytes) from `w` on; the bytes written in all.
