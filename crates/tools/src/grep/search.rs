@@ -510,7 +510,7 @@ impl<'a> FileSearch<'a> {
         let start = self.base + ls as u64;
         let at = At {
             line: self.line_no,
-            offset: self.map.map_or(start, |m| m.borrow_mut().file(start)),
+            offset: self.file_offset(start),
             column,
         };
         let line = Line {
