@@ -5,7 +5,8 @@
 //! twice and runs the two one after the other). Each ISA stamps it out with its own `exact`
 //! (`x86_64/entry.rs`, `aarch64/mod.rs`).
 
-use super::generic::{BLOCK, PREFETCH, Tables, Vector, check};
+use super::blocks::{BLOCK, Cursor, PREFETCH, Visit, blocks};
+use super::generic::{Tables, Vector};
 
 /// Appends the longest valid prefix of `bytes` to `out`, validated and copied in one pass
 /// by [`copy_valid`] straight into the spare capacity; returns its length. `exact(bytes, o)`
@@ -52,51 +53,39 @@ pub(crate) unsafe fn copy_valid<V: Vector>(
     dst: *mut u8,
     exact: impl FnOnce(&[u8], usize) -> usize,
 ) -> usize {
-    let (len, ptr, lanes) = (bytes.len(), bytes.as_ptr(), V::LANES);
-    // SAFETY: V's ISA (the caller's contract). Loads read `lanes` bytes at `ptr + o + k` with
-    // `o + k + lanes <= o + BLOCK <= len`; copies write at `dst + o` the bytes read at
-    // `ptr + o`, below `len`, which the caller allows; a prefetch reads nothing (its address
-    // may be past the end: `wrapping_add` computes it without claiming it is in bounds).
+    let (len, ptr) = (bytes.len(), bytes.as_ptr());
+    // SAFETY: V's ISA (the caller's contract). The loop copies to `dst + o` the blocks it
+    // read at `ptr + o`, below `len`, which the caller allows.
     unsafe {
         let t = Tables::<V>::new();
-        // As in `lean.rs`: the high bit set where the last block ends inside a sequence (or-ed
-        // into the ASCII test), and the last vector of the last block checked.
-        let (mut incomplete, mut prev) = (t.zero, t.zero);
-        let mut o = 0;
-        while o + BLOCK <= len {
-            V::prefetch(ptr.wrapping_add(o + PREFETCH));
-            // The output's line too: a store to a line not in the cache waits for it.
-            V::prefetch(dst.wrapping_add(o + PREFETCH));
-            let mut high = incomplete;
-            let mut k = 0;
-            while k < BLOCK {
-                high = high.or(V::load(ptr.add(o + k)));
-                k += lanes;
-            }
-            if high.any_high_bit() {
-                let mut error = t.zero;
-                let mut k = 0;
-                while k < BLOCK {
-                    let input = V::load(ptr.add(o + k));
-                    error = error.or(check(&t, input, prev));
-                    prev = input;
-                    k += lanes;
-                }
-                if error.any() {
-                    return copy_rest(bytes, dst, o, exact(bytes, o));
-                }
-                incomplete = prev.saturating_sub(t.incomplete);
-            } else {
-                prev = t.zero;
-            }
-            // The block was just loaded: the copy reads it from L1.
-            core::ptr::copy_nonoverlapping(ptr.add(o), dst.add(o), BLOCK);
-            o += BLOCK;
-        }
-        if o == len && !incomplete.any_high_bit() {
+        let mut c = Cursor::at(&t, 0);
+        if blocks(&t, ptr, len, &mut c, &mut Copy(dst)) && c.o == len && !c.incomplete.any_high_bit()
+        {
             return len;
         }
-        copy_rest(bytes, dst, o, exact(bytes, o))
+        copy_rest(bytes, dst, c.o, exact(bytes, c.o))
+    }
+}
+
+/// The [`Visit`] of [`copy_valid`]: each block copied to the output as soon as it is checked.
+struct Copy(*mut u8);
+
+impl<V: Vector> Visit<V> for Copy {
+    #[inline(always)]
+    unsafe fn before(&mut self, o: usize) {
+        // SAFETY: a prefetch reads nothing (its address may be past the end: `wrapping_add`
+        // computes it without claiming it is in bounds); V's ISA (the trait's contract).
+        // The output's line too: a store to a line not in the cache waits for it.
+        unsafe { V::prefetch(self.0.wrapping_add(o + PREFETCH)) };
+    }
+
+    #[inline(always)]
+    unsafe fn done(&mut self, ptr: *const u8, o: usize) {
+        // SAFETY: `ptr + o .. + BLOCK` is readable (the trait's contract) and `copy_valid`'s
+        // caller allows writing `dst + o .. + BLOCK` (`o + BLOCK` is at most the input's
+        // length), which does not overlap the input. The block was just loaded: the copy
+        // reads it from L1.
+        unsafe { core::ptr::copy_nonoverlapping(ptr.add(o), self.0.add(o), BLOCK) };
     }
 }
 

@@ -1,9 +1,227 @@
-//! Counting over the vector kernels: the dense scanner's windows ([`count_windows`], for
-//! text with errors) and valid runs ([`count_valid`]), written once over [`Vector`]. Split
-//! from `generic.rs` (the validation algorithm and the dense scanner it builds on).
+//! Counting over the vector kernels, written once over [`Vector`]: validation and counting
+//! in one pass of the block loop ([`validate_and_count`], with the dense scanner after the
+//! block that fails), the dense scanner's windows ([`count_windows`], for text with errors)
+//! and valid runs ([`count_valid`]). `generic.rs` holds the validation algorithm and the
+//! dense scanner they build on.
 
-use super::generic::{DenseMasks, Vector, dense};
+use super::blocks::{BLOCK, Cursor, Visit, blocks};
+use super::generic::{DenseMasks, Tables, Vector, check, dense};
 use crate::scalar::{self, TextCounts};
+
+/// The length of the longest valid prefix of `bytes`, as [`scalar::valid_up_to`].
+///
+/// # Safety
+///
+/// Only on a CPU with `V`'s ISA.
+#[inline(always)]
+pub(crate) unsafe fn valid_up_to<V: Vector>(bytes: &[u8]) -> usize {
+    // SAFETY: the caller's contract.
+    unsafe { validate_and_count::<V, false>(bytes, &mut TextCounts::default()).0 }
+}
+
+/// Validation and, with `COUNT`, counting in the same pass: returns the length of the longest
+/// valid prefix and the length `c` of the prefix whose counts were added to `acc`
+/// (as [`scalar::count_valid`] counts); `c` is a block
+/// boundary within 3 bytes of the valid length, either side of it (a block can end inside a
+/// sequence that turns out to be an error).
+///
+/// # Safety
+///
+/// Only on a CPU with `V`'s ISA.
+#[inline(always)]
+pub(crate) unsafe fn validate_and_count<V: Vector, const COUNT: bool>(
+    bytes: &[u8],
+    acc: &mut TextCounts,
+) -> (usize, usize) {
+    let n = V::LANES;
+    // SAFETY: this function runs only on a CPU with V's ISA (caller's contract); loads read
+    // `n` bytes at `bp + k` for `k < BLOCK` in a local block, and `dense` reads 64 bytes at
+    // `ptr + p` with `p + 64 <= bytes.len()`.
+    unsafe {
+        let t = Tables::<V>::new();
+        let ptr = bytes.as_ptr();
+        let mut c = Cursor::at(&t, 0);
+        let mut counts = Count::<V, COUNT>::new();
+        blocks(&t, ptr, bytes.len(), &mut c, &mut counts);
+        let Cursor {
+            o,
+            prev,
+            incomplete: prev_incomplete,
+            ..
+        } = c;
+        let totals = counts.totals;
+        // The tail (under one block) as simdutf8 checks it: copied into a zero-padded block
+        // and checked in full with `prev`, so valid text needs no scalar pass. Zeros are
+        // ASCII, so a sequence cut off by the end of the input is an error in the copy too.
+        // Not when counting, whose counted prefix must end within 3 bytes of the answer.
+        if !COUNT && o == bytes.len() && !prev_incomplete.any_high_bit() {
+            // Every block passed and the last one ends no sequence early.
+            return (o, o);
+        }
+        if !COUNT && o < bytes.len() && bytes.len() - o < BLOCK {
+            let mut buf = [0u8; BLOCK];
+            buf[..bytes.len() - o].copy_from_slice(&bytes[o..]);
+            let bp = buf.as_ptr();
+            let mut high = prev_incomplete;
+            let mut k = 0;
+            while k < BLOCK {
+                high = high.or(V::load(bp.add(k)));
+                k += n;
+            }
+            if !high.any_high_bit() {
+                return (bytes.len(), o);
+            }
+            let (mut error, mut last) = (t.zero, prev);
+            let mut k = 0;
+            while k < BLOCK {
+                let input = V::load(bp.add(k));
+                error = error.or(check(&t, input, last));
+                last = input;
+                k += n;
+            }
+            if !error.any() {
+                return (bytes.len(), o);
+            }
+        }
+        // Every sequence that ends before `o` has been checked. One that straddles `o` starts
+        // at the last lead among the 3 bytes before it: finish exactly from there, with the
+        // dense scanner when the error is among the 61 positions it decides (the usual case
+        // after a failed block; if not, once more from where it stopped), else with the
+        // scalar decoder (near the end of the input).
+        let mut p = (o.saturating_sub(3)..o)
+            .rev()
+            .find(|&q| !scalar::is_continuation(bytes[q]))
+            .unwrap_or(o);
+        if COUNT {
+            let [ge_c0, ge_e0, ge_f0, lines] = totals;
+            // Every unit before `p` is a valid sequence (it ends in a block that passed), and
+            // a lead of 2, 3 or 4 bytes (>= C0, >= E0, >= F0) brings 1, 2 or 3 continuation
+            // bytes: 2 * ge_c0 + ge_e0 + ge_f0 non-ASCII bytes there. The bytes from `p` to
+            // `o` (at most 3, perhaps of an error the next block reports) count as they are.
+            let mut cut = TextCounts::default();
+            scalar::count_valid(&bytes[p..o], &mut cut);
+            let before = 2 * (ge_c0 - cut.lead2 - cut.lead3 - cut.lead4)
+                + (ge_e0 - cut.lead3 - cut.lead4)
+                + (ge_f0 - cut.lead4);
+            let non_ascii = before + (o - p) as u64 - cut.ascii;
+            *acc += TextCounts {
+                ascii: o as u64 - non_ascii,
+                lead2: ge_c0 - ge_e0,
+                lead3: ge_e0 - ge_f0,
+                lead4: ge_f0,
+                newlines: lines,
+            };
+        }
+        let first = p;
+        while p + 64 <= bytes.len() && p < o + BLOCK {
+            let m = dense::<V>(ptr.add(p));
+            if m.errors != 0 {
+                let err = p + m.errors.trailing_zeros() as usize;
+                if COUNT && p == first {
+                    // The counted blocks end at `o`, within 3 bytes of `p`: count the text
+                    // from `o` to the error, or take back the bytes of the error before `o`,
+                    // from the masks (counts are per byte), so that all of it is counted.
+                    // Positions a..b (all within the 61 the scanner decides, so below 64).
+                    let below = |x: usize| (1u64 << (x - p)) - 1;
+                    let span = |a: usize, b: usize| below(b) & !below(a);
+                    let (range, add) = if err >= o {
+                        (span(o, err), true)
+                    } else {
+                        (span(err, o), false)
+                    };
+                    let lead = m.lead.map(|l| l & range);
+                    let d = TextCounts::of_masks(m.ascii & range, lead, m.newlines & range);
+                    if add {
+                        *acc += d;
+                    } else {
+                        *acc -= d;
+                    }
+                    return (err, err);
+                }
+                return (err, o);
+            }
+            p += m.next;
+        }
+        (p + scalar::valid_up_to(&bytes[p..]), o)
+    }
+}
+
+/// The [`Visit`] of [`validate_and_count`]: with `COUNT`, the counts of each block, kept
+/// until it is known to be valid (a block that fails is counted by the dense scanner).
+struct Count<V, const COUNT: bool> {
+    /// Counts of the blocks known to be valid (bytes >= C0, >= E0, >= F0, newlines), in
+    /// registers; `acc` is written once at the end.
+    totals: [u64; 4],
+    /// The same of the block being checked. (Its non-ASCII bytes follow from the leads.)
+    block: [u32; 4],
+    /// 0xBF, 0xDF, 0xEF, newline in every byte.
+    bf: V,
+    df: V,
+    ef: V,
+    newline: V,
+}
+
+impl<V: Vector, const COUNT: bool> Count<V, COUNT> {
+    /// Nothing counted.
+    ///
+    /// # Safety
+    ///
+    /// Only on a CPU with `V`'s ISA.
+    #[inline(always)]
+    unsafe fn new() -> Self {
+        // SAFETY: the caller's contract.
+        unsafe {
+            Count {
+                totals: [0; 4],
+                block: [0; 4],
+                bf: V::splat(0xBF),
+                df: V::splat(0xDF),
+                ef: V::splat(0xEF),
+                newline: V::splat(b'\n'),
+            }
+        }
+    }
+}
+
+impl<V: Vector, const COUNT: bool> Visit<V> for Count<V, COUNT> {
+    #[inline(always)]
+    unsafe fn ascii(&mut self, block: *const u8) {
+        if COUNT {
+            let mut k = 0;
+            while k < BLOCK {
+                // SAFETY: V's ISA and `block .. block + 64` readable (the trait's contract).
+                let nl = unsafe { V::load(block.add(k)).eq(self.newline).high_bit_mask() };
+                self.totals[3] += u64::from(nl.count_ones());
+                k += V::LANES;
+            }
+        }
+    }
+
+    #[inline(always)]
+    unsafe fn vector(&mut self, input: V) {
+        if COUNT {
+            // SAFETY: V's ISA (the trait's contract); register operations only. Signed
+            // compares: non-ASCII bytes are negative, so mask out ASCII.
+            unsafe {
+                let h = input.high_bit_mask();
+                self.block[0] += (input.signed_gt(self.bf).high_bit_mask() & h).count_ones();
+                self.block[1] += (input.signed_gt(self.df).high_bit_mask() & h).count_ones();
+                self.block[2] += (input.signed_gt(self.ef).high_bit_mask() & h).count_ones();
+                self.block[3] += input.eq(self.newline).high_bit_mask().count_ones();
+            }
+        }
+    }
+
+    #[inline(always)]
+    fn valid(&mut self) {
+        if COUNT {
+            for (t, b) in self.totals.iter_mut().zip(&mut self.block) {
+                *t += u64::from(*b);
+                *b = 0;
+            }
+        }
+    }
+}
 
 /// What [`count_windows`] adds to: the valid text in the kernels' shape and the errors.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]

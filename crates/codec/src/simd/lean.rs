@@ -12,7 +12,10 @@
 //! [`finish`], the whole kernel out of line, from a unit boundary at most 3 bytes before the
 //! block that failed: the exact answer always comes from there.
 
-use super::generic::{self, BLOCK, PREFETCH, Tables, Vector, check, check3};
+use super::blocks::{Check, Cursor, blocks};
+use super::blocks::BLOCK;
+use super::counting;
+use super::generic::{Tables, Vector, check, check3};
 use crate::scalar;
 
 /// Inputs up to this length are scanned for ASCII in at most two tests, and checked from their
@@ -36,7 +39,7 @@ pub(crate) const SHORT: usize = 256;
 #[inline(always)]
 pub(crate) unsafe fn check_from<V: Vector, const BASIC: bool>(
     bytes: &[u8],
-    mut o: usize,
+    o: usize,
     exact: impl FnOnce(&[u8], usize) -> usize,
 ) -> usize {
     let (len, ptr, n) = (bytes.len(), bytes.as_ptr(), V::LANES);
@@ -52,63 +55,29 @@ pub(crate) unsafe fn check_from<V: Vector, const BASIC: bool>(
         // `o <= end`.
         let end = len - BLOCK;
         let t = Tables::<V>::new();
-        // The last vector of the last block (only its last 3 bytes matter, and ASCII is as
-        // good as none).
-        let mut prev;
-        // The errors of the blocks since the last test: one block's, or with `BASIC` (or in a
-        // short input) all.
-        let mut error;
-        // The high bit set where the last block checked ends inside a sequence: or-ed into
-        // the ASCII test, so that an ASCII block after one is checked in full, which reports
-        // the sequence as too short.
-        let mut incomplete;
+        let mut c = Cursor::at(&t, 0);
         if len <= SHORT {
             // Short inputs check every block in full from the start, the first with nothing
             // before it, with no prefetch, and test the errors once (a second pass of at most
-            // `SHORT` bytes locates one): an ASCII block among others would be a branch on
-            // the data, mispredicted as often as not in mixed text.
-            (error, prev) = block(&t, ptr, t.zero, t.zero);
-            o = BLOCK;
-            while o <= end {
-                (error, prev) = block(&t, ptr.add(o), error, prev);
-                o += BLOCK;
-            }
-            if error.any() {
+            // `SHORT` bytes locates one).
+            blocks(&t, ptr, len, &mut c, &mut Check::<true, false>);
+            if c.error.any() {
                 return exact(0);
             }
-            incomplete = prev.saturating_sub(t.incomplete);
         } else {
-            (error, prev) = (t.zero, t.zero);
-            if o <= end {
-                // The block the scan stopped at, not ASCII: checked without a second ASCII
-                // test (a tenth of what one block costs), with nothing before it.
-                (error, prev) = block(&t, ptr.add(o), error, prev);
-                if !BASIC && error.any() {
-                    return exact(o);
-                }
-                o += BLOCK;
+            c.o = o;
+            // The block the scan stopped at, not ASCII: checked without a second ASCII test
+            // (a tenth of what one block costs), with nothing before it.
+            if !blocks(&t, ptr, len.min(o + BLOCK), &mut c, &mut Check::<BASIC, false>)
+                || !blocks(&t, ptr, len, &mut c, &mut Check::<BASIC, true>)
+            {
+                return exact(c.o);
             }
-            incomplete = prev.saturating_sub(t.incomplete);
-            while o <= end {
-                V::prefetch(ptr.wrapping_add(o + PREFETCH));
-                if !high::<V>(ptr.add(o), 1).or(incomplete).any_high_bit() {
-                    prev = t.zero;
-                    o += BLOCK;
-                    continue;
-                }
-                // With `!BASIC` the errors so far are zero (a block with errors returned), but
-                // the compiler cannot know.
-                (error, prev) = block(&t, ptr.add(o), if BASIC { error } else { t.zero }, prev);
-                if !BASIC && error.any() {
-                    return exact(o);
-                }
-                incomplete = prev.saturating_sub(t.incomplete);
-                o += BLOCK;
-            }
-            if BASIC && error.any() {
+            if BASIC && c.error.any() {
                 return exact(0);
             }
         }
+        let (o, incomplete) = (c.o, c.incomplete);
         if o == len {
             return if incomplete.any_high_bit() {
                 exact(o)
@@ -131,7 +100,7 @@ pub(crate) unsafe fn check_from<V: Vector, const BASIC: bool>(
             V::load(ptr.add(p - 2)),
             V::load(ptr.add(p - 3)),
         );
-        error = check3(&t, first, b1, b2, b3);
+        let mut error = check3(&t, first, b1, b2, b3);
         let mut last = first;
         let mut k = n;
         while k < BLOCK {
@@ -266,28 +235,8 @@ pub(crate) unsafe fn entry<A: Vector>(
     check(bytes, o)
 }
 
-/// The errors of the block at `ptr` (after `prev`) or-ed into `error`, and its last vector.
-///
-/// # Safety
-///
-/// Only on a CPU with `V`'s ISA; `ptr..ptr + BLOCK` must be readable.
-#[inline(always)]
-unsafe fn block<V: Vector>(t: &Tables<V>, ptr: *const u8, mut error: V, mut prev: V) -> (V, V) {
-    let mut k = 0;
-    while k < BLOCK {
-        // SAFETY: V's ISA and `k + LANES <= BLOCK` readable bytes (the caller's contract).
-        unsafe {
-            let input = V::load(ptr.add(k));
-            error = error.or(check(t, input, prev));
-            prev = input;
-        }
-        k += V::LANES;
-    }
-    (error, prev)
-}
-
 /// The exact answer for `bytes` where every sequence that ends before `o` has been checked:
-/// the whole kernel (`generic::valid_up_to`) from the unit boundary at most 3 bytes before
+/// the whole kernel (`counting::valid_up_to`) from the unit boundary at most 3 bytes before
 /// `o`.
 ///
 /// # Safety
@@ -300,5 +249,5 @@ pub(crate) unsafe fn finish<V: Vector>(bytes: &[u8], o: usize) -> usize {
         .find(|&q| !scalar::is_continuation(bytes[q]))
         .unwrap_or(o);
     // SAFETY: the caller's contract (V's ISA).
-    p + unsafe { generic::valid_up_to::<V>(&bytes[p..]) }
+    p + unsafe { counting::valid_up_to::<V>(&bytes[p..]) }
 }

@@ -24,6 +24,7 @@ macro_rules! with_vectors {
 
 #[cfg(all(target_arch = "aarch64", target_feature = "neon"))]
 mod aarch64;
+mod blocks;
 mod counting;
 pub(crate) mod dispatch;
 mod generic;

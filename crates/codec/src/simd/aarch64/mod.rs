@@ -71,10 +71,10 @@ pub(crate) fn dense_neon(block: &[u8; 64]) -> DenseMasks {
     unsafe { generic::dense::<Neon>(block.as_ptr()) }
 }
 
-/// Validates and counts in one pass (see [`generic::validate_and_count`]).
+/// Validates and counts in one pass (see [`counting::validate_and_count`]).
 pub(crate) fn validate_and_count_neon(bytes: &[u8], acc: &mut TextCounts) -> (usize, usize) {
     // SAFETY: NEON is enabled at compile time.
-    unsafe { generic::validate_and_count::<Neon, true>(bytes, acc) }
+    unsafe { counting::validate_and_count::<Neon, true>(bytes, acc) }
 }
 
 /// The dense scanner's windows, counted (see [`counting::count_windows`]).

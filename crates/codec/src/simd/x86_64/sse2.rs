@@ -19,7 +19,7 @@
 
 use core::arch::x86_64::*;
 
-use crate::simd::generic::BLOCK;
+use crate::simd::blocks::BLOCK;
 
 /// The constants, in registers.
 #[derive(Clone, Copy)]

@@ -445,7 +445,7 @@ pub(crate) unsafe fn validate_and_count_sse42(
     acc: &mut TextCounts,
 ) -> (usize, usize) {
     // SAFETY: SSE4.2 (and POPCNT, which every SSE4.2 CPU has) is present (this function's contract).
-    unsafe { generic::validate_and_count::<Sse, true>(bytes, acc) }
+    unsafe { counting::validate_and_count::<Sse, true>(bytes, acc) }
 }
 
 /// The AVX2 kernel, validating and counting in one pass.
@@ -456,7 +456,7 @@ pub(crate) unsafe fn validate_and_count_sse42(
 #[target_feature(enable = "avx2,popcnt")]
 pub(crate) unsafe fn validate_and_count_avx2(bytes: &[u8], acc: &mut TextCounts) -> (usize, usize) {
     // SAFETY: AVX2 (and POPCNT, which every AVX2 CPU has) is present (this function's contract).
-    unsafe { generic::validate_and_count::<Avx2, true>(bytes, acc) }
+    unsafe { counting::validate_and_count::<Avx2, true>(bytes, acc) }
 }
 
 /// The AVX-512F and AVX-512BW kernel, validating and counting in one pass.
@@ -470,7 +470,7 @@ pub(crate) unsafe fn validate_and_count_avx512(
     acc: &mut TextCounts,
 ) -> (usize, usize) {
     // SAFETY: AVX-512F/BW (and POPCNT, which every such CPU has) are present (this function's contract).
-    unsafe { generic::validate_and_count::<Avx512, true>(bytes, acc) }
+    unsafe { counting::validate_and_count::<Avx512, true>(bytes, acc) }
 }
 
 /// The dense scanner's windows with SSE4.2, counted (see [`counting::count_windows`]).

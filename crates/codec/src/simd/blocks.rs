@@ -1,0 +1,209 @@
+//! The block loop, written once: 64-byte blocks checked with the lookup algorithm of
+//! `generic.rs`, whole ASCII blocks skipped by one test. Its users differ only in what they do
+//! besides checking, a [`Visit`] each: validation (`lean.rs`, nothing), counting
+//! (`generic.rs`, per vector and per ASCII block) and validate-and-copy (`copy.rs`, each
+//! block once checked). Each ends its input (the tail under a block, a block that failed) in
+//! its own way.
+
+use super::generic::{Tables, Vector, check};
+
+/// Bytes per block: the unit every kernel's loop checks (and the dense scanner reads) at a
+/// time, whatever its vector width.
+pub(crate) const BLOCK: usize = 64;
+
+/// How far ahead of the block being checked the block loops ask for the cache line: 2 KiB,
+/// measured best on large inputs (against 128 bytes, as simdutf8, up to 1 KiB and 4 KiB or
+/// more), with no loss on input that fits in L1 or L2.
+pub(crate) const PREFETCH: usize = 2048;
+
+/// What one use of [`blocks`] does besides checking. Every method is inlined into the loop;
+/// the defaults do nothing.
+///
+/// # Safety
+///
+/// The methods are called only on a CPU with `V`'s ISA, with pointers to readable blocks; an
+/// implementation may rely on that and on nothing else.
+pub(crate) trait Visit<V: Vector> {
+    /// The errors of every block are or-ed and tested once, after the loop (two
+    /// instructions less per block where input is usually valid), instead of after each
+    /// block.
+    const BASIC: bool = false;
+    /// ASCII blocks are skipped after one test of their high bits. Without, every block is
+    /// checked in full: a short input, where an ASCII block among others would be a branch
+    /// on the data, mispredicted as often as not in mixed text.
+    const SKIP_ASCII: bool = true;
+    /// The cache line [`PREFETCH`] bytes ahead is asked for (not worth it in a short input).
+    const PREFETCHES: bool = true;
+
+    /// Called before the block at `o` (of the input at the loop's `ptr`) is tested: another
+    /// prefetch, for one.
+    ///
+    /// # Safety
+    ///
+    /// Only on a CPU with `V`'s ISA.
+    #[inline(always)]
+    unsafe fn before(&mut self, o: usize) {
+        let _ = o;
+    }
+
+    /// The 64 bytes at `block` are ASCII (with nothing incomplete before them): skipped.
+    ///
+    /// # Safety
+    ///
+    /// Only on a CPU with `V`'s ISA; `block..block + 64` is readable.
+    #[inline(always)]
+    unsafe fn ascii(&mut self, block: *const u8) {
+        let _ = block;
+    }
+
+    /// One vector of a block being checked, in order.
+    ///
+    /// # Safety
+    ///
+    /// Only on a CPU with `V`'s ISA.
+    #[inline(always)]
+    unsafe fn vector(&mut self, input: V) {
+        let _ = input;
+    }
+
+    /// The block whose vectors were just given is valid so far (its last sequence may go on
+    /// into the next). Not called with `BASIC`, where the errors are tested at the end.
+    #[inline(always)]
+    fn valid(&mut self) {}
+
+    /// The block at `o` is done: ASCII or checked (and valid, unless `BASIC`).
+    ///
+    /// # Safety
+    ///
+    /// Only on a CPU with `V`'s ISA; `ptr + o .. ptr + o + 64` is readable.
+    #[inline(always)]
+    unsafe fn done(&mut self, ptr: *const u8, o: usize) {
+        let _ = (ptr, o);
+    }
+}
+
+/// The state of the loop between blocks, which the callers start and end with.
+#[derive(Clone, Copy)]
+pub(crate) struct Cursor<V> {
+    /// The start of the next block.
+    pub(crate) o: usize,
+    /// The last vector of the last block checked (only its last 3 bytes matter, and ASCII is
+    /// as good as none).
+    pub(crate) prev: V,
+    /// The high bit set where the last block checked ends inside a sequence (see
+    /// `INCOMPLETE_HIGH`): or-ed into the ASCII test, so that an ASCII block after one is
+    /// checked in full, which reports the sequence as too short, with no branch of its own.
+    pub(crate) incomplete: V,
+    /// The errors found (nonzero bytes): of the block that failed, or with `BASIC` of every
+    /// block checked.
+    pub(crate) error: V,
+}
+
+impl<V: Vector> Cursor<V> {
+    /// At `o`, with nothing before it.
+    #[inline(always)]
+    pub(crate) fn at(t: &Tables<V>, o: usize) -> Cursor<V> {
+        Cursor {
+            o,
+            prev: t.zero,
+            incomplete: t.zero,
+            error: t.zero,
+        }
+    }
+}
+
+/// Checks the whole 64-byte blocks of `ptr..ptr + len` from `c.o`, calling `visit` for each.
+/// Returns `false` when a block fails (not with `BASIC`): `c.o` is then its start and
+/// `c.error` its errors; else `true`, with `c.o` the start of the tail (under one block)
+/// and, with `BASIC`, the errors of all blocks in `c.error`.
+///
+/// # Safety
+///
+/// Only on a CPU with `V`'s ISA; `ptr..ptr + len` readable; `c.o <= len`.
+#[inline(always)]
+pub(crate) unsafe fn blocks<V: Vector, S: Visit<V>>(
+    t: &Tables<V>,
+    ptr: *const u8,
+    len: usize,
+    c: &mut Cursor<V>,
+    visit: &mut S,
+) -> bool {
+    let Cursor {
+        mut o,
+        mut prev,
+        mut incomplete,
+        mut error,
+    } = *c;
+    let n = V::LANES;
+    // SAFETY: V's ISA (the caller's contract). Every load reads `n` bytes at `ptr + o + k`
+    // with `o + k + n <= o + BLOCK <= len`; a prefetch reads nothing (its address may be past
+    // the end: `wrapping_add` computes it without claiming it is in bounds).
+    unsafe {
+        while o + BLOCK <= len {
+            if S::PREFETCHES {
+                V::prefetch(ptr.wrapping_add(o + PREFETCH));
+            }
+            visit.before(o);
+            if S::SKIP_ASCII {
+                let mut high = incomplete;
+                let mut k = 0;
+                while k < BLOCK {
+                    high = high.or(V::load(ptr.add(o + k)));
+                    k += n;
+                }
+                if !high.any_high_bit() {
+                    visit.ascii(ptr.add(o));
+                    prev = t.zero;
+                    visit.done(ptr, o);
+                    o += BLOCK;
+                    continue;
+                }
+            }
+            // Without `BASIC` the errors so far are zero (a block with errors returned), but
+            // the compiler cannot know.
+            if !S::BASIC {
+                error = t.zero;
+            }
+            let mut k = 0;
+            while k < BLOCK {
+                let input = V::load(ptr.add(o + k));
+                error = error.or(check(t, input, prev));
+                visit.vector(input);
+                prev = input;
+                k += n;
+            }
+            if !S::BASIC {
+                if error.any() {
+                    *c = Cursor {
+                        o,
+                        prev,
+                        incomplete,
+                        error,
+                    };
+                    return false;
+                }
+                visit.valid();
+            }
+            incomplete = prev.saturating_sub(t.incomplete);
+            visit.done(ptr, o);
+            o += BLOCK;
+        }
+    }
+    *c = Cursor {
+        o,
+        prev,
+        incomplete,
+        error,
+    };
+    true
+}
+
+/// The [`Visit`] that only checks.
+pub(crate) struct Check<const BASIC: bool, const SKIP_ASCII: bool>;
+
+impl<V: Vector, const B: bool, const S: bool> Visit<V> for Check<B, S> {
+    const BASIC: bool = B;
+    const SKIP_ASCII: bool = S;
+    // Input checked block by block from its start is short.
+    const PREFETCHES: bool = S;
+}
