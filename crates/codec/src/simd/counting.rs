@@ -4,8 +4,8 @@
 //! and valid runs ([`count_valid`]). `generic.rs` holds the validation algorithm and the
 //! dense scanner they build on.
 
-use super::blocks::{BLOCK, Cursor, Visit, blocks};
-use super::generic::{DenseMasks, Tables, Vector, check, dense};
+use super::blocks::{BLOCK, Check, Cursor, Visit, blocks};
+use super::generic::{DenseMasks, Tables, Vector, dense};
 use crate::scalar::{self, TextCounts};
 
 /// The length of the longest valid prefix of `bytes`, as [`scalar::valid_up_to`].
@@ -33,10 +33,9 @@ pub(crate) unsafe fn validate_and_count<V: Vector, const COUNT: bool>(
     bytes: &[u8],
     acc: &mut TextCounts,
 ) -> (usize, usize) {
-    let n = V::LANES;
-    // SAFETY: this function runs only on a CPU with V's ISA (caller's contract); loads read
-    // `n` bytes at `bp + k` for `k < BLOCK` in a local block, and `dense` reads 64 bytes at
-    // `ptr + p` with `p + 64 <= bytes.len()`.
+    // SAFETY: this function runs only on a CPU with V's ISA (caller's contract); the block
+    // loop reads `bytes` and a local block, and `dense` reads 64 bytes at `ptr + p` with
+    // `p + 64 <= bytes.len()`.
     unsafe {
         let t = Tables::<V>::new();
         let ptr = bytes.as_ptr();
@@ -45,7 +44,6 @@ pub(crate) unsafe fn validate_and_count<V: Vector, const COUNT: bool>(
         blocks(&t, ptr, bytes.len(), &mut c, &mut counts);
         let Cursor {
             o,
-            prev,
             incomplete: prev_incomplete,
             ..
         } = c;
@@ -61,25 +59,19 @@ pub(crate) unsafe fn validate_and_count<V: Vector, const COUNT: bool>(
         if !COUNT && o < bytes.len() && bytes.len() - o < BLOCK {
             let mut buf = [0u8; BLOCK];
             buf[..bytes.len() - o].copy_from_slice(&bytes[o..]);
-            let bp = buf.as_ptr();
-            let mut high = prev_incomplete;
-            let mut k = 0;
-            while k < BLOCK {
-                high = high.or(V::load(bp.add(k)));
-                k += n;
-            }
-            if !high.any_high_bit() {
-                return (bytes.len(), o);
-            }
-            let (mut error, mut last) = (t.zero, prev);
-            let mut k = 0;
-            while k < BLOCK {
-                let input = V::load(bp.add(k));
-                error = error.or(check(&t, input, last));
-                last = input;
-                k += n;
-            }
-            if !error.any() {
+            // The block loop over the copy, from where it stopped (`prev`, `incomplete`).
+            let mut tail = Cursor {
+                o: 0,
+                error: t.zero,
+                ..c
+            };
+            if blocks(
+                &t,
+                buf.as_ptr(),
+                BLOCK,
+                &mut tail,
+                &mut Check::<false, true>,
+            ) {
                 return (bytes.len(), o);
             }
         }
