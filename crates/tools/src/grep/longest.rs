@@ -173,3 +173,116 @@ pub(super) fn compile_error(e: impl std::error::Error) -> ToolError {
     }
     ToolError::Usage(format!("cannot compile the patterns: {text}"))
 }
+
+/// Whether the leftmost-first match of `h` from any start is also the longest from there, so
+/// that POSIX's rule needs no second search: `h` is a concatenation of characters (literals,
+/// classes of whole characters) and of greedy repetitions of one character or class, with
+/// line anchors at most (no alternation, no repeated group of several characters, no word
+/// boundary). Greedy backtracking takes as many characters as each repetition can while the
+/// rest still matches, and no later part can then reach further. Held to the longest-match
+/// DFA on random patterns of that shape by the tests below.
+pub(super) fn first_is_longest(h: &Hir) -> bool {
+    use regex_syntax::hir::{Class, HirKind, Look};
+    // Every character of the class is whole: a Unicode class, or a byte class of ASCII.
+    let whole_chars = |c: &Class| match c {
+        Class::Unicode(_) => true,
+        Class::Bytes(b) => b.is_ascii(),
+    };
+    let text = |bytes: &[u8]| std::str::from_utf8(bytes).is_ok();
+    fn one_char(h: &Hir, whole_chars: &dyn Fn(&Class) -> bool) -> bool {
+        match h.kind() {
+            HirKind::Class(c) => whole_chars(c),
+            HirKind::Literal(l) => std::str::from_utf8(&l.0).is_ok_and(|s| s.chars().count() == 1),
+            HirKind::Capture(c) => one_char(&c.sub, whole_chars),
+            _ => false,
+        }
+    }
+    match h.kind() {
+        HirKind::Empty => true,
+        HirKind::Literal(l) => text(&l.0),
+        HirKind::Class(c) => whole_chars(c),
+        HirKind::Look(l) => matches!(
+            l,
+            Look::Start | Look::End | Look::StartLF | Look::EndLF | Look::StartCRLF | Look::EndCRLF
+        ),
+        HirKind::Repetition(r) => r.greedy && one_char(&r.sub, &whole_chars),
+        HirKind::Capture(c) => first_is_longest(&c.sub),
+        HirKind::Concat(items) => items.iter().all(first_is_longest),
+        HirKind::Alternation(_) => false,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use regex_automata::meta::Regex;
+    use regex_automata::{Anchored, Input};
+    use regex_syntax::ParserBuilder;
+
+    use super::{Longest, first_is_longest};
+
+    fn hir(p: &str) -> regex_syntax::hir::Hir {
+        ParserBuilder::new().build().parse(p).unwrap()
+    }
+
+    #[test]
+    fn the_shapes_it_vouches_for() {
+        for p in [
+            "[a-z]+_[a-z]+",
+            "^\\s*//",
+            "fn [a-z_]+\\(",
+            "é+x?",
+            "a{2,5}b*$",
+            "(a)+b",
+        ] {
+            assert!(first_is_longest(&hir(p)), "{p}");
+        }
+        for p in ["a|ab", "(ab)+", "a+?b", "\\ba+", "(ab|cd)e", "a*(ab)?b"] {
+            assert!(!first_is_longest(&hir(p)), "{p}");
+        }
+        // Where it says no, the two can differ: the oracle below would see it.
+        let (h, hay) = (hir("a*(ab)?b"), "aabb");
+        let first = Regex::builder()
+            .build_from_hir(&h)
+            .unwrap()
+            .find(hay)
+            .unwrap();
+        let longest = Longest::new(&h)
+            .unwrap()
+            .end(&Input::new(hay).anchored(Anchored::Yes));
+        assert_eq!((first.end(), longest), (3, Some(4)));
+    }
+
+    /// On random patterns of the shape it vouches for, over a small alphabet where matches
+    /// overlap most, the leftmost-first match from every start ends where the longest does.
+    #[test]
+    fn leftmost_first_is_longest_where_it_says_so() {
+        let atoms = ["a", "b", "é", "[ab]", "[bé]", "[aé]", "[abé]", "[^a]", "."];
+        let counts = ["", "?", "*", "+", "{2}", "{1,2}", "{0,2}", "{2,}", "{0,3}"];
+        let mut rng = utf8_testkit::Rng::new(0x10_6e57);
+        let mut below = |n: usize| rng.below(n as u64) as usize;
+        let mut checked = 0;
+        for _ in 0..3000 {
+            let mut p = String::new();
+            for _ in 0..1 + below(6) {
+                p.push_str(atoms[below(atoms.len())]);
+                p.push_str(counts[below(counts.len())]);
+            }
+            let h = hir(&p);
+            assert!(first_is_longest(&h), "{p}");
+            let re = Regex::builder().build_from_hir(&h).unwrap();
+            let longest = Longest::new(&h).unwrap();
+            for _ in 0..20 {
+                let n = below(12);
+                let hay: String = (0..n).map(|_| ['a', 'b', 'é'][below(3)]).collect();
+                for (s, _) in hay.char_indices() {
+                    let input = Input::new(&hay).range(s..).anchored(Anchored::Yes);
+                    if let Some(m) = re.find(input.clone()) {
+                        assert_eq!(Some(m.end()), longest.end(&input), "{p} on {hay:?} at {s}");
+                        checked += 1;
+                    }
+                }
+            }
+        }
+        assert!(checked > 10_000, "{checked}");
+    }
+}

@@ -13,7 +13,7 @@ use regex_syntax::hir::{
     self, Class, ClassBytes, ClassBytesRange, ClassUnicode, Hir, HirKind, Look,
 };
 
-use super::longest::{DFA_CACHE, LineScan, Longest, NFA_LIMIT, compile_error};
+use super::longest::{DFA_CACHE, LineScan, Longest, NFA_LIMIT, compile_error, first_is_longest};
 use super::posix::{self, Syntax};
 use crate::diag::ToolError;
 
@@ -48,6 +48,8 @@ pub struct Rx {
     /// Every byte a match can hold (a superset): a match followed by any other byte is the
     /// longest from its start.
     match_bytes: ByteSet,
+    /// Every leftmost-first match is the longest from its start (see [`first_is_longest`]).
+    first_longest: bool,
     /// Whether a pattern has a Unicode word boundary (the lazy DFA gives up next to
     /// non-ASCII text there).
     word_unicode: bool,
@@ -296,6 +298,7 @@ impl Rx {
             .try_fold(0, |m, n| n.map(|n| m.max(n)));
         let mut match_bytes = ByteSet::default();
         hirs.iter().for_each(|h| match_bytes.add_hir(h));
+        let first_longest = matches!(hirs.as_slice(), [h] if first_is_longest(h));
         let word_unicode = hirs
             .iter()
             .any(|h| h.properties().look_set().contains_word_unicode());
@@ -340,6 +343,7 @@ impl Rx {
             max_len,
             required,
             match_bytes,
+            first_longest,
             line_anchors,
             word_unicode,
         })
@@ -395,7 +399,7 @@ impl Rx {
         let m = self.re.find(Input::new(hay).range(from..to))?;
         let (s, e) = (m.start(), m.end());
         // A longer match from `s` would hold the byte after this one.
-        let longer = e < to && self.match_bytes.contains(hay[e]);
+        let longer = !self.first_longest && e < to && self.match_bytes.contains(hay[e]);
         match (&self.longest, self.posix) {
             (Some(l), true) if longer => {
                 let end = l
