@@ -18,6 +18,12 @@
 //!   '[[:lower:]]'` matches 日); here they are the letters with case, in either case.
 //! - `[:alpha:]` is Unicode's Alphabetic property; glibc's also holds the digits of other
 //!   scripts (٣).
+//! - `-w -o` after the first match of a line: GNU grep retries a shorter match at the same
+//!   start in a line it cuts short by the length of what precedes the search (its
+//!   `src/dfasearch.c`, `EGexecute`: `re_match (..., match + len - ptr, ...)`, where `ptr` is
+//!   where the `-o` search resumed, not the line's start), so it misses words that need the
+//!   retry: `printf ' ak.1.1x\n' | grep -owE '[^[:upper:]][^[:digit:]]*'` prints ` ak` and
+//!   `1x`; here ` ak`, `1` and `1x` (GNU grep finds the `1` when it comes first).
 
 use std::path::Path;
 use std::process::Command;
@@ -107,6 +113,17 @@ fn leftmost_longest_as_posix() {
         .stdin("ab\n")
         .run();
     assert_eq!(o.out(), "a\n");
+}
+
+/// `-w -o`'s shorter retry after the first match of a line (see the module doc: GNU grep
+/// cuts the line short there and misses the `1`, which it finds when it comes first).
+#[test]
+fn word_retries_after_the_first_match_of_a_line() {
+    let dir = tempdir();
+    let p = "[^[:upper:]][^[:digit:]]*";
+    let (out, code) = ours(dir.path(), &["-owE", p], b" ak.1.1x\n");
+    assert_eq!((out.as_slice(), code), (&b" ak\n1\n1x\n"[..], 0));
+    same_as_gnu(&["-owE", p], ".1.1x\n", "1\n1x\n", 0);
 }
 
 #[test]
