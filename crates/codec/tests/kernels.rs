@@ -551,3 +551,53 @@ fn validate_finds_the_exact_error_in_inputs_up_to_and_past_4_kib() {
         }
     }
 }
+
+/// Runs of blocks that are not ASCII, after which the block loop checks blocks untested for
+/// a while (1, 3, 7, ... blocks), then ASCII blocks: an error, a sequence cut short by ASCII,
+/// and a sequence cut by the end of a block at many places in and after the runs, through
+/// every kernel's `valid_up_to` and the active kernel's `is_valid`, `validate` and repair,
+/// against std.
+#[test]
+fn errors_in_and_after_untested_runs() {
+    let kernels = simd_kernels();
+    let other = "жж".repeat(16);
+    assert_eq!(other.len(), 64);
+    for run in [1, 2, 3, 4, 8, 12, 40] {
+        for ascii_after in [0, 1, 2, 5] {
+            let mut base = vec![b'a'; 64];
+            for _ in 0..run {
+                base.extend_from_slice(other.as_bytes());
+            }
+            base.extend(std::iter::repeat_n(b'b', 64 * ascii_after));
+            base.extend_from_slice(other.as_bytes());
+            base.extend(std::iter::repeat_n(b'c', 100));
+            let mut cases = vec![base.clone()];
+            for at in (60..base.len())
+                .step_by(13)
+                .chain((127..base.len()).step_by(64))
+            {
+                for bad in [
+                    &[0xFF][..],
+                    &[0xE2][..],
+                    &[0xE2, 0x82][..],
+                    &[0xF0, 0x9F, 0x98],
+                ] {
+                    let mut v = base.clone();
+                    let end = (at + bad.len()).min(v.len());
+                    v[at..end].copy_from_slice(&bad[..end - at]);
+                    cases.push(v);
+                }
+            }
+            for v in &cases {
+                assert_kernels(&kernels, v);
+                let std = std::str::from_utf8(v);
+                assert_eq!(utf8_codec::is_valid(v), std.is_ok());
+                assert_eq!(
+                    utf8_codec::validate(v).map_err(|e| e.valid_up_to()),
+                    std.map_err(|e| e.valid_up_to())
+                );
+                assert_eq!(utf8_codec::repair(v), String::from_utf8_lossy(v));
+            }
+        }
+    }
+}

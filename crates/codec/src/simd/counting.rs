@@ -176,6 +176,10 @@ impl<V: Vector, const COUNT: bool> Count<V, COUNT> {
 }
 
 impl<V: Vector, const COUNT: bool> Visit<V> for Count<V, COUNT> {
+    // Measured slower with AVX2 on mixed-script text (and no faster on ASCII): an ASCII
+    // block costs a compare and a popcount here, a checked one four more of each.
+    const STREAKS: bool = !COUNT;
+
     #[inline(always)]
     unsafe fn ascii(&mut self, block: *const u8) {
         if COUNT {
