@@ -16,6 +16,7 @@ use super::printer::{Printer, TextSink};
 use super::search::FileSearch;
 use super::sink::{Dest, FileResult, Sink};
 use super::walk::walk;
+use crate::detect::Guess;
 use crate::diag::{Diag, ToolError};
 use crate::exit::Status;
 use crate::input::{Input, Source};
@@ -43,18 +44,11 @@ impl Config {
         diag: &mut Diag,
         printer: &mut Printer,
     ) -> Result<Option<FileResult>, ToolError> {
-        let name = match (input, &self.label) {
-            (Input::Stdin { .. }, Some(l)) => l.clone(),
-            (Input::Stdin { .. }, None) => "(standard input)".to_string(),
-            (Input::Path(_), _) => input.name(),
-        };
-        let diag_name: &str = match (input, &self.label) {
-            (Input::Stdin { .. }, Some(_)) | (Input::Path(_), _) => &name,
+        let (name, raw_name) = self.names(input);
+        // Standard input without `--label` is `-` in diagnostics.
+        let diag_name = match (input, &self.label) {
             (Input::Stdin { .. }, None) => "-",
-        };
-        let raw_name = match input {
-            Input::Path(p) => crate::input::os_bytes(p.as_os_str()),
-            Input::Stdin { .. } => name.clone().into_bytes().into(),
+            _ => name.as_str(),
         };
         printer.style.with_filename = self.with_filename.unwrap_or(show);
         let Some(mut source) =
@@ -73,12 +67,9 @@ impl Config {
             Some((file, len)) if len >= MAP_MIN => sniff(self.from, &mut io::empty(), Some(file)),
             _ => sniff(self.from, &mut source, None),
         };
-        let (reading, kept, all_read) = match sniffed {
-            Ok(r) => r,
-            Err(e) => {
-                self.input_error(out, diag, &ToolError::input(diag_name, &e));
-                return Ok(None);
-            }
+        let sniffed = sniffed.map_err(|e| ToolError::input(diag_name, &e));
+        let Some((reading, kept, all_read)) = self.reported(sniffed, out, diag)? else {
+            return Ok(None);
         };
         let map = RefCell::new(OffsetMap::default());
         let bad = RefCell::new(VecDeque::new());
@@ -123,48 +114,27 @@ impl Config {
             (Reading::Bytes { skip, .. }, _) => {
                 start = skip;
                 stream = kept.chain((&mut source).take(rest));
-                if let Err(e) = io::copy(&mut (&mut stream).take(skip), &mut io::sink()) {
-                    self.input_error(out, diag, &ToolError::input(diag_name, &e));
+                let skipped = io::copy(&mut (&mut stream).take(skip), &mut io::sink())
+                    .map_err(|e| ToolError::input(diag_name, &e));
+                if self.reported(skipped, out, diag)?.is_none() {
                     return Ok(None);
                 }
                 Feed::Read(&mut stream)
             }
         };
-        let split = match split {
-            Ok(r) => r,
-            Err(e @ ToolError::Input { .. }) => {
-                self.input_error(out, diag, &e);
-                return Ok(None);
-            }
-            Err(e) => return Err(e),
+        let Some(split) = self.reported(split, out, diag)? else {
+            return Ok(None);
         };
-        let (mut text, mut json);
-        let sink: &mut dyn Sink = if self.settings.json {
-            json = JsonSink {
-                dest: Dest {
-                    out,
-                    diag,
-                    name: diag_name,
-                },
-                engine: self.engine,
-                begun: false,
-                encoding: reading.guess(),
-            };
-            &mut json
-        } else {
-            text = TextSink {
-                printer,
-                raw_name: &raw_name,
-                dest: Dest {
-                    out,
-                    diag,
-                    name: &name,
-                },
-                mode: self.settings.mode(),
-                report_color: self.report_color,
-            };
-            &mut text
-        };
+        let mut sink = self.sink(
+            Dest {
+                out,
+                diag,
+                name: diag_name,
+            },
+            (printer, &name, &raw_name),
+            reading.guess(),
+        );
+        let sink = sink.as_dyn();
         if let Some(r) = split {
             sink.finish(&r)?;
             return Ok(Some(r));
@@ -175,18 +145,54 @@ impl Config {
             Reading::Decoded(g) => search.decoded(g.encoding, offsets.then_some(&map), &bad),
             _ => search,
         };
-        let r: FileResult = match search.run(feed) {
-            Ok(r) => r,
-            Err(e @ ToolError::Input { .. }) => {
-                self.input_error(out, diag, &e);
-                return Ok(None);
-            }
-            Err(e) => return Err(e),
+        let Some(r) = self.reported(search.run(feed), out, diag)? else {
+            return Ok(None);
         };
         if let (Some(start), Some(at)) = (stdin_start, r.resume_at) {
             stdin_position(Some(start + at));
         }
         Ok(Some(r))
+    }
+
+    /// The sink of the output mode for one input: `--json`'s (`dest.name` is the name of
+    /// diagnostics) or the text one (printed with `name`, or `raw_name` in results).
+    fn sink<'a>(
+        &self,
+        dest: Dest<'a>,
+        (printer, name, raw_name): (&'a mut Printer, &'a str, &'a [u8]),
+        encoding: Option<Guess>,
+    ) -> ModeSink<'a> {
+        if self.settings.json {
+            ModeSink::Json(JsonSink {
+                dest,
+                engine: self.engine,
+                begun: false,
+                encoding,
+            })
+        } else {
+            ModeSink::Text(TextSink {
+                printer,
+                raw_name,
+                dest: Dest { name, ..dest },
+                mode: self.settings.mode(),
+                report_color: self.report_color,
+            })
+        }
+    }
+
+    /// `input`'s name as printed (`--label`'s or `(standard input)` for standard input) and
+    /// as its bytes in results (a path's own bytes, even where they are not UTF-8).
+    fn names<'i>(&self, input: &'i Input) -> (String, std::borrow::Cow<'i, [u8]>) {
+        let name = match (input, &self.label) {
+            (Input::Stdin { .. }, Some(l)) => l.clone(),
+            (Input::Stdin { .. }, None) => "(standard input)".to_string(),
+            (Input::Path(_), _) => input.name(),
+        };
+        let raw_name = match input {
+            Input::Path(p) => crate::input::os_bytes(p.as_os_str()),
+            Input::Stdin { .. } => name.clone().into_bytes().into(),
+        };
+        (name, raw_name)
     }
 
     /// The answer for the whole of a large mapped file (`range`: from past a byte order
@@ -298,6 +304,24 @@ impl Config {
         }
     }
 
+    /// `r`'s value, or `None` for an input's error, reported as [`Config::input_error`]
+    /// reports it (the input is done with); any other error (writing) is passed on.
+    fn reported<T>(
+        &self,
+        r: Result<T, ToolError>,
+        out: &mut Output,
+        diag: &mut Diag,
+    ) -> Result<Option<T>, ToolError> {
+        match r {
+            Ok(v) => Ok(Some(v)),
+            Err(e @ ToolError::Input { .. }) => {
+                self.input_error(out, diag, &e);
+                Ok(None)
+            }
+            Err(e) => Err(e),
+        }
+    }
+
     /// Reports an input's trouble (after what was written to `out` so far, as GNU grep
     /// flushes its output before a diagnostic), or only records it under `-s`.
     pub(super) fn input_error(&self, out: &mut Output, diag: &mut Diag, e: &ToolError) {
@@ -314,6 +338,22 @@ impl Config {
 fn file_id(m: &std::fs::Metadata) -> Option<FileId> {
     use std::os::unix::fs::MetadataExt;
     (m.is_file() && m.len() > 0).then(|| (m.dev(), m.ino()))
+}
+
+/// The sink of the output mode (see [`Config::sink`]).
+enum ModeSink<'a> {
+    Text(TextSink<'a>),
+    Json(JsonSink<'a>),
+}
+
+impl<'a> ModeSink<'a> {
+    /// The sink itself.
+    fn as_dyn(&mut self) -> &mut (dyn Sink + 'a) {
+        match self {
+            ModeSink::Text(t) => t,
+            ModeSink::Json(j) => j,
+        }
+    }
 }
 
 /// The inputs as [`Config::entries`] lists them.
