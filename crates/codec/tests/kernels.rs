@@ -555,8 +555,8 @@ fn validate_finds_the_exact_error_in_inputs_up_to_and_past_4_kib() {
 /// Runs of blocks that are not ASCII, after which the block loop checks blocks untested for
 /// a while (1, 3, 7, ... blocks), then ASCII blocks: an error, a sequence cut short by ASCII,
 /// and a sequence cut by the end of a block at many places in and after the runs, through
-/// every kernel's `valid_up_to` and the active kernel's `is_valid`, `validate` and repair,
-/// against std.
+/// every kernel's `valid_up_to` and the active kernel's `is_valid`, `validate` and (with
+/// `alloc`) repair, against std.
 #[test]
 fn errors_in_and_after_untested_runs() {
     let kernels = simd_kernels();
@@ -596,6 +596,7 @@ fn errors_in_and_after_untested_runs() {
                     utf8_codec::validate(v).map_err(|e| e.valid_up_to()),
                     std.map_err(|e| e.valid_up_to())
                 );
+                #[cfg(feature = "alloc")]
                 assert_eq!(utf8_codec::repair(v), String::from_utf8_lossy(v));
             }
         }

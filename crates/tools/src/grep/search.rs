@@ -58,6 +58,19 @@ struct Report<'a> {
     malformed: Option<(&'a RefCell<VecDeque<Bad>>, &'static Encoding)>,
 }
 
+/// The context lines' state of a search.
+#[derive(Default)]
+struct Context {
+    /// Lines of `-A`'s context still to show.
+    after_left: usize,
+    /// The number of the last line shown (a `--` goes before a line that does not follow it).
+    last_printed: Option<u64>,
+    /// `-B`'s lines (number, offset, bytes), the oldest first.
+    before: VecDeque<(u64, u64, Vec<u8>)>,
+    /// `-m` was reached: only its trailing context is left to show.
+    draining: bool,
+}
+
 /// The search of one input, reporting to a [`Sink`].
 pub struct FileSearch<'a> {
     s: &'a Settings,
@@ -65,17 +78,23 @@ pub struct FileSearch<'a> {
     sink: &'a mut dyn Sink,
     /// The input's name in diagnostics.
     diag_name: &'a str,
+    /// The bytes read and not yet searched past.
     data: Buffer,
+    /// The input offset of `data`'s first byte.
     base: u64,
+    /// The input is read to its end.
     eof: bool,
+    /// A NUL was seen: the input is binary from the block that held it.
     binary: bool,
+    /// Where in `data` the search for a line end goes on.
     unscanned: usize,
+    /// The number of the next line.
     line_no: u64,
+    /// What was found so far.
     res: FileResult,
-    after_left: usize,
-    last_printed: Option<u64>,
-    before_q: VecDeque<(u64, u64, Vec<u8>)>,
-    draining: bool,
+    /// The state of `-A`, `-B` and `-m`'s trailing context.
+    ctx: Context,
+    /// The search is over (a file's answer known, `-m` reached, or cancelled).
     stop: bool,
     report: Option<Report<'a>>,
     /// Streaming a long line (its bytes are checked for NUL as they come).
@@ -106,10 +125,7 @@ impl<'a> FileSearch<'a> {
             unscanned: 0,
             line_no: 1,
             res: FileResult::default(),
-            after_left: 0,
-            last_printed: None,
-            before_q: VecDeque::new(),
-            draining: false,
+            ctx: Context::default(),
             stop: false,
             report: s.report.map(|engine| Report {
                 scanner: Scanner::new(engine),
@@ -373,7 +389,8 @@ impl<'a> FileSearch<'a> {
     /// Lines `pos..upto` have no match.
     fn pass(&mut self, pos: usize, upto: usize) -> Result<(), ToolError> {
         let each = self.s.invert
-            || (self.s.printing() && (self.draining || self.after_left > 0 || self.s.before > 0));
+            || (self.s.printing()
+                && (self.ctx.draining || self.ctx.after_left > 0 || self.s.before > 0));
         if !each {
             if self.s.printing() {
                 self.line_no += self.count_terms(&self.data.bytes()[pos..upto]);
@@ -404,15 +421,15 @@ impl<'a> FileSearch<'a> {
     ) -> Result<(), ToolError> {
         let selected = m.is_some() != self.s.invert;
         let quiet_binary = self.binary && !self.s.text;
-        if self.draining {
+        if self.ctx.draining {
             // GNU grep prints the trailing context after -m NUM, matching lines included.
-            if self.after_left == 0 || quiet_binary {
+            if self.ctx.after_left == 0 || quiet_binary {
                 self.stop = true;
                 return Ok(());
             }
             self.emit((ls, le), terminated, false, None)?;
-            self.after_left -= 1;
-            if self.after_left == 0 {
+            self.ctx.after_left -= 1;
+            if self.ctx.after_left == 0 {
                 self.stop = true;
             }
             self.line_no += 1;
@@ -437,30 +454,30 @@ impl<'a> FileSearch<'a> {
                 self.stop = true;
                 return Ok(());
             }
-            while let Some((n, off, bytes)) = self.before_q.pop_front() {
+            while let Some((n, off, bytes)) = self.ctx.before.pop_front() {
                 self.emit_owned(n, off, &bytes)?;
             }
             self.emit((ls, le), terminated, true, m)?;
-            self.after_left = self.s.after;
+            self.ctx.after_left = self.s.after;
             if self.max_reached() {
                 self.res.resume_at =
                     Some(self.file_offset(self.base + le as u64 + u64::from(terminated)));
-                self.draining = true;
+                self.ctx.draining = true;
                 if self.s.after == 0 {
                     self.stop = true;
                 }
             }
         } else if self.s.printing() && !quiet_binary {
-            if self.after_left > 0 {
+            if self.ctx.after_left > 0 {
                 self.emit((ls, le), terminated, false, None)?;
-                self.after_left -= 1;
+                self.ctx.after_left -= 1;
             } else if self.s.before > 0 {
-                if self.before_q.len() == self.s.before {
-                    self.before_q.pop_front();
+                if self.ctx.before.len() == self.s.before {
+                    self.ctx.before.pop_front();
                 }
                 let bytes = self.data.bytes()[ls..le].to_vec();
                 let offset = self.file_offset(self.base + ls as u64);
-                self.before_q.push_back((self.line_no, offset, bytes));
+                self.ctx.before.push_back((self.line_no, offset, bytes));
             }
         }
         self.line_no += 1;
@@ -469,10 +486,10 @@ impl<'a> FileSearch<'a> {
 
     /// Shows line `n`: first a gap (`--`) when it does not follow the last line shown.
     fn separator(&mut self, n: u64) -> Result<(), ToolError> {
-        if self.s.context && self.last_printed.is_none_or(|l| n > l + 1) {
+        if self.s.context && self.ctx.last_printed.is_none_or(|l| n > l + 1) {
             self.sink.gap()?;
         }
-        self.last_printed = Some(n);
+        self.ctx.last_printed = Some(n);
         Ok(())
     }
 
