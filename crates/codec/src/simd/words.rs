@@ -11,12 +11,13 @@ use super::generic::Vector;
 /// Armenian, Arabic) and three-byte leads E4..E9 (CJK ideographs), EB, EC (Hangul), EE
 /// (private use, all printable for glibc). As
 /// nibble tables: row C is bit 0, row D bit 1, row E bit 2 (words.rs tests them). Bits 3
-/// and 4 mark the leads of the non-ASCII separators: C2 (bit 3), E1..E3 (bit 4).
+/// to 6 mark the leads of the non-ASCII separators, one each: C2, E1, E2, E3 (see
+/// [`SEP_SECOND`]).
 pub(crate) const WORD_LEADS: ([u8; 16], [u8; 16]) = {
     let mut hi = [0u8; 16];
-    hi[0xC] = 1 | SEP_LEAD2;
+    hi[0xC] = 1 | SEP_C2;
     hi[0xD] = 2;
-    hi[0xE] = 4 | SEP_LEAD3;
+    hi[0xE] = 4 | SEP_E1 | SEP_E2 | SEP_E3;
     let rows: [&[u8]; 3] = [
         &[3, 4, 5, 6, 7, 8, 9, 0xA, 0xB, 0xC, 0xF],
         &[0, 1, 2, 3, 8, 9, 0xA, 0xB],
@@ -32,17 +33,36 @@ pub(crate) const WORD_LEADS: ([u8; 16], [u8; 16]) = {
         }
         r += 1;
     }
-    lo[2] |= SEP_LEAD2;
-    lo[1] |= SEP_LEAD3;
-    lo[2] |= SEP_LEAD3;
-    lo[3] |= SEP_LEAD3;
+    lo[2] |= SEP_C2 | SEP_E2;
+    lo[1] |= SEP_E1;
+    lo[3] |= SEP_E3;
     (hi, lo)
 };
 
-/// [`WORD_LEADS`]'s bit for C2, the lead of U+00A0.
-const SEP_LEAD2: u8 = 1 << 3;
-/// [`WORD_LEADS`]'s bit for E1, E2 and E3, the leads of the three-byte separators.
-const SEP_LEAD3: u8 = 1 << 4;
+/// [`WORD_LEADS`]'s bits of the separators' leads: C2 (U+00A0), E1 (U+1680), E2 (U+2000..
+/// U+200A, U+202F, U+205F, U+2060), E3 (U+3000).
+const SEP_C2: u8 = 1 << 3;
+const SEP_E1: u8 = 1 << 4;
+const SEP_E2: u8 = 1 << 5;
+const SEP_E3: u8 = 1 << 6;
+const SEP_LEADS: u8 = SEP_C2 | SEP_E1 | SEP_E2 | SEP_E3;
+
+/// Nibble tables of the second bytes of the separators, with the bits of their leads in
+/// [`WORD_LEADS`]: A0 (after C2), 9A (after E1), 80 or 81 (after E2), 80 (after E3). A lead
+/// and the byte after it whose entries share a bit may begin a separator; only then does a
+/// block look for separators byte by byte (kana and most symbols, whose leads are E2 and E3,
+/// do not; CJK punctuation, E3 80 as U+3000, does).
+pub(crate) const SEP_SECOND: ([u8; 16], [u8; 16]) = {
+    let mut hi = [0u8; 16];
+    hi[0x8] = SEP_E2 | SEP_E3;
+    hi[0x9] = SEP_E1;
+    hi[0xA] = SEP_C2;
+    let mut lo = [0u8; 16];
+    lo[0x0] = SEP_C2 | SEP_E2 | SEP_E3;
+    lo[0x1] = SEP_E2;
+    lo[0xA] = SEP_E1;
+    (hi, lo)
+};
 
 /// The word state between blocks.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -106,7 +126,7 @@ pub(crate) const BYTE_CLASSES: [u8; 256] = {
         if row & 4 != 0 {
             c |= class::LEAD3;
         }
-        if row & (SEP_LEAD2 | SEP_LEAD3) != 0 {
+        if row & SEP_LEADS != 0 {
             c |= class::SEP_LEAD;
         }
         t[b] = c;
@@ -157,6 +177,7 @@ unsafe fn classes<V: Vector>(block: *const u8) -> Classes {
         // may begin here.
         let (mut lead_words, mut cand) = (0u64, k(0));
         let (hi_t, lo_t) = (V::table(&WORD_LEADS.0), V::table(&WORD_LEADS.1));
+        let (hi_s, lo_s) = (V::table(&SEP_SECOND.0), V::table(&SEP_SECOND.1));
         let zero = k(0);
         let mut i = 0;
         while i < 64 {
@@ -166,8 +187,9 @@ unsafe fn classes<V: Vector>(block: *const u8) -> Classes {
                 .high_nibbles()
                 .lookup(hi_t)
                 .and(v.low_nibbles().lookup(lo_t));
+            let v1 = V::load(p.add(1));
             // Continuation bytes (0x80..0xBF) are the signed values below 0xC0.
-            let cont1 = k(0xC0).signed_gt(V::load(p.add(1)));
+            let cont1 = k(0xC0).signed_gt(v1);
             let cont2 = k(0xC0).signed_gt(V::load(p.add(2)));
             // Row bits 0-1: a two-byte word lead; bit 2: a three-byte one (0xFF where unset).
             let not2 = row.and(k(3)).eq(zero);
@@ -175,7 +197,13 @@ unsafe fn classes<V: Vector>(block: *const u8) -> Classes {
             let lead2 = not2.xor(k(0xFF)).and(cont1);
             let lead3 = not3.xor(k(0xFF)).and(cont1).and(cont2);
             lead_words |= black_box(lead2.or(lead3).high_bit_mask()) << i;
-            cand = cand.or(row.and(k(SEP_LEAD2 | SEP_LEAD3)));
+            // A separator's lead followed by its second byte (the entries' bits are only
+            // separators').
+            let second = v1
+                .high_nibbles()
+                .lookup(hi_s)
+                .and(v1.low_nibbles().lookup(lo_s));
+            cand = cand.or(row.and(second));
             i += V::LANES;
         }
         c.word |= lead_words;

@@ -217,6 +217,42 @@ fn word_bits_agree_with_step() {
 }
 
 #[test]
+fn separator_candidates_hold_every_separator() {
+    // Every non-ASCII separator's lead and second byte share a bit of WORD_LEADS and
+    // SEP_SECOND (else the kernels would skip the block's separator pass).
+    let (hi, lo) = crate::simd::WORD_LEADS;
+    let (shi, slo) = crate::simd::SEP_SECOND;
+    let mut seen = 0;
+    for cp in 0x80..0x10000u32 {
+        let Some(c) = char::from_u32(cp) else {
+            continue;
+        };
+        if !is_wide_separator(cp) {
+            continue;
+        }
+        let mut b = [0u8; 4];
+        let s = c.encode_utf8(&mut b).as_bytes();
+        let (l, s1) = (usize::from(s[0]), usize::from(s[1]));
+        let bits = hi[l >> 4] & lo[l & 15] & shi[s1 >> 4] & slo[s1 & 15];
+        assert!(bits != 0, "U+{cp:04X}");
+        seen += 1;
+    }
+    assert_eq!(seen, 17);
+    // Kana, most symbols and other letters with those leads are not candidates (CJK
+    // punctuation, E3 80 xx as U+3000, is).
+    for c in ['あ', 'カ', '★', '→', 'ç', 'ა'] {
+        let mut b = [0u8; 4];
+        let s = c.encode_utf8(&mut b).as_bytes();
+        let (l, s1) = (usize::from(s[0]), usize::from(s[1]));
+        assert_eq!(
+            hi[l >> 4] & lo[l & 15] & shi[s1 >> 4] & slo[s1 & 15],
+            0,
+            "{c}"
+        );
+    }
+}
+
+#[test]
 fn word_leads_are_always_words() {
     // Every character that starts with a lead of the kernels' WORD_LEADS is printable and
     // not a separator.
