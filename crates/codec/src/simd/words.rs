@@ -45,6 +45,7 @@ const SEP_C2: u8 = 1 << 3;
 const SEP_E1: u8 = 1 << 4;
 const SEP_E2: u8 = 1 << 5;
 const SEP_E3: u8 = 1 << 6;
+#[cfg(target_arch = "x86_64")]
 const SEP_LEADS: u8 = SEP_C2 | SEP_E1 | SEP_E2 | SEP_E3;
 
 /// Nibble tables of the second bytes of the separators, with the bits of their leads in
