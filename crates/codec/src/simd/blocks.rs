@@ -158,7 +158,8 @@ pub(crate) unsafe fn blocks<V: Vector, S: Visit<V>>(
     // the end: `wrapping_add` computes it without claiming it is in bounds).
     unsafe {
         while o < ends {
-            let mut stop = usize::MAX;
+            // The blocks from `o` to `stop` are checked in full, untested.
+            let mut stop = ends;
             if S::SKIP_ASCII {
                 if S::PREFETCHES {
                     V::prefetch(ptr.wrapping_add(o + PREFETCH));
@@ -183,19 +184,19 @@ pub(crate) unsafe fn blocks<V: Vector, S: Visit<V>>(
                     } else {
                         0
                     };
+                    stop = ends.min(o + (streak as usize + 1) * BLOCK);
                 }
-                stop = o + (streak as usize + 1) * BLOCK;
             }
-            let tested = o;
-            let stop = stop.min(ends);
-            while o < stop {
-                // The tested block had its prefetch.
-                if S::PREFETCHES && (!S::SKIP_ASCII || o != tested) {
-                    V::prefetch(ptr.wrapping_add(o + PREFETCH));
-                }
-                if !S::SKIP_ASCII || o != tested {
+            // The tested block had its prefetch and `before`.
+            let mut first = S::SKIP_ASCII;
+            loop {
+                if !first {
+                    if S::PREFETCHES {
+                        V::prefetch(ptr.wrapping_add(o + PREFETCH));
+                    }
                     visit.before(o);
                 }
+                first = false;
                 // Without `BASIC` the errors so far are zero (a block with errors returned),
                 // but the compiler cannot know.
                 if !S::BASIC {
@@ -224,8 +225,14 @@ pub(crate) unsafe fn blocks<V: Vector, S: Visit<V>>(
                 incomplete = prev.saturating_sub(t.incomplete);
                 visit.done(ptr, o);
                 o += BLOCK;
+                // Tested blocks are checked one at a time.
+                if (S::SKIP_ASCII && !S::STREAKS) || o >= stop {
+                    break;
+                }
             }
-            run_end = o;
+            if S::STREAKS {
+                run_end = o;
+            }
         }
     }
     *c = Cursor {
