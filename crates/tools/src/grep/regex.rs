@@ -6,14 +6,17 @@
 //! with a PikeVM where the lazy DFA gives up (Unicode word boundaries on non-ASCII text).
 
 use aho_corasick::AhoCorasick;
-use regex_automata::meta::Regex;
+use regex_automata::meta::{Cache, Regex};
 use regex_automata::{Anchored, Input};
 use regex_syntax::hir::literal::{ExtractKind, Extractor};
 use regex_syntax::hir::{
     self, Class, ClassBytes, ClassBytesRange, ClassUnicode, Hir, HirKind, Look,
 };
 
-use super::longest::{DFA_CACHE, LineScan, Longest, NFA_LIMIT, compile_error, first_is_longest};
+use super::longest::{
+    DFA_CACHE, LineScan, LocalCache, Longest, NFA_LIMIT, compile_error, first_is_longest, next_id,
+    with_local,
+};
 use super::posix::{self, Syntax};
 use crate::diag::ToolError;
 
@@ -31,10 +34,17 @@ pub enum Dialect {
     Perl,
 }
 
+thread_local! {
+    /// This thread's cache of an [`Rx`]'s meta regex (see [`with_local`]).
+    static META_CACHES: LocalCache<Cache> = const { std::cell::RefCell::new(None) };
+}
+
 /// Compiled regular expressions (or case-insensitive fixed strings).
 #[derive(Debug)]
 pub struct Rx {
     re: Regex,
+    /// The identity of `re` for [`with_local`].
+    id: u64,
     longest: Option<Longest>,
     /// POSIX leftmost-longest matches (else leftmost-first, as Perl's).
     posix: bool,
@@ -337,6 +347,7 @@ impl Rx {
         };
         Ok(Rx {
             re,
+            id: next_id(),
             longest,
             posix,
             line,
@@ -394,9 +405,20 @@ impl Rx {
         None
     }
 
+    /// `f` with the meta regex and this thread's cache of it.
+    fn meta<T>(&self, f: impl FnOnce(&Regex, &mut Cache) -> T) -> T {
+        with_local(
+            &META_CACHES,
+            self.id,
+            || self.re.create_cache(),
+            |c| f(&self.re, c),
+        )
+    }
+
     /// The leftmost match in `hay[from..to]`, look-around seeing all of `hay`.
     fn find_within(&self, hay: &[u8], from: usize, to: usize) -> Option<(usize, usize)> {
-        let m = self.re.find(Input::new(hay).range(from..to))?;
+        let input = Input::new(hay).range(from..to);
+        let m = self.meta(|re, cache| re.search_with(cache, &input))?;
         let (s, e) = (m.start(), m.end());
         // A longer match from `s` would hold the byte after this one.
         let longer = !self.first_longest && e < to && self.match_bytes.contains(hay[e]);
@@ -420,7 +442,9 @@ impl Rx {
         let input = Input::new(hay).range(s..limit - 1).anchored(Anchored::Yes);
         match &self.longest {
             Some(l) => l.end(&input),
-            None => self.re.search(&input).map(|m| m.end()),
+            None => self
+                .meta(|re, cache| re.search_with(cache, &input))
+                .map(|m| m.end()),
         }
     }
 
