@@ -1,7 +1,7 @@
 //! The block loop, written once: 64-byte blocks checked with the lookup algorithm of
 //! `generic.rs`, whole ASCII blocks skipped by one test. Its users differ only in what they do
 //! besides checking, a [`Visit`] each: validation (`lean.rs`, nothing), counting
-//! (`generic.rs`, per vector and per ASCII block) and validate-and-copy (`copy.rs`, each
+//! (`counting.rs`, per vector and per ASCII block) and validate-and-copy (`copy.rs`, each
 //! block once checked). Each ends its input (the tail under a block, a block that failed) in
 //! its own way.
 
@@ -38,8 +38,8 @@ pub(crate) trait Visit<V: Vector> {
     /// [`blocks`]).
     const STREAKS: bool = true;
 
-    /// Called before the block at `o` (of the input at the loop's `ptr`) is tested: another
-    /// prefetch, for one.
+    /// Called before the block at `o` (of the input at the loop's `ptr`) is tested or, in a
+    /// run of untested blocks, checked: another prefetch, for one.
     ///
     /// # Safety
     ///
@@ -165,13 +165,7 @@ pub(crate) unsafe fn blocks<V: Vector, S: Visit<V>>(
                     V::prefetch(ptr.wrapping_add(o + PREFETCH));
                 }
                 visit.before(o);
-                let mut high = incomplete;
-                let mut k = 0;
-                while k < BLOCK {
-                    high = high.or(V::load(ptr.add(o + k)));
-                    k += n;
-                }
-                if !high.any_high_bit() {
+                if !high::<V>(ptr.add(o), 1).or(incomplete).any_high_bit() {
                     visit.ascii(ptr.add(o));
                     prev = t.zero;
                     visit.done(ptr, o);
@@ -242,6 +236,26 @@ pub(crate) unsafe fn blocks<V: Vector, S: Visit<V>>(
         error,
     };
     true
+}
+
+/// The high bits of the `n` blocks at `ptr`, or-ed in one vector of `A`.
+///
+/// # Safety
+///
+/// Only on a CPU with `A`'s ISA; `ptr..ptr + n * BLOCK` must be readable.
+#[inline(always)]
+pub(crate) unsafe fn high<A: Vector>(ptr: *const u8, n: usize) -> A {
+    // SAFETY: A's ISA, and every load is within `n * BLOCK` readable bytes (the caller's
+    // contract).
+    unsafe {
+        let mut high = A::load(ptr);
+        let mut k = A::LANES;
+        while k < n * BLOCK {
+            high = high.or(A::load(ptr.add(k)));
+            k += A::LANES;
+        }
+        high
+    }
 }
 
 /// The [`Visit`] that only checks.

@@ -12,8 +12,7 @@
 //! [`finish`], the whole kernel out of line, from a unit boundary at most 3 bytes before the
 //! block that failed: the exact answer always comes from there.
 
-use super::blocks::{Check, Cursor, blocks};
-use super::blocks::BLOCK;
+use super::blocks::{BLOCK, Check, Cursor, blocks, high};
 use super::counting;
 use super::generic::{Tables, Vector, check, check3};
 use crate::scalar;
@@ -113,26 +112,6 @@ pub(crate) unsafe fn check_from<V: Vector, const BASIC: bool>(
             return exact(o);
         }
         len
-    }
-}
-
-/// The high bits of the `n` blocks at `ptr`, or-ed in one vector of `A`.
-///
-/// # Safety
-///
-/// Only on a CPU with `A`'s ISA; `ptr..ptr + n * BLOCK` must be readable.
-#[inline(always)]
-unsafe fn high<A: Vector>(ptr: *const u8, n: usize) -> A {
-    // SAFETY: A's ISA, and every load is within `n * BLOCK` readable bytes (the caller's
-    // contract).
-    unsafe {
-        let mut high = A::load(ptr);
-        let mut k = A::LANES;
-        while k < n * BLOCK {
-            high = high.or(A::load(ptr.add(k)));
-            k += A::LANES;
-        }
-        high
     }
 }
 

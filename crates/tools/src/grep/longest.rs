@@ -230,28 +230,29 @@ pub(super) fn compile_error(e: impl std::error::Error) -> ToolError {
 pub(super) fn first_is_longest(h: &Hir) -> bool {
     use regex_syntax::hir::{Class, HirKind, Look};
     // Every character of the class is whole: a Unicode class, or a byte class of ASCII.
-    let whole_chars = |c: &Class| match c {
-        Class::Unicode(_) => true,
-        Class::Bytes(b) => b.is_ascii(),
-    };
-    let text = |bytes: &[u8]| std::str::from_utf8(bytes).is_ok();
-    fn one_char(h: &Hir, whole_chars: &dyn Fn(&Class) -> bool) -> bool {
+    fn whole_chars(c: &Class) -> bool {
+        match c {
+            Class::Unicode(_) => true,
+            Class::Bytes(b) => b.is_ascii(),
+        }
+    }
+    fn one_char(h: &Hir) -> bool {
         match h.kind() {
             HirKind::Class(c) => whole_chars(c),
             HirKind::Literal(l) => std::str::from_utf8(&l.0).is_ok_and(|s| s.chars().count() == 1),
-            HirKind::Capture(c) => one_char(&c.sub, whole_chars),
+            HirKind::Capture(c) => one_char(&c.sub),
             _ => false,
         }
     }
     match h.kind() {
         HirKind::Empty => true,
-        HirKind::Literal(l) => text(&l.0),
+        HirKind::Literal(l) => std::str::from_utf8(&l.0).is_ok(),
         HirKind::Class(c) => whole_chars(c),
         HirKind::Look(l) => matches!(
             l,
             Look::Start | Look::End | Look::StartLF | Look::EndLF | Look::StartCRLF | Look::EndCRLF
         ),
-        HirKind::Repetition(r) => r.greedy && one_char(&r.sub, &whole_chars),
+        HirKind::Repetition(r) => r.greedy && one_char(&r.sub),
         HirKind::Capture(c) => first_is_longest(&c.sub),
         HirKind::Concat(items) => items.iter().all(first_is_longest),
         HirKind::Alternation(_) => false,
