@@ -189,6 +189,7 @@ impl Input {
                     regular_len: meta.is_file().then_some(meta.len()),
                     reader: SourceReader::File(file),
                     metadata: Some(meta),
+                    consumed: 0,
                 })
             }
         }
@@ -286,6 +287,8 @@ pub struct Source {
     pub reader: SourceReader,
     /// A named file's metadata, as it was when opened (`None` for stdin).
     pub metadata: Option<std::fs::Metadata>,
+    /// Bytes read through [`Read`] so far.
+    consumed: u64,
 }
 
 /// The reader behind a [`Source`].
@@ -303,6 +306,7 @@ impl Source {
             regular_len: None,
             reader: SourceReader::Stdin(io::stdin()),
             metadata: None,
+            consumed: 0,
         }
     }
 
@@ -316,11 +320,25 @@ impl Source {
 }
 
 impl Read for Source {
+    /// Reads the input. A regular file whose bytes read so far are exactly its size at
+    /// open (not 0: files of `/proc` say 0) is at its end without the read that would give
+    /// 0: one system call less for each small file of a tree (a file that had grown by then
+    /// is read on to that read).
     fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
-        match &mut self.reader {
-            SourceReader::File(f) => f.read(buf),
-            SourceReader::Stdin(s) => s.lock().read(buf),
-        }
+        let n = match &mut self.reader {
+            SourceReader::File(f) => {
+                if self
+                    .regular_len
+                    .is_some_and(|len| len > 0 && self.consumed == len)
+                {
+                    return Ok(0);
+                }
+                f.read(buf)?
+            }
+            SourceReader::Stdin(s) => s.lock().read(buf)?,
+        };
+        self.consumed += n as u64;
+        Ok(n)
     }
 }
 
@@ -454,6 +472,39 @@ mod tests {
         std::fs::remove_file(&dir).unwrap();
         let msg = got.expect_err("an empty name").to_string();
         assert!(msg.contains(":1: invalid zero-length file name"), "{msg}");
+    }
+
+    /// A regular file is read to its size at open without a last read (which would give
+    /// 0), in reads of any size; one that grew before it was read is read on to its end.
+    #[test]
+    fn a_regular_file_ends_at_its_size_and_is_read_on_when_it_grew() {
+        use std::io::{Read, Write};
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("f");
+        std::fs::write(&path, b"0123456789").unwrap();
+        let input = super::Input::Path(path.clone());
+        for step in [1, 3, 10, 64] {
+            let mut src = input.open().unwrap();
+            let (mut got, mut buf) = (Vec::new(), [0u8; 64]);
+            loop {
+                let n = src.read(&mut buf[..step]).unwrap();
+                if n == 0 {
+                    break;
+                }
+                got.extend_from_slice(&buf[..n]);
+            }
+            assert_eq!(got, b"0123456789", "reads of {step}");
+        }
+        // Opened at 10 bytes, 5 more appended before the reads.
+        let mut src = input.open().unwrap();
+        let mut f = std::fs::OpenOptions::new()
+            .append(true)
+            .open(&path)
+            .unwrap();
+        f.write_all(b"abcde").unwrap();
+        let mut got = Vec::new();
+        src.read_to_end(&mut got).unwrap();
+        assert_eq!(got, b"0123456789abcde");
     }
 
     /// Chunks keep their tail where the next read starts aligned: whatever the sizes the
