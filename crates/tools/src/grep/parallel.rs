@@ -6,11 +6,14 @@
 //! over, a worker whose queue is empty takes inputs from the back of the longest other one
 //! (a few large files do not leave a worker idle). It searches each into memory
 //! ([`crate::capture`]): its standard output and its diagnostics, in the order written, and
-//! sends the searched inputs [`SEND`] at a time. This thread shows them in input order with the
-//! walk's trouble where it was met, as the single-threaded loop would have written them. Memory stays bounded: an input whose output grows past [`SPILL`] waits for its
-//! turn and is then shown as it is searched (its worker hands over each [`SPILL`] bytes),
-//! and a worker does not start another input while finished ones hold more than [`HELD`]
-//! bytes, unless that input is the next to be shown.
+//! sends the searched inputs [`SEND`] at a time. This thread shows them in input order with
+//! the walk's trouble where it was met, as the single-threaded loop would have written them.
+//!
+//! Memory stays bounded: an input whose output grows past [`SPILL`] keeps it in parts while
+//! the output held in all stays under [`KEEP`] bytes, and then waits for its turn and is
+//! shown as it is searched (its worker hands over each [`SPILL`] bytes); a worker does not
+//! start another input while the inputs searched hold more than [`HELD`] bytes, unless that
+//! input is the next to be shown.
 
 use std::cell::RefCell;
 use std::collections::{BTreeMap, VecDeque};
@@ -33,8 +36,12 @@ use crate::output::Output;
 /// Output an input may hold before it must be shown (it then waits for its turn).
 const SPILL: usize = 256 * 1024;
 
-/// Output that finished inputs may hold, in all, before workers wait.
+/// Output that the inputs searched may hold, in all, before workers wait.
 const HELD: usize = 32 * 1024 * 1024;
+
+/// Output held in all below which an input not yet at its turn keeps its parts of [`SPILL`]
+/// bytes rather than wait for its turn.
+const KEEP: usize = HELD / 4;
 
 /// Inputs listed at one turn at the walk (fewer at its end). Consecutive inputs for each
 /// worker: one shared queue that workers took single inputs from made `-r -c` over the
@@ -62,6 +69,9 @@ enum Msg {
 
 /// An input searched.
 struct Done {
+    /// What it wrote before `captured`, in parts of [`SPILL`] bytes it kept while it was not
+    /// its turn (see [`Worker::search`]).
+    early: Vec<Captured>,
     captured: Captured,
     /// Its result (`None`: it could not be searched), or the error that ends the run.
     result: Result<Option<FileResult>, ToolError>,
@@ -285,7 +295,11 @@ pub(super) fn run(
                     }
                     continue;
                 };
-                let held = done.captured.len();
+                let held =
+                    done.early.iter().map(Captured::len).sum::<usize>() + done.captured.len();
+                for part in done.early {
+                    replay(part, &mut printer, out, diag)?;
+                }
                 replay(done.captured, &mut printer, out, diag)?;
                 diag.record(done.status);
                 if let Some(r) = done.result? {
@@ -358,8 +372,9 @@ impl Worker<'_, '_> {
         send(&batch, &self.tx);
     }
 
-    /// Searches input `i` into memory; more than [`SPILL`] bytes of output are handed over
-    /// at its turn.
+    /// Searches input `i` into memory. Its output is kept in parts of [`SPILL`] bytes while
+    /// the output held in all stays under [`KEEP`]; past that, the worker waits for the
+    /// input's turn and hands over its parts as they come (the kept ones first).
     fn search(
         &self,
         i: usize,
@@ -369,13 +384,34 @@ impl Worker<'_, '_> {
         batch: &Batch,
     ) -> Done {
         let capture = Rc::new(RefCell::new(Captured::default()));
+        let early: Rc<RefCell<Vec<Captured>>> = Rc::default();
         let spill: Spill = {
             let (shared, tx, batch) = (Arc::clone(&self.shared), self.tx.clone(), Rc::clone(batch));
+            let early = Rc::clone(&early);
             Box::new(move |c| {
-                if !(send(&batch, &tx) && shared.wait_for(i, false))
-                    || tx.send(Msg::Part(i, c)).is_err()
+                // Not its turn, and room for it: kept, and the worker goes on (it would
+                // wait idle for every input before this one to be shown).
+                let len = c.len();
+                if shared.next.load(Ordering::Acquire) != i
+                    && shared.held.load(Ordering::Acquire) + len <= KEEP
                 {
+                    shared.held.fetch_add(len, Ordering::AcqRel);
+                    let mut c = c;
+                    c.out.shrink_to_fit();
+                    early.borrow_mut().push(c);
+                    return Ok(());
+                }
+                if !(send(&batch, &tx) && shared.wait_for(i, false)) {
                     return Err(io::Error::from(io::ErrorKind::BrokenPipe));
+                }
+                // Its turn: the parts kept (no longer held) first.
+                let kept = std::mem::take(&mut *early.borrow_mut());
+                let kept_len = kept.iter().map(Captured::len).sum();
+                shared.held.fetch_sub(kept_len, Ordering::AcqRel);
+                for part in kept.into_iter().chain([c]) {
+                    if tx.send(Msg::Part(i, part)).is_err() {
+                        return Err(io::Error::from(io::ErrorKind::BrokenPipe));
+                    }
                 }
                 Ok(())
             })
@@ -397,6 +433,7 @@ impl Worker<'_, '_> {
         drop(out);
         let captured = std::mem::take(&mut *capture.borrow_mut());
         Done {
+            early: std::mem::take(&mut *early.borrow_mut()),
             captured,
             result,
             status: diag.status(),
