@@ -124,6 +124,31 @@ fn one_thread_order_and_separators() {
     }
 }
 
+/// Inputs whose output is larger than a worker holds back (256 KiB) and than all of them
+/// may keep before their turn (8 MiB), after inputs of another worker's: the output is that
+/// of one thread, whichever of keeping, waiting and handing over parts each one took.
+#[test]
+fn outputs_larger_than_kept_come_out_in_order() {
+    let t = tempdir();
+    let d = t.path();
+    for i in 0..200 {
+        write(d, &format!("a/f{i:03}.txt"), format!("needle {i}\nhay\n"));
+    }
+    let line = "needle ".repeat(15) + "\n";
+    write(d, "b/big1.txt", line.repeat(12 << 20 >> 7));
+    write(d, "b/big2.txt", line.repeat(3 << 20 >> 7));
+    write(d, "c/small.txt", "needle\n");
+    let one = run(d, 1, &["-r", "-n", "needle"]);
+    assert!(one.stdout.len() > 12 << 20, "{} bytes", one.stdout.len());
+    for threads in [2, 3] {
+        let many = run(d, threads, &["-r", "-n", "needle"]);
+        assert!(
+            many.stdout == one.stdout,
+            "--threads {threads}: stdout differs"
+        );
+    }
+}
+
 #[test]
 fn thread_count_is_checked() {
     let t = tempdir();
