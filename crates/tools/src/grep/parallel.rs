@@ -109,7 +109,19 @@ struct Inputs<'c> {
     queues: Vec<Mutex<VecDeque<Listed>>>,
 }
 
-impl Inputs<'_> {
+impl<'c> Inputs<'c> {
+    /// The inputs of `entries`, for `workers` workers.
+    fn new(entries: Box<dyn Iterator<Item = Entry> + Send + 'c>, workers: usize) -> Inputs<'c> {
+        Inputs {
+            walk: Mutex::new(Walk {
+                entries,
+                found: 0,
+                over: false,
+            }),
+            queues: (0..workers).map(|_| Mutex::new(VecDeque::new())).collect(),
+        }
+    }
+
     fn queue(&self, w: usize) -> MutexGuard<'_, VecDeque<Listed>> {
         self.queues[w].lock().unwrap_or_else(|e| e.into_inner())
     }
@@ -171,6 +183,17 @@ fn list(walk: &mut Walk<'_>, shared: &Shared, tx: &Sender<Msg>) -> Vec<Listed> {
 }
 
 impl Shared {
+    fn new() -> Shared {
+        Shared {
+            quiet_hit: AtomicUsize::new(usize::MAX),
+            abort: AtomicBool::new(false),
+            next: AtomicUsize::new(0),
+            held: AtomicUsize::new(0),
+            waiting: Mutex::new(0),
+            changed: Condvar::new(),
+        }
+    }
+
     fn lock(&self) -> MutexGuard<'_, usize> {
         self.waiting.lock().unwrap_or_else(|e| e.into_inner())
     }
@@ -231,24 +254,8 @@ pub(super) fn run(
     diag: &mut Diag,
     matched: &mut bool,
 ) -> Result<(), ToolError> {
-    let inputs = Inputs {
-        walk: Mutex::new(Walk {
-            entries: Box::new(cfg.entries()),
-            found: 0,
-            over: false,
-        }),
-        queues: (0..cfg.threads())
-            .map(|_| Mutex::new(VecDeque::new()))
-            .collect(),
-    };
-    let shared = Arc::new(Shared {
-        quiet_hit: AtomicUsize::new(usize::MAX),
-        abort: AtomicBool::new(false),
-        next: AtomicUsize::new(0),
-        held: AtomicUsize::new(0),
-        waiting: Mutex::new(0),
-        changed: Condvar::new(),
-    });
+    let inputs = Inputs::new(Box::new(cfg.entries()), cfg.threads());
+    let shared = Arc::new(Shared::new());
     let (tx, rx) = channel::<Msg>();
     let program = diag.program();
     std::thread::scope(|s| {
@@ -471,31 +478,13 @@ mod tests {
 
     fn inputs(n: usize, workers: usize) -> Inputs<'static> {
         let entries = (0..n).map(|i| Entry::Input(Input::Path(format!("f{i}").into()), true));
-        Inputs {
-            walk: Mutex::new(Walk {
-                entries: Box::new(entries),
-                found: 0,
-                over: false,
-            }),
-            queues: (0..workers).map(|_| Mutex::new(VecDeque::new())).collect(),
-        }
-    }
-
-    fn shared() -> Shared {
-        Shared {
-            quiet_hit: AtomicUsize::new(usize::MAX),
-            abort: AtomicBool::new(false),
-            next: AtomicUsize::new(0),
-            held: AtomicUsize::new(0),
-            waiting: Mutex::new(0),
-            changed: Condvar::new(),
-        }
+        Inputs::new(Box::new(entries), workers)
     }
 
     #[test]
     fn blocks_in_walk_order_then_the_back_of_the_longest_queue() {
         let (tx, rx) = channel();
-        let (inputs, shared) = (inputs(2 * BLOCK + 5, 3), shared());
+        let (inputs, shared) = (inputs(2 * BLOCK + 5, 3), Shared::new());
         let next = |w: usize| inputs.next(w, &shared, &tx).map(|(i, _, _)| i);
         // Worker 0 lists the first block and takes its first input; worker 1 the next block;
         // worker 2 the last five.
@@ -535,7 +524,7 @@ mod tests {
     #[test]
     fn nothing_after_the_run_ended() {
         let (tx, _rx) = channel();
-        let (inputs, shared) = (inputs(10, 2), shared());
+        let (inputs, shared) = (inputs(10, 2), Shared::new());
         assert_eq!(inputs.next(0, &shared, &tx).map(|(i, _, _)| i), Some(0));
         shared.end();
         assert!(inputs.next(1, &shared, &tx).is_none());
