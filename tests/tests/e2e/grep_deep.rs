@@ -191,3 +191,62 @@ fn deep_walk_holds_few_descriptors() {
     assert_eq!(String::from_utf8_lossy(&out.stdout), format!("{f}:1\n"));
     assert_eq!(out.status.code(), Some(0));
 }
+
+/// FIFOs met by the walk, above `PATH_MAX` and past it, are skipped unopened (opening one
+/// waits for a writer), as GNU grep skips devices, FIFOs and sockets that are not named on
+/// the command line (grep.c, `skip_devices`) and ripgrep does. GNU grep 3.8 blocks on a
+/// link to a FIFO under `-R`; utf8-grep skips that too.
+#[test]
+fn fifos_in_the_tree_are_skipped_unopened() {
+    let dir = tempdir();
+    let d = dir.path();
+    let mkfifo = |p: &Path| {
+        std::process::Command::new("mkfifo")
+            .arg(p)
+            .status()
+            .is_ok_and(|s| s.success())
+    };
+    let upper = chain(&d.join("top"), 'n', 13);
+    let lower = chain(&d.join("lower"), 'm', 12);
+    if !mkfifo(&d.join("top/fifo")) || !mkfifo(&lower.join("fifo")) {
+        eprintln!("fifos_in_the_tree_are_skipped_unopened: skipped: mkfifo failed");
+        return;
+    }
+    std::os::unix::fs::symlink(d.join("top/fifo"), d.join("top/link")).unwrap();
+    std::fs::write(d.join("top/a.txt"), "needle\n").unwrap();
+    std::fs::write(lower.join("f"), "needle\n").unwrap();
+    std::fs::rename(d.join("lower"), upper.join(long('m'))).unwrap();
+    for (flag, threads) in [("-r", "1"), ("-r", "2"), ("-R", "1"), ("-R", "2")] {
+        let mut child = TestCommand::new("utf8-grep", d)
+            .args(["--threads", threads, flag, "-c", "needle", "top"])
+            .command()
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        let start = std::time::Instant::now();
+        while child.try_wait().unwrap().is_none() {
+            if start.elapsed() > std::time::Duration::from_secs(20) {
+                let _ = child.kill();
+                panic!("{flag} --threads {threads}: still running after 20 s");
+            }
+            std::thread::sleep(std::time::Duration::from_millis(5));
+        }
+        let out = child.wait_with_output().unwrap();
+        let text = String::from_utf8(out.stdout).unwrap();
+        assert_eq!(
+            out.status.code(),
+            Some(0),
+            "{flag} --threads {threads}: {text}"
+        );
+        assert_eq!(
+            text.lines().count(),
+            2,
+            "{flag} --threads {threads}: {text}"
+        );
+        assert!(
+            text.starts_with("top/a.txt:1\n") && text.ends_with("/f:1\n"),
+            "{flag} --threads {threads}: {text}"
+        );
+    }
+}

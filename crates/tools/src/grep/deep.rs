@@ -128,10 +128,11 @@ impl DeepWalk {
                     Err(_) => FileType::RegularFile,
                 };
             }
+            // Devices, FIFOs and sockets are skipped, as in the walk above `PATH_MAX`.
             let kind = match ty {
                 FileType::Directory => Kind::Dir,
-                FileType::Symlink => Kind::Skip,
-                _ => Kind::File,
+                FileType::RegularFile => Kind::File,
+                _ => Kind::Skip,
             };
             entries.push((std::ffi::OsStr::from_bytes(name).to_os_string(), kind));
         }

@@ -2,8 +2,9 @@
 //! without following symbolic links met inside it (a directory named on the command line
 //! is entered even when it is a link, as GNU grep does); `-R` follows them all, and says
 //! "recursive directory loop" (a warning, as GNU grep) for one that leads back up; the
-//! filters of [`super::filters`] decide which names are searched. Below `PATH_MAX` the walk
-//! goes on in [`super::deep`].
+//! filters of [`super::filters`] decide which names are searched, among regular files (a
+//! device, FIFO or socket in the tree is skipped). Below `PATH_MAX` the walk goes on in
+//! [`super::deep`].
 
 use std::path::{Path, PathBuf};
 
@@ -42,8 +43,10 @@ pub fn walk(
         .filter_entry(|e| !e.file_type().is_dir() || filters.dir_ok(e.file_name()))
         .flat_map(move |r| match r {
             Ok(e) => {
-                let ft = e.file_type();
-                let file = !ft.is_dir() && !ft.is_symlink() && filters.file_ok(e.file_name());
+                // Regular files only: devices, FIFOs and sockets met by the walk are skipped
+                // unopened, as GNU grep does by default (grep.c: `skip_devices`, for a name
+                // not on the command line) and ripgrep does (a FIFO would block the walk).
+                let file = e.file_type().is_file() && filters.file_ok(e.file_name());
                 Walked::One(file.then(|| Found::File(shown(e.path()))))
             }
             // An entry a directory listing could not name is skipped.
