@@ -190,6 +190,7 @@ impl Input {
                     reader: SourceReader::File(file),
                     metadata: Some(meta),
                     consumed: 0,
+                    at_end: false,
                 })
             }
         }
@@ -289,6 +290,9 @@ pub struct Source {
     pub metadata: Option<std::fs::Metadata>,
     /// Bytes read through [`Read`] so far.
     consumed: u64,
+    /// A read of a regular file gave fewer bytes than asked and reached its size at open:
+    /// its end, without the read that would give 0.
+    at_end: bool,
 }
 
 /// The reader behind a [`Source`].
@@ -307,6 +311,7 @@ impl Source {
             reader: SourceReader::Stdin(io::stdin()),
             metadata: None,
             consumed: 0,
+            at_end: false,
         }
     }
 
@@ -320,20 +325,23 @@ impl Source {
 }
 
 impl Read for Source {
-    /// Reads the input. A regular file whose bytes read so far are exactly its size at
-    /// open (not 0: files of `/proc` say 0) is at its end without the read that would give
-    /// 0: one system call less for each small file of a tree (a file that had grown by then
-    /// is read on to that read).
+    /// Reads the input. After a read of a regular file that gave fewer bytes than asked and
+    /// brought the bytes read to exactly its size at open (not 0: files of `/proc` say 0),
+    /// the file is at its end without the read that would give 0: one system call less for
+    /// each small file of a tree. (A read that filled the buffer proves nothing: the file
+    /// may have grown since it was opened, and is read on.)
     fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
         let n = match &mut self.reader {
             SourceReader::File(f) => {
-                if self
-                    .regular_len
-                    .is_some_and(|len| len > 0 && self.consumed == len)
-                {
+                if self.at_end {
                     return Ok(0);
                 }
-                f.read(buf)?
+                let n = f.read(buf)?;
+                self.at_end = n < buf.len()
+                    && self
+                        .regular_len
+                        .is_some_and(|len| len > 0 && self.consumed + n as u64 == len);
+                n
             }
             SourceReader::Stdin(s) => s.lock().read(buf)?,
         };
@@ -474,8 +482,8 @@ mod tests {
         assert!(msg.contains(":1: invalid zero-length file name"), "{msg}");
     }
 
-    /// A regular file is read to its size at open without a last read (which would give
-    /// 0), in reads of any size; one that grew before it was read is read on to its end.
+    /// A regular file is read to its size at open, in reads of any size; one that grew
+    /// after it was opened is read on to its end.
     #[test]
     fn a_regular_file_ends_at_its_size_and_is_read_on_when_it_grew() {
         use std::io::{Read, Write};
@@ -495,6 +503,20 @@ mod tests {
             }
             assert_eq!(got, b"0123456789", "reads of {step}");
         }
+        // Reads that fill the buffer exactly to the size at open, then 5 bytes appended:
+        // read on.
+        let mut src = input.open().unwrap();
+        let mut buf = [0u8; 5];
+        assert_eq!(src.read(&mut buf).unwrap(), 5);
+        assert_eq!(src.read(&mut buf).unwrap(), 5);
+        let mut f = std::fs::OpenOptions::new()
+            .append(true)
+            .open(&path)
+            .unwrap();
+        f.write_all(b"abcde").unwrap();
+        assert_eq!(src.read(&mut buf).unwrap(), 5);
+        assert_eq!(&buf, b"abcde");
+        std::fs::write(&path, b"0123456789").unwrap();
         // Opened at 10 bytes, 5 more appended before the reads.
         let mut src = input.open().unwrap();
         let mut f = std::fs::OpenOptions::new()

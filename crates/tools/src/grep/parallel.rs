@@ -22,6 +22,7 @@ use std::rc::Rc;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::mpsc::{Sender, channel};
 use std::sync::{Arc, Condvar, Mutex, MutexGuard};
+use std::time::{Duration, Instant};
 
 use super::config::Config;
 use super::job::{Entry, FileId, Job, Totals, Trouble};
@@ -33,7 +34,8 @@ use crate::exit::Status;
 use crate::input::Input;
 use crate::output::Output;
 
-/// Output an input may hold before it must be shown (it then waits for its turn).
+/// Output an input may hold in one piece: past it, the piece is kept aside (see [`KEEP`]) or
+/// handed over at the input's turn.
 const SPILL: usize = 256 * 1024;
 
 /// Output that the inputs searched may hold, in all, before workers wait.
@@ -49,11 +51,15 @@ const KEEP: usize = HELD / 4;
 /// the files of one directory opened by both at once is the suspect).
 const BLOCK: usize = 64;
 
-/// Searched inputs a worker sends at once (or fewer holding [`SPILL`] bytes of output, and
-/// whatever it holds before it waits or stops): one message and one wake-up of the showing
-/// thread per [`SEND`] inputs. (With the registry's 12,000 files, one per 16 inputs made
+/// Searched inputs a worker sends at once (or fewer holding [`SPILL`] bytes of output, or
+/// the first searched [`LATENCY`] ago, and whatever it holds before it waits or stops): one
+/// message and one wake-up of the showing thread per [`SEND`] inputs. (With the registry's 12,000 files, one per 16 inputs made
 /// 1,800 context switches on two cores and cost `-r -c` 10% of its time.)
 const SEND: usize = 256;
+
+/// How long a worker may hold searched inputs before it sends them (checked after each
+/// input: a slow input adds its own time).
+const LATENCY: Duration = Duration::from_millis(20);
 
 /// What the walker and the workers send.
 enum Msg {
@@ -86,7 +92,8 @@ struct Shared {
     abort: AtomicBool,
     /// The input being shown: all before it are (changed under `waiting`'s lock).
     next: AtomicUsize,
-    /// Bytes held by inputs searched and not yet shown (lowered under `waiting`'s lock).
+    /// Bytes held by inputs searched and not yet shown, and by the parts kept by inputs
+    /// being searched (lowered under `waiting`'s lock, see [`Shared::release`]).
     held: AtomicUsize,
     /// Workers waiting on `changed`.
     waiting: Mutex<usize>,
@@ -228,9 +235,20 @@ impl Shared {
 
     /// Input `next` is the one to show now; `shown` bytes held are no longer.
     fn advance(&self, next: usize, shown: usize) {
+        self.lower(Some(next), shown);
+    }
+
+    /// `bytes` held are no longer: workers waiting for room are woken.
+    fn release(&self, bytes: usize) {
+        self.lower(None, bytes);
+    }
+
+    fn lower(&self, next: Option<usize>, bytes: usize) {
         let waiting = self.lock();
-        self.next.store(next, Ordering::Release);
-        self.held.fetch_sub(shown, Ordering::AcqRel);
+        if let Some(n) = next {
+            self.next.store(n, Ordering::Release);
+        }
+        self.held.fetch_sub(bytes, Ordering::AcqRel);
         if *waiting > 0 {
             self.changed.notify_all();
         }
@@ -331,7 +349,8 @@ pub(super) fn run(
 /// The inputs a worker searched and has not sent yet.
 type Batch = Rc<RefCell<Vec<(usize, Box<Done>)>>>;
 
-/// A searching thread: takes inputs in order and sends what each wrote.
+/// A searching thread: takes inputs (its own in order, then others' from their back) and
+/// sends what each wrote.
 struct Worker<'s, 'c> {
     /// Its queue in [`Inputs`].
     me: usize,
@@ -353,7 +372,8 @@ impl Worker<'_, '_> {
     fn run(self) {
         let mut printer = Printer::new(self.cfg.style);
         let batch: Batch = Rc::default();
-        let mut bytes = 0;
+        // The output of the inputs in the batch, and when the first was added.
+        let (mut bytes, mut since) = (0, Instant::now());
         while let Some((i, input, show)) = self.inputs.next(self.me, &self.shared, &self.tx) {
             if i > self.shared.quiet_hit.load(Ordering::Relaxed) || self.shared.ended() {
                 break;
@@ -365,12 +385,18 @@ impl Worker<'_, '_> {
                 return;
             }
             let done = self.search(i, &input, show, &mut printer, &batch);
-            let len = done.captured.len();
-            self.shared.held.fetch_add(len, Ordering::AcqRel);
+            // The kept parts are counted in `held` already.
+            self.shared
+                .held
+                .fetch_add(done.captured.len(), Ordering::AcqRel);
+            let len = done.early.iter().map(Captured::len).sum::<usize>() + done.captured.len();
             let mut held = batch.borrow_mut();
             held.push((i, Box::new(done)));
-            bytes = if held.len() == 1 { len } else { bytes + len };
-            let full = held.len() >= SEND || bytes >= SPILL;
+            if held.len() == 1 {
+                (bytes, since) = (0, Instant::now());
+            }
+            bytes += len;
+            let full = held.len() >= SEND || bytes >= SPILL || since.elapsed() >= LATENCY;
             drop(held);
             if full && !send(&batch, &self.tx) {
                 return;
@@ -413,8 +439,7 @@ impl Worker<'_, '_> {
                 }
                 // Its turn: the parts kept (no longer held) first.
                 let kept = std::mem::take(&mut *early.borrow_mut());
-                let kept_len = kept.iter().map(Captured::len).sum();
-                shared.held.fetch_sub(kept_len, Ordering::AcqRel);
+                shared.release(kept.iter().map(Captured::len).sum());
                 for part in kept.into_iter().chain([c]) {
                     if tx.send(Msg::Part(i, part)).is_err() {
                         return Err(io::Error::from(io::ErrorKind::BrokenPipe));
