@@ -179,7 +179,8 @@ pub struct GrepArgs {
     )]
     pub context: Option<usize>,
 
-    /// Search directories recursively (symbolic links inside are not followed).
+    /// Search directories recursively (symbolic links inside are not followed; devices,
+    /// FIFOs and sockets inside are skipped).
     #[arg(short = 'r', long = "recursive")]
     pub recursive: bool,
 
