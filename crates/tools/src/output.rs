@@ -15,7 +15,13 @@ pub struct Output {
 }
 
 enum Inner {
-    Stdout(BufWriter<StdoutLock<'static>>),
+    /// Standard output, flushed after each write that ends a line when it is a terminal
+    /// (`terminal`), as GNU grep's and ripgrep's are: a search shows what it found as it
+    /// goes, not 64 KiB at a time.
+    Stdout {
+        w: BufWriter<StdoutLock<'static>>,
+        terminal: bool,
+    },
     /// Captured, handed to `spill` each time more than `limit` bytes are held.
     Memory {
         capture: Capture,
@@ -27,7 +33,7 @@ enum Inner {
 impl std::fmt::Debug for Output {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match &self.inner {
-            Inner::Stdout(_) => f.write_str("Output(stdout)"),
+            Inner::Stdout { .. } => f.write_str("Output(stdout)"),
             Inner::Memory { limit, .. } => write!(f, "Output(memory, limit {limit})"),
         }
     }
@@ -40,10 +46,15 @@ impl Default for Output {
 }
 
 impl Output {
-    /// Locks stdout and buffers it.
+    /// Locks stdout and buffers it (a line at a time on a terminal).
     pub fn new() -> Output {
+        use std::io::IsTerminal;
+        let stdout = io::stdout();
         Output {
-            inner: Inner::Stdout(BufWriter::with_capacity(64 * 1024, io::stdout().lock())),
+            inner: Inner::Stdout {
+                terminal: stdout.is_terminal(),
+                w: BufWriter::with_capacity(64 * 1024, stdout.lock()),
+            },
         }
     }
 
@@ -97,7 +108,13 @@ impl Write for Output {
 
     fn write_all(&mut self, buf: &[u8]) -> io::Result<()> {
         match &mut self.inner {
-            Inner::Stdout(w) => w.write_all(buf),
+            Inner::Stdout { w, terminal } => {
+                w.write_all(buf)?;
+                if *terminal && memchr::memchr(b'\n', buf).is_some() {
+                    w.flush()?;
+                }
+                Ok(())
+            }
             Inner::Memory {
                 capture,
                 limit,
@@ -118,7 +135,7 @@ impl Write for Output {
 
     fn flush(&mut self) -> io::Result<()> {
         match &mut self.inner {
-            Inner::Stdout(w) => w.flush(),
+            Inner::Stdout { w, .. } => w.flush(),
             Inner::Memory { .. } => Ok(()),
         }
     }

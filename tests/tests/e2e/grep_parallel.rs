@@ -293,3 +293,67 @@ fn dereference_recursive_follows_links_and_stops_at_loops() {
         }
     }
 }
+
+/// On a terminal, what utf8-grep finds is written as it is found, a line at a time (GNU
+/// grep's stdio and ripgrep line-buffer a terminal): the line of `a.txt` is on the screen
+/// while the next operand, a FIFO, waits for a writer. The terminal is `script`'s
+/// (util-linux); the test says so and passes when there is none.
+#[test]
+fn a_terminal_sees_each_line_as_it_is_found() {
+    use std::io::Read;
+    let t = tempdir();
+    let d = t.path();
+    write(d, "a.txt", "needle\n");
+    let fifo = d.join("p");
+    let made = Command::new("mkfifo")
+        .arg(&fifo)
+        .status()
+        .is_ok_and(|s| s.success());
+    let bin = utf8_tests::cli::bin("utf8-grep");
+    let cmd = format!(
+        "'{}' --threads 1 --color=never needle a.txt p",
+        bin.display()
+    );
+    let spawned = Command::new("script")
+        .args(["-qfec", &cmd, "/dev/null"])
+        .current_dir(d)
+        .stdin(std::process::Stdio::null())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::null())
+        .spawn();
+    let (true, Ok(mut child)) = (made, spawned) else {
+        eprintln!("a_terminal_sees_each_line_as_it_is_found: skipped: no mkfifo or script");
+        return;
+    };
+    let mut stdout = child.stdout.take().unwrap();
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let mut buf = [0u8; 256];
+        while let Ok(n) = stdout.read(&mut buf) {
+            if n == 0 || tx.send(buf[..n].to_vec()).is_err() {
+                break;
+            }
+        }
+    });
+    // The first line arrives while the FIFO has no writer yet.
+    let mut seen = Vec::new();
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(20);
+    while !seen.ends_with(b"a.txt:needle\r\n") && std::time::Instant::now() < deadline {
+        if let Ok(bytes) = rx.recv_timeout(std::time::Duration::from_millis(50)) {
+            seen.extend(bytes);
+        }
+    }
+    // Release the search either way.
+    std::fs::OpenOptions::new()
+        .write(true)
+        .open(&fifo)
+        .and_then(|mut f| std::io::Write::write_all(&mut f, b"needle\n"))
+        .unwrap();
+    let status = child.wait().unwrap();
+    assert!(
+        seen.ends_with(b"a.txt:needle\r\n"),
+        "nothing shown before the FIFO was written: {:?}",
+        String::from_utf8_lossy(&seen)
+    );
+    assert!(status.success(), "{status:?}");
+}
