@@ -288,7 +288,7 @@ pub struct Source {
     pub reader: SourceReader,
     /// A named file's metadata, as it was when opened (`None` for stdin).
     pub metadata: Option<std::fs::Metadata>,
-    /// Bytes read through [`Read`] so far.
+    /// Bytes of a named file read through [`Read`] so far.
     consumed: u64,
     /// A read of a regular file gave fewer bytes than asked and reached its size at open:
     /// its end, without the read that would give 0.
@@ -331,22 +331,21 @@ impl Read for Source {
     /// each small file of a tree. (A read that filled the buffer proves nothing: the file
     /// may have grown since it was opened, and is read on.)
     fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
-        let n = match &mut self.reader {
+        match &mut self.reader {
             SourceReader::File(f) => {
                 if self.at_end {
                     return Ok(0);
                 }
                 let n = f.read(buf)?;
+                self.consumed += n as u64;
                 self.at_end = n < buf.len()
                     && self
                         .regular_len
-                        .is_some_and(|len| len > 0 && self.consumed + n as u64 == len);
-                n
+                        .is_some_and(|len| len > 0 && self.consumed == len);
+                Ok(n)
             }
-            SourceReader::Stdin(s) => s.lock().read(buf)?,
-        };
-        self.consumed += n as u64;
-        Ok(n)
+            SourceReader::Stdin(s) => s.lock().read(buf),
+        }
     }
 }
 

@@ -45,16 +45,15 @@ const HELD: usize = 32 * 1024 * 1024;
 /// bytes rather than wait for its turn.
 const KEEP: usize = HELD / 4;
 
-/// Inputs listed at one turn at the walk (fewer at its end). Consecutive inputs for each
-/// worker: one shared queue that workers took single inputs from made `-r -c` over the
-/// registry 4-9% slower than blocks of 64 (with 2 workers; the cause was not pinned down,
-/// the files of one directory opened by both at once is the suspect).
+/// Inputs listed at one turn at the walk (fewer at its end): consecutive inputs for each
+/// worker, which measured faster than workers taking single inputs from one shared queue
+/// (BENCHMARKS.md, session 24).
 const BLOCK: usize = 64;
 
 /// Searched inputs a worker sends at once (or fewer holding [`SPILL`] bytes of output, or
 /// the first searched [`LATENCY`] ago, and whatever it holds before it waits or stops): one
-/// message and one wake-up of the showing thread per [`SEND`] inputs. (With the registry's 12,000 files, one per 16 inputs made
-/// 1,800 context switches on two cores and cost `-r -c` 10% of its time.)
+/// message and one wake-up of the showing thread per [`SEND`] inputs, whose wake-ups would
+/// otherwise take the cores from the workers.
 const SEND: usize = 256;
 
 /// How long a worker may hold searched inputs before it sends them (checked after each
@@ -82,6 +81,13 @@ struct Done {
     /// Its result (`None`: it could not be searched), or the error that ends the run.
     result: Result<Option<FileResult>, ToolError>,
     status: Status,
+}
+
+impl Done {
+    /// Bytes of output it holds.
+    fn len(&self) -> usize {
+        self.early.iter().map(Captured::len).sum::<usize>() + self.captured.len()
+    }
 }
 
 /// What the workers and the showing thread share.
@@ -320,8 +326,7 @@ pub(super) fn run(
                     }
                     continue;
                 };
-                let held =
-                    done.early.iter().map(Captured::len).sum::<usize>() + done.captured.len();
+                let held = done.len();
                 for part in done.early {
                     replay(part, &mut printer, out, diag)?;
                 }
@@ -389,7 +394,7 @@ impl Worker<'_, '_> {
             self.shared
                 .held
                 .fetch_add(done.captured.len(), Ordering::AcqRel);
-            let len = done.early.iter().map(Captured::len).sum::<usize>() + done.captured.len();
+            let len = done.len();
             let mut held = batch.borrow_mut();
             held.push((i, Box::new(done)));
             if held.len() == 1 {
