@@ -47,7 +47,7 @@ const KEEP: usize = HELD / 4;
 
 /// Inputs listed at one turn at the walk (fewer at its end): consecutive inputs for each
 /// worker, which measured faster than workers taking single inputs from one shared queue
-/// (BENCHMARKS.md, session 24).
+/// (BENCHMARKS.md).
 const BLOCK: usize = 64;
 
 /// Searched inputs a worker sends at once (or fewer holding [`SPILL`] bytes of output, or
