@@ -15,12 +15,12 @@ pub struct Output {
 }
 
 enum Inner {
-    /// Standard output, flushed after each write that ends a line when it is a terminal
-    /// (`terminal`), as GNU grep's and ripgrep's are: a search shows what it found as it
-    /// goes, not 64 KiB at a time.
+    /// Standard output, flushed after each write that ends a line when `lines` is set (a
+    /// terminal, as GNU grep's and ripgrep's are, or [`Output::flush_lines`]): a search
+    /// shows what it found as it goes, not 64 KiB at a time.
     Stdout {
         w: BufWriter<StdoutLock<'static>>,
-        terminal: bool,
+        lines: bool,
     },
     /// Captured, handed to `spill` each time more than `limit` bytes are held.
     Memory {
@@ -52,9 +52,17 @@ impl Output {
         let stdout = io::stdout();
         Output {
             inner: Inner::Stdout {
-                terminal: stdout.is_terminal(),
+                lines: stdout.is_terminal(),
                 w: BufWriter::with_capacity(64 * 1024, stdout.lock()),
             },
+        }
+    }
+
+    /// Flushes standard output after each write that ends a line, terminal or not (GNU
+    /// grep's `--line-buffered`); a capturing output is not changed.
+    pub fn flush_lines(&mut self) {
+        if let Inner::Stdout { lines, .. } = &mut self.inner {
+            *lines = true;
         }
     }
 
@@ -108,9 +116,9 @@ impl Write for Output {
 
     fn write_all(&mut self, buf: &[u8]) -> io::Result<()> {
         match &mut self.inner {
-            Inner::Stdout { w, terminal } => {
+            Inner::Stdout { w, lines } => {
                 w.write_all(buf)?;
-                if *terminal && memchr::memchr(b'\n', buf).is_some() {
+                if *lines && memchr::memchr(b'\n', buf).is_some() {
                     w.flush()?;
                 }
                 Ok(())

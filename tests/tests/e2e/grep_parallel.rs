@@ -294,36 +294,54 @@ fn dereference_recursive_follows_links_and_stops_at_loops() {
     }
 }
 
-/// On a terminal, what utf8-grep finds is written as it is found, a line at a time (GNU
-/// grep's stdio and ripgrep line-buffer a terminal): the line of `a.txt` is on the screen
-/// while the next operand, a FIFO, waits for a writer. The terminal is `script`'s
-/// (util-linux); the test says so and passes when there is none.
-#[test]
-fn a_terminal_sees_each_line_as_it_is_found() {
+/// What `utf8-grep --threads N ARGS needle a.txt p b00.txt .. b19.txt` writes before `p`, a
+/// FIFO, has a writer (`a.txt` holds `needle`, the others not; with two threads the worker
+/// that lists the operands searches `a.txt` then blocks on `p` while the other takes the
+/// `b` files from the back): run through `script`'s terminal (util-linux) when `terminal`,
+/// else into a pipe. `None` (said on stderr) without `mkfifo` or `script`.
+fn shown_while_a_fifo_waits(terminal: bool, threads: usize, args: &[&str]) -> Option<Vec<u8>> {
     use std::io::Read;
+    use std::process::Stdio;
     let t = tempdir();
     let d = t.path();
     write(d, "a.txt", "needle\n");
+    let hay: Vec<String> = (0..20).map(|i| format!("b{i:02}.txt")).collect();
+    for name in &hay {
+        write(d, name, "hay\n");
+    }
     let fifo = d.join("p");
     let made = Command::new("mkfifo")
         .arg(&fifo)
         .status()
         .is_ok_and(|s| s.success());
     let bin = utf8_tests::cli::bin("utf8-grep");
-    let cmd = format!(
-        "'{}' --threads 1 --color=never needle a.txt p",
-        bin.display()
-    );
-    let spawned = Command::new("script")
-        .args(["-qfec", &cmd, "/dev/null"])
+    let mut argv = vec![
+        bin.display().to_string(),
+        "--threads".into(),
+        threads.to_string(),
+    ];
+    argv.extend(args.iter().map(|a| a.to_string()));
+    argv.extend(["--color=never", "needle", "a.txt", "p"].map(String::from));
+    argv.extend(hay);
+    let mut cmd = if terminal {
+        let line: Vec<String> = argv.iter().map(|a| format!("'{a}'")).collect();
+        let mut c = Command::new("script");
+        c.args(["-qfec", &line.join(" "), "/dev/null"]);
+        c
+    } else {
+        let mut c = Command::new(&argv[0]);
+        c.args(&argv[1..]);
+        c
+    };
+    let spawned = cmd
         .current_dir(d)
-        .stdin(std::process::Stdio::null())
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::null())
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
         .spawn();
     let (true, Ok(mut child)) = (made, spawned) else {
-        eprintln!("a_terminal_sees_each_line_as_it_is_found: skipped: no mkfifo or script");
-        return;
+        eprintln!("shown_while_a_fifo_waits: skipped: no mkfifo or script");
+        return None;
     };
     let mut stdout = child.stdout.take().unwrap();
     let (tx, rx) = std::sync::mpsc::channel();
@@ -335,10 +353,11 @@ fn a_terminal_sees_each_line_as_it_is_found() {
             }
         }
     });
-    // The first line arrives while the FIFO has no writer yet.
+    // The first line arrives while the FIFO has no writer yet; in a pipe, without it the
+    // output stays in the buffer (up to 3 seconds are given, enough for a slow machine).
     let mut seen = Vec::new();
-    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(20);
-    while !seen.ends_with(b"a.txt:needle\r\n") && std::time::Instant::now() < deadline {
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(3);
+    while !seen.ends_with(b"needle\n") && std::time::Instant::now() < deadline {
         if let Ok(bytes) = rx.recv_timeout(std::time::Duration::from_millis(50)) {
             seen.extend(bytes);
         }
@@ -350,10 +369,45 @@ fn a_terminal_sees_each_line_as_it_is_found() {
         .and_then(|mut f| std::io::Write::write_all(&mut f, b"needle\n"))
         .unwrap();
     let status = child.wait().unwrap();
-    assert!(
-        seen.ends_with(b"a.txt:needle\r\n"),
-        "nothing shown before the FIFO was written: {:?}",
-        String::from_utf8_lossy(&seen)
-    );
     assert!(status.success(), "{status:?}");
+    Some(seen)
+}
+
+/// On a terminal, what utf8-grep finds is written as it is found, a line at a time (GNU
+/// grep's stdio and ripgrep line-buffer a terminal): the line of `a.txt` is on the screen
+/// while the next operand, a FIFO, waits for a writer, with one thread or several (the
+/// showing thread takes what a blocked worker searched before).
+#[test]
+fn a_terminal_sees_each_line_as_it_is_found() {
+    for threads in [1, 2] {
+        if let Some(seen) = shown_while_a_fifo_waits(true, threads, &[]) {
+            assert_eq!(
+                String::from_utf8_lossy(&seen),
+                "a.txt:needle\r\n",
+                "--threads {threads}: nothing shown before the FIFO was written"
+            );
+        }
+    }
+}
+
+/// `--line-buffered` (GNU grep's) does the same into a pipe; without it the pipe gets the
+/// output when the search ends, as from GNU grep.
+#[test]
+fn line_buffered_writes_each_line_into_a_pipe_as_it_is_found() {
+    for threads in [1, 2] {
+        if let Some(seen) = shown_while_a_fifo_waits(false, threads, &["--line-buffered"]) {
+            assert_eq!(
+                String::from_utf8_lossy(&seen),
+                "a.txt:needle\n",
+                "--threads {threads}"
+            );
+        }
+    }
+    if let Some(seen) = shown_while_a_fifo_waits(false, 2, &[]) {
+        assert_eq!(
+            String::from_utf8_lossy(&seen),
+            "",
+            "block-buffered without the option"
+        );
+    }
 }

@@ -141,6 +141,8 @@ pub struct Config {
     pub(super) engine: Engine,
     /// `--from`: what each file is decoded from (a byte order mark's encoding without it).
     pub(super) from: FromArg,
+    /// `--line-buffered`: standard output is flushed at each line.
+    pub(super) line_buffered: bool,
 }
 
 impl Config {
@@ -229,6 +231,7 @@ impl Config {
                 Some(label) => FromArg::parse(label).map_err(ToolError::Usage)?,
                 None => FromArg::Sniff,
             },
+            line_buffered: a.line_buffered,
         })
     }
 }

@@ -6,8 +6,10 @@
 //! over, a worker whose queue is empty takes inputs from the back of the longest other one
 //! (a few large files do not leave a worker idle). It searches each into memory
 //! ([`crate::capture`]): its standard output and its diagnostics, in the order written, and
-//! sends the searched inputs [`SEND`] at a time. This thread shows them in input order with
-//! the walk's trouble where it was met, as the single-threaded loop would have written them.
+//! sends the searched inputs [`SEND`] at a time; this thread takes those it has not sent
+//! itself after waiting [`LATENCY`] for them (a worker may be blocked: a FIFO named on the
+//! command line, a slow disk, a long file). This thread shows them in input order with the
+//! walk's trouble where it was met, as the single-threaded loop would have written them.
 //!
 //! Memory stays bounded: an input whose output grows past [`SPILL`] keeps it in parts while
 //! the output held in all stays under [`KEEP`] bytes, and then waits for its turn and is
@@ -20,7 +22,7 @@ use std::collections::{BTreeMap, VecDeque};
 use std::io::{self, Write};
 use std::rc::Rc;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
-use std::sync::mpsc::{Sender, channel};
+use std::sync::mpsc::{RecvTimeoutError, Sender, channel};
 use std::sync::{Arc, Condvar, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 
@@ -57,13 +59,16 @@ const BLOCK: usize = 64;
 const SEND: usize = 256;
 
 /// How long a worker may hold searched inputs before it sends them (checked after each
-/// input: a slow input adds its own time).
+/// input), and how long the showing thread waits for a message before it takes them.
 const LATENCY: Duration = Duration::from_millis(20);
+
+/// Inputs searched, each with its index, in input order.
+type Batch = Vec<(usize, Box<Done>)>;
 
 /// What the walker and the workers send.
 enum Msg {
-    /// Inputs searched, in input order.
-    Batch(Vec<(usize, Box<Done>)>),
+    /// Inputs searched.
+    Batch(Batch),
     /// Part of the output of the input being shown.
     Part(usize, Captured),
     /// The walk met trouble before the input of this index.
@@ -104,6 +109,8 @@ struct Shared {
     /// Workers waiting on `changed`.
     waiting: Mutex<usize>,
     changed: Condvar,
+    /// The inputs each worker searched and has not sent yet.
+    pending: Vec<Mutex<Batch>>,
 }
 
 /// The walk: what is left of it and how many inputs it listed so far.
@@ -196,7 +203,7 @@ fn list(walk: &mut Walk<'_>, shared: &Shared, tx: &Sender<Msg>) -> Vec<Listed> {
 }
 
 impl Shared {
-    fn new() -> Shared {
+    fn new(workers: usize) -> Shared {
         Shared {
             quiet_hit: AtomicUsize::new(usize::MAX),
             abort: AtomicBool::new(false),
@@ -204,6 +211,25 @@ impl Shared {
             held: AtomicUsize::new(0),
             waiting: Mutex::new(0),
             changed: Condvar::new(),
+            pending: (0..workers).map(|_| Mutex::default()).collect(),
+        }
+    }
+
+    /// Worker `w`'s inputs searched and not sent.
+    fn pending(&self, w: usize) -> MutexGuard<'_, Batch> {
+        self.pending[w].lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// Sends worker `w`'s pending inputs, if any; false when nobody listens any more.
+    fn send(&self, w: usize, tx: &Sender<Msg>) -> bool {
+        let b = std::mem::take(&mut *self.pending(w));
+        b.is_empty() || tx.send(Msg::Batch(b)).is_ok()
+    }
+
+    /// Takes every worker's pending inputs (for the showing thread).
+    fn take_pending(&self, into: &mut BTreeMap<usize, Box<Done>>) {
+        for w in 0..self.pending.len() {
+            into.extend(std::mem::take(&mut *self.pending(w)));
         }
     }
 
@@ -279,7 +305,7 @@ pub(super) fn run(
     matched: &mut bool,
 ) -> Result<(), ToolError> {
     let inputs = Inputs::new(Box::new(cfg.entries()), cfg.threads());
-    let shared = Arc::new(Shared::new());
+    let shared = Arc::new(Shared::new(cfg.threads()));
     let (tx, rx) = channel::<Msg>();
     let program = diag.program();
     std::thread::scope(|s| {
@@ -313,8 +339,9 @@ pub(super) fn run(
                     break;
                 }
                 let Some(done) = early.remove(&i) else {
-                    match rx.recv() {
+                    match rx.recv_timeout(LATENCY) {
                         Ok(Msg::Batch(b)) => early.extend(b),
+                        Err(RecvTimeoutError::Timeout) => shared.take_pending(&mut early),
                         Ok(Msg::Part(j, c)) => {
                             debug_assert_eq!(j, i, "only the input being shown hands over parts");
                             replay(c, &mut printer, out, diag)?;
@@ -322,7 +349,7 @@ pub(super) fn run(
                         Ok(Msg::Trouble(j, e)) => trouble.push_back((j, e)),
                         Ok(Msg::Walked(n)) => walked = Some(n),
                         // Everyone ended without input `i`: they stopped early.
-                        Err(_) => return Ok(()),
+                        Err(RecvTimeoutError::Disconnected) => return Ok(()),
                     }
                     continue;
                 };
@@ -351,9 +378,6 @@ pub(super) fn run(
     })
 }
 
-/// The inputs a worker searched and has not sent yet.
-type Batch = Rc<RefCell<Vec<(usize, Box<Done>)>>>;
-
 /// A searching thread: takes inputs (its own in order, then others' from their back) and
 /// sends what each wrote.
 struct Worker<'s, 'c> {
@@ -367,16 +391,10 @@ struct Worker<'s, 'c> {
     tx: Sender<Msg>,
 }
 
-/// Sends the inputs of `batch`, if any; false when nobody listens any more.
-fn send(batch: &Batch, tx: &Sender<Msg>) -> bool {
-    let b = std::mem::take(&mut *batch.borrow_mut());
-    b.is_empty() || tx.send(Msg::Batch(b)).is_ok()
-}
-
 impl Worker<'_, '_> {
     fn run(self) {
         let mut printer = Printer::new(self.cfg.style);
-        let batch: Batch = Rc::default();
+        let send = || self.shared.send(self.me, &self.tx);
         // The output of the inputs in the batch, and when the first was added.
         let (mut bytes, mut since) = (0, Instant::now());
         while let Some((i, input, show)) = self.inputs.next(self.me, &self.shared, &self.tx) {
@@ -384,18 +402,17 @@ impl Worker<'_, '_> {
                 break;
             }
             // Before waiting, hand over what the showing thread may be waiting for.
-            let go = self.shared.ready(i, true)
-                || (send(&batch, &self.tx) && self.shared.wait_for(i, true));
+            let go = self.shared.ready(i, true) || (send() && self.shared.wait_for(i, true));
             if !go {
                 return;
             }
-            let done = self.search(i, &input, show, &mut printer, &batch);
+            let done = self.search(i, &input, show, &mut printer);
             // The kept parts are counted in `held` already.
             self.shared
                 .held
                 .fetch_add(done.captured.len(), Ordering::AcqRel);
             let len = done.len();
-            let mut held = batch.borrow_mut();
+            let mut held = self.shared.pending(self.me);
             held.push((i, Box::new(done)));
             if held.len() == 1 {
                 (bytes, since) = (0, Instant::now());
@@ -403,28 +420,21 @@ impl Worker<'_, '_> {
             bytes += len;
             let full = held.len() >= SEND || bytes >= SPILL || since.elapsed() >= LATENCY;
             drop(held);
-            if full && !send(&batch, &self.tx) {
+            if full && !send() {
                 return;
             }
         }
-        send(&batch, &self.tx);
+        send();
     }
 
     /// Searches input `i` into memory. Its output is kept in parts of [`SPILL`] bytes while
     /// the output held in all stays under [`KEEP`]; past that, the worker waits for the
     /// input's turn and hands over its parts as they come (the kept ones first).
-    fn search(
-        &self,
-        i: usize,
-        input: &Input,
-        show: bool,
-        printer: &mut Printer,
-        batch: &Batch,
-    ) -> Done {
+    fn search(&self, i: usize, input: &Input, show: bool, printer: &mut Printer) -> Done {
         let capture = Rc::new(RefCell::new(Captured::default()));
         let early: Rc<RefCell<Vec<Captured>>> = Rc::default();
         let spill: Spill = {
-            let (shared, tx, batch) = (Arc::clone(&self.shared), self.tx.clone(), Rc::clone(batch));
+            let (shared, tx, me) = (Arc::clone(&self.shared), self.tx.clone(), self.me);
             let early = Rc::clone(&early);
             Box::new(move |c| {
                 // Not its turn, and room for it: kept, and the worker goes on (it would
@@ -439,7 +449,7 @@ impl Worker<'_, '_> {
                     early.borrow_mut().push(c);
                     return Ok(());
                 }
-                if !(send(&batch, &tx) && shared.wait_for(i, false)) {
+                if !(shared.send(me, &tx) && shared.wait_for(i, false)) {
                     return Err(io::Error::from(io::ErrorKind::BrokenPipe));
                 }
                 // Its turn: the parts kept (no longer held) first.
@@ -514,7 +524,7 @@ mod tests {
     #[test]
     fn blocks_in_walk_order_then_the_back_of_the_longest_queue() {
         let (tx, rx) = channel();
-        let (inputs, shared) = (inputs(2 * BLOCK + 5, 3), Shared::new());
+        let (inputs, shared) = (inputs(2 * BLOCK + 5, 3), Shared::new(3));
         let next = |w: usize| inputs.next(w, &shared, &tx).map(|(i, _, _)| i);
         // Worker 0 lists the first block and takes its first input; worker 1 the next block;
         // worker 2 the last five.
@@ -554,7 +564,7 @@ mod tests {
     #[test]
     fn nothing_after_the_run_ended() {
         let (tx, _rx) = channel();
-        let (inputs, shared) = (inputs(10, 2), Shared::new());
+        let (inputs, shared) = (inputs(10, 2), Shared::new(2));
         assert_eq!(inputs.next(0, &shared, &tx).map(|(i, _, _)| i), Some(0));
         shared.end();
         assert!(inputs.next(1, &shared, &tx).is_none());

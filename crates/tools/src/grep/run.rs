@@ -28,6 +28,9 @@ pub(super) fn run(args: impl IntoIterator<Item = OsString>) -> ExitCode {
     let mut quiet = false;
     let result = Config::new(args).and_then(|cfg| {
         quiet = cfg.settings.quiet;
+        if cfg.line_buffered {
+            out.flush_lines();
+        }
         for w in cfg.matcher.warnings() {
             diag.line(format_args!("warning: {w}"));
         }
