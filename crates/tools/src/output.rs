@@ -22,11 +22,13 @@ enum Inner {
         w: BufWriter<StdoutLock<'static>>,
         lines: bool,
     },
-    /// Captured, handed to `spill` each time more than `limit` bytes are held.
+    /// Captured, handed to `spill` each time more than `limit` bytes are held, or with
+    /// `lines` at each write that ends a line.
     Memory {
         capture: Capture,
         limit: usize,
         spill: Spill,
+        lines: bool,
     },
 }
 
@@ -59,10 +61,18 @@ impl Output {
     }
 
     /// Flushes standard output after each write that ends a line, terminal or not (GNU
-    /// grep's `--line-buffered`); a capturing output is not changed.
+    /// grep's `--line-buffered`); a capturing output hands over what it holds then.
     pub fn flush_lines(&mut self) {
-        if let Inner::Stdout { lines, .. } = &mut self.inner {
-            *lines = true;
+        match &mut self.inner {
+            Inner::Stdout { lines, .. } | Inner::Memory { lines, .. } => *lines = true,
+        }
+    }
+
+    /// Whether each line is flushed as it is written ([`Output::flush_lines`], or standard
+    /// output on a terminal).
+    pub fn flushes_lines(&self) -> bool {
+        match &self.inner {
+            Inner::Stdout { lines, .. } | Inner::Memory { lines, .. } => *lines,
         }
     }
 
@@ -74,6 +84,7 @@ impl Output {
                 capture,
                 limit,
                 spill,
+                lines: false,
             },
         }
     }
@@ -127,11 +138,12 @@ impl Write for Output {
                 capture,
                 limit,
                 spill,
+                lines,
             } => {
                 let full = {
                     let mut c = capture.borrow_mut();
                     c.out.extend_from_slice(buf);
-                    c.out.len() > *limit
+                    c.out.len() > *limit || (*lines && memchr::memchr(b'\n', buf).is_some())
                 };
                 if full {
                     spill(std::mem::take(&mut *capture.borrow_mut()))?;

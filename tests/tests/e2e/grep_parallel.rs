@@ -77,6 +77,9 @@ fn every_thread_count_writes_the_same_bytes() {
         &["-r", "-q", "needle"],
         &["-r", "-q", "absent"],
         &["-r", "-m", "1", "-B", "1", "needle", "missing-dir", "."],
+        // Each line handed over on its own (the input being shown), or joined (the others).
+        &["-r", "--line-buffered", "-n", "-C", "2", "needle"],
+        &["-r", "--line-buffered", "--invalid=report", "needle"],
     ];
     for args in cases {
         let one = run(d, 1, args);
@@ -140,12 +143,17 @@ fn outputs_larger_than_kept_come_out_in_order() {
     write(d, "c/small.txt", "needle\n");
     let one = run(d, 1, &["-r", "-n", "needle"]);
     assert!(one.stdout.len() > 12 << 20, "{} bytes", one.stdout.len());
-    for threads in [2, 3] {
-        let many = run(d, threads, &["-r", "-n", "needle"]);
-        assert!(
-            many.stdout == one.stdout,
-            "--threads {threads}: stdout differs"
-        );
+    for args in [
+        &["-r", "-n", "needle"][..],
+        &["-r", "-n", "--line-buffered", "needle"],
+    ] {
+        for threads in [2, 3] {
+            let many = run(d, threads, args);
+            assert!(
+                many.stdout == one.stdout,
+                "{args:?} --threads {threads}: stdout differs"
+            );
+        }
     }
 }
 
@@ -295,11 +303,16 @@ fn dereference_recursive_follows_links_and_stops_at_loops() {
 }
 
 /// What `utf8-grep --threads N ARGS needle a.txt p b00.txt .. b19.txt` writes before `p`, a
-/// FIFO, has a writer (`a.txt` holds `needle`, the others not; with two threads the worker
-/// that lists the operands searches `a.txt` then blocks on `p` while the other takes the
-/// `b` files from the back): run through `script`'s terminal (util-linux) when `terminal`,
-/// else into a pipe. `None` (said on stderr) without `mkfifo` or `script`.
-fn shown_while_a_fifo_waits(terminal: bool, threads: usize, args: &[&str]) -> Option<Vec<u8>> {
+/// FIFO, has a writer, and then while its writer has written `needle 1` and holds it open
+/// (`a.txt` holds `needle`, the `b` files not; with two threads the worker that lists the
+/// operands searches `a.txt` then blocks on `p` while the other takes the `b` files from
+/// the back): run through `script`'s terminal (util-linux) when `terminal`, else into a
+/// pipe. `None` (said on stderr) without `mkfifo` or `script`.
+fn shown_while_a_fifo_waits(
+    terminal: bool,
+    threads: usize,
+    args: &[&str],
+) -> Option<(Vec<u8>, Vec<u8>)> {
     use std::io::Read;
     use std::process::Stdio;
     let t = tempdir();
@@ -353,39 +366,41 @@ fn shown_while_a_fifo_waits(terminal: bool, threads: usize, args: &[&str]) -> Op
             }
         }
     });
-    // The first line arrives while the FIFO has no writer yet; in a pipe, without it the
-    // output stays in the buffer (up to 3 seconds are given, enough for a slow machine).
-    let mut seen = Vec::new();
-    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(3);
-    while !seen.ends_with(b"needle\n") && std::time::Instant::now() < deadline {
-        if let Ok(bytes) = rx.recv_timeout(std::time::Duration::from_millis(50)) {
-            seen.extend(bytes);
+    // What arrives until a line ends (up to 3 seconds, enough for a slow machine; a
+    // block-buffered pipe gets nothing).
+    let until_a_line = || {
+        let mut seen = Vec::new();
+        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(3);
+        while !seen.ends_with(b"\n") && std::time::Instant::now() < deadline {
+            if let Ok(bytes) = rx.recv_timeout(std::time::Duration::from_millis(50)) {
+                seen.extend(bytes);
+            }
         }
-    }
-    // Release the search either way.
-    std::fs::OpenOptions::new()
-        .write(true)
-        .open(&fifo)
-        .and_then(|mut f| std::io::Write::write_all(&mut f, b"needle\n"))
-        .unwrap();
+        seen
+    };
+    let before = until_a_line();
+    // The search goes on either way.
+    let mut writer = std::fs::OpenOptions::new().write(true).open(&fifo).unwrap();
+    std::io::Write::write_all(&mut writer, b"needle 1\n").unwrap();
+    let during = until_a_line();
+    drop(writer);
     let status = child.wait().unwrap();
     assert!(status.success(), "{status:?}");
-    Some(seen)
+    Some((before, during))
 }
 
 /// On a terminal, what utf8-grep finds is written as it is found, a line at a time (GNU
 /// grep's stdio and ripgrep line-buffer a terminal): the line of `a.txt` is on the screen
-/// while the next operand, a FIFO, waits for a writer, with one thread or several (the
-/// showing thread takes what a blocked worker searched before).
+/// while the next operand, a FIFO, waits for a writer, and the FIFO's first line while its
+/// writer holds it open, with one thread or several (the showing thread takes what a
+/// blocked worker searched before; the input being shown hands over each line).
 #[test]
 fn a_terminal_sees_each_line_as_it_is_found() {
+    let lossy = String::from_utf8_lossy;
     for threads in [1, 2] {
-        if let Some(seen) = shown_while_a_fifo_waits(true, threads, &[]) {
-            assert_eq!(
-                String::from_utf8_lossy(&seen),
-                "a.txt:needle\r\n",
-                "--threads {threads}: nothing shown before the FIFO was written"
-            );
+        if let Some((before, during)) = shown_while_a_fifo_waits(true, threads, &[]) {
+            assert_eq!(lossy(&before), "a.txt:needle\r\n", "--threads {threads}");
+            assert_eq!(lossy(&during), "p:needle 1\r\n", "--threads {threads}");
         }
     }
 }
@@ -394,20 +409,16 @@ fn a_terminal_sees_each_line_as_it_is_found() {
 /// output when the search ends, as from GNU grep.
 #[test]
 fn line_buffered_writes_each_line_into_a_pipe_as_it_is_found() {
+    let lossy = String::from_utf8_lossy;
     for threads in [1, 2] {
-        if let Some(seen) = shown_while_a_fifo_waits(false, threads, &["--line-buffered"]) {
-            assert_eq!(
-                String::from_utf8_lossy(&seen),
-                "a.txt:needle\n",
-                "--threads {threads}"
-            );
+        if let Some((before, during)) =
+            shown_while_a_fifo_waits(false, threads, &["--line-buffered"])
+        {
+            assert_eq!(lossy(&before), "a.txt:needle\n", "--threads {threads}");
+            assert_eq!(lossy(&during), "p:needle 1\n", "--threads {threads}");
         }
     }
-    if let Some(seen) = shown_while_a_fifo_waits(false, 2, &[]) {
-        assert_eq!(
-            String::from_utf8_lossy(&seen),
-            "",
-            "block-buffered without the option"
-        );
+    if let Some((before, during)) = shown_while_a_fifo_waits(false, 2, &[]) {
+        assert_eq!((lossy(&before), lossy(&during)), ("".into(), "".into()));
     }
 }

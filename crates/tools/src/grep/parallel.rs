@@ -111,6 +111,9 @@ struct Shared {
     changed: Condvar,
     /// The inputs each worker searched and has not sent yet.
     pending: Vec<Mutex<Batch>>,
+    /// The parts of their output that inputs being searched keep before their turn (see
+    /// [`Worker::search`]), by input.
+    kept: Mutex<BTreeMap<usize, Vec<Captured>>>,
 }
 
 /// The walk: what is left of it and how many inputs it listed so far.
@@ -212,7 +215,12 @@ impl Shared {
             waiting: Mutex::new(0),
             changed: Condvar::new(),
             pending: (0..workers).map(|_| Mutex::default()).collect(),
+            kept: Mutex::default(),
         }
+    }
+
+    fn kept(&self) -> MutexGuard<'_, BTreeMap<usize, Vec<Captured>>> {
+        self.kept.lock().unwrap_or_else(|e| e.into_inner())
     }
 
     /// Worker `w`'s inputs searched and not sent.
@@ -316,6 +324,7 @@ pub(super) fn run(
                 output,
                 program,
                 inputs: &inputs,
+                lines: out.flushes_lines(),
                 shared: Arc::clone(&shared),
                 tx: tx.clone(),
             };
@@ -341,7 +350,19 @@ pub(super) fn run(
                 let Some(done) = early.remove(&i) else {
                     match rx.recv_timeout(LATENCY) {
                         Ok(Msg::Batch(b)) => early.extend(b),
-                        Err(RecvTimeoutError::Timeout) => shared.take_pending(&mut early),
+                        Err(RecvTimeoutError::Timeout) => {
+                            // A worker may be blocked: what it searched, and what the input
+                            // to show wrote so far.
+                            shared.take_pending(&mut early);
+                            if !early.contains_key(&i) {
+                                let parts = shared.kept().remove(&i).unwrap_or_default();
+                                let n = parts.iter().map(Captured::len).sum();
+                                for part in parts {
+                                    replay(part, &mut printer, out, diag)?;
+                                }
+                                shared.release(n);
+                            }
+                        }
                         Ok(Msg::Part(j, c)) => {
                             debug_assert_eq!(j, i, "only the input being shown hands over parts");
                             replay(c, &mut printer, out, diag)?;
@@ -387,6 +408,9 @@ struct Worker<'s, 'c> {
     output: Option<FileId>,
     program: &'static str,
     inputs: &'s Inputs<'c>,
+    /// Standard output is flushed at each line (`--line-buffered`, a terminal): so is the
+    /// input being shown (see [`Worker::search`]).
+    lines: bool,
     shared: Arc<Shared>,
     tx: Sender<Msg>,
 }
@@ -429,13 +453,17 @@ impl Worker<'_, '_> {
 
     /// Searches input `i` into memory. Its output is kept in parts of [`SPILL`] bytes while
     /// the output held in all stays under [`KEEP`]; past that, the worker waits for the
-    /// input's turn and hands over its parts as they come (the kept ones first).
+    /// input's turn and hands over its parts as they come (the kept ones first). With
+    /// `lines`, a part ends at each line: the input being shown is shown a line at a time.
     fn search(&self, i: usize, input: &Input, show: bool, printer: &mut Printer) -> Done {
         let capture = Rc::new(RefCell::new(Captured::default()));
-        let early: Rc<RefCell<Vec<Captured>>> = Rc::default();
         let spill: Spill = {
-            let (shared, tx, me) = (Arc::clone(&self.shared), self.tx.clone(), self.me);
-            let early = Rc::clone(&early);
+            let (shared, tx, me, lines) = (
+                Arc::clone(&self.shared),
+                self.tx.clone(),
+                self.me,
+                self.lines,
+            );
             Box::new(move |c| {
                 // Not its turn, and room for it: kept, and the worker goes on (it would
                 // wait idle for every input before this one to be shown).
@@ -444,16 +472,25 @@ impl Worker<'_, '_> {
                     && shared.held.load(Ordering::Acquire) + len <= KEEP
                 {
                     shared.held.fetch_add(len, Ordering::AcqRel);
-                    let mut c = c;
-                    c.out.shrink_to_fit();
-                    early.borrow_mut().push(c);
+                    let mut kept = shared.kept();
+                    let early = kept.entry(i).or_default();
+                    // A line at a time (`lines`): joined into parts of up to SPILL bytes.
+                    let rest = match early.last_mut() {
+                        Some(last) if lines && last.len() + len <= SPILL => last.append(c).err(),
+                        _ => Some(c),
+                    };
+                    if let Some(mut c) = rest {
+                        c.out.shrink_to_fit();
+                        early.push(c);
+                    }
                     return Ok(());
                 }
                 if !(shared.send(me, &tx) && shared.wait_for(i, false)) {
                     return Err(io::Error::from(io::ErrorKind::BrokenPipe));
                 }
-                // Its turn: the parts kept (no longer held) first.
-                let kept = std::mem::take(&mut *early.borrow_mut());
+                // Its turn: the parts kept (no longer held) first, those the showing thread
+                // has not taken.
+                let kept = shared.kept().remove(&i).unwrap_or_default();
                 shared.release(kept.iter().map(Captured::len).sum());
                 for part in kept.into_iter().chain([c]) {
                     if tx.send(Msg::Part(i, part)).is_err() {
@@ -464,6 +501,9 @@ impl Worker<'_, '_> {
             })
         };
         let mut out = Output::capturing(Rc::clone(&capture), SPILL, spill);
+        if self.lines {
+            out.flush_lines();
+        }
         let mut diag = Diag::capturing(self.program, Rc::clone(&capture));
         printer.printed_any = false;
         let job = Job {
@@ -480,7 +520,7 @@ impl Worker<'_, '_> {
         drop(out);
         let captured = std::mem::take(&mut *capture.borrow_mut());
         Done {
-            early: std::mem::take(&mut *early.borrow_mut()),
+            early: self.shared.kept().remove(&i).unwrap_or_default(),
             captured,
             result,
             status: diag.status(),
