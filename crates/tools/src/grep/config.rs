@@ -41,6 +41,10 @@ pub struct Settings {
     pub text: bool,
     /// `--column`: the searcher counts the units before each match.
     pub column: bool,
+    /// The searcher numbers the lines: `-n`, `--json` and context (whose `--` goes between
+    /// lines that do not follow each other) use their numbers. Without, the lines between
+    /// matches are not counted.
+    pub numbered: bool,
     /// `--invalid=report`, with the engine that finds the invalid sequences.
     pub report: Option<Engine>,
     /// `-L` (unless `-l` came too): list the inputs without a selected line.
@@ -194,6 +198,7 @@ impl Config {
             context,
             text: a.text,
             column: a.column,
+            numbered: a.line_number || a.column || a.common.json || context,
             report: (a.invalid == InvalidMode::Report).then_some(engine),
             list_non_matches: a.files_without_match && !a.files_with_matches,
         };

@@ -392,7 +392,7 @@ impl<'a> FileSearch<'a> {
             || (self.s.printing()
                 && (self.ctx.draining || self.ctx.after_left > 0 || self.s.before > 0));
         if !each {
-            if self.s.printing() {
+            if self.s.printing() && self.s.numbered {
                 self.line_no += self.count_terms(&self.data.bytes()[pos..upto]);
             }
             return Ok(());
