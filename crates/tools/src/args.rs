@@ -35,6 +35,11 @@ pub struct CommonArgs {
     /// same answers; choose one to cross-check.
     #[arg(long, value_enum, value_name = "ENGINE", default_value_t = EngineChoice::Auto)]
     pub engine: EngineChoice,
+
+    /// Write each line of standard output as soon as it is ready, into a pipe or a file too
+    /// (on a terminal it always is): `tail -f LOG | utf8-repair --line-buffered | ...`.
+    #[arg(long = "line-buffered")]
+    pub line_buffered: bool,
 }
 
 /// The value of `--color`.

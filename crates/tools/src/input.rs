@@ -355,8 +355,11 @@ impl Read for Source {
 pub const FIRST_CHUNK: usize = 16 * 1024;
 
 /// Reads a stream in chunks of at most [`CHUNK_SIZE`] bytes, keeping up to [`LOOKAHEAD`]
-/// bytes after each chunk's data unconsumed so that errors near its end can be explained.
-/// Its buffer starts at [`FIRST_CHUNK`] bytes and doubles whenever a read fills it.
+/// bytes after each chunk's data unconsumed so that errors near its end can be explained,
+/// unless what was read ends in an ASCII byte: an error ends before it, and its explanation
+/// needs no byte after it (loose decoding stops there). So a line typed or written into a
+/// pipe is a chunk as soon as it is read. Its buffer starts at [`FIRST_CHUNK`] bytes and
+/// doubles whenever a read fills it.
 ///
 /// ```
 /// use utf8_tools::input::Chunks;
@@ -442,7 +445,8 @@ impl<R: Read> Chunks<R> {
         self.base += self.consumed as u64;
         self.len = keep;
         self.consumed = 0;
-        while !self.eof && self.len <= LOOKAHEAD {
+        let ends_ascii = |c: &Self| c.len > 0 && c.buf[c.start + c.len - 1].is_ascii();
+        while !self.eof && self.len <= LOOKAHEAD && !ends_ascii(self) {
             match self.reader.read(&mut self.buf[self.start + self.len..]) {
                 Ok(0) => self.eof = true,
                 Ok(n) => self.len += n,
@@ -450,7 +454,7 @@ impl<R: Read> Chunks<R> {
                 Err(e) => return Err(e),
             }
         }
-        let end = if self.eof {
+        let end = if self.eof || ends_ascii(self) {
             self.len
         } else {
             self.len - LOOKAHEAD
@@ -566,5 +570,36 @@ mod tests {
             "{sizes:?}"
         );
         assert!(sizes.iter().any(|&n| n >= super::CHUNK_SIZE), "{sizes:?}");
+    }
+
+    /// A read that ends in an ASCII byte is a chunk at once, whole, without a read more (a
+    /// line from a terminal or a pipe is processed before the next one is written); one that
+    /// ends inside a character keeps its last LOOKAHEAD bytes for the next chunk.
+    #[test]
+    fn a_read_that_ends_in_ascii_is_a_chunk_at_once() {
+        /// Gives its parts one read at a time; a read past them fails the test.
+        struct Lines(Vec<&'static [u8]>);
+        impl std::io::Read for Lines {
+            fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+                assert!(!self.0.is_empty(), "read on after the last part");
+                let part = self.0.remove(0);
+                buf[..part.len()].copy_from_slice(part);
+                Ok(part.len())
+            }
+        }
+        let mut chunks = super::Chunks::new(Lines(vec![b"ab\n", b"c\xFFd\n"]));
+        assert_eq!(chunks.next_chunk().unwrap().unwrap().data, b"ab\n");
+        assert_eq!(chunks.next_chunk().unwrap().unwrap().data, b"c\xFFd\n");
+        let mut chunks = super::Chunks::new(Lines(vec![b"abcdefghij\xE2\x82", b"\xAC\n", b""]));
+        let c = chunks.next_chunk().unwrap().unwrap();
+        assert_eq!(
+            (c.data, c.ahead),
+            (&b"abcd"[..], &b"abcdefghij\xE2\x82"[..])
+        );
+        assert_eq!(
+            chunks.next_chunk().unwrap().unwrap().data,
+            b"efghij\xE2\x82\xAC\n"
+        );
+        assert!(chunks.next_chunk().unwrap().is_none());
     }
 }

@@ -4,7 +4,7 @@ use std::path::Path;
 
 use insta::assert_snapshot;
 
-use crate::util::{corpus, count, have, tempdir, write};
+use crate::util::{corpus, count, have, output_per_line, tempdir, write};
 
 /// Three small inputs: ASCII, mixed scripts, and every kind of error.
 fn fixtures(dir: &Path) {
@@ -744,4 +744,26 @@ fn json_schema() {
             }
         }
     }
+}
+
+/// `--explain --line-buffered` explains each line as it comes, into a pipe too.
+#[test]
+fn explain_line_buffered_explains_each_line_as_it_comes() {
+    let got = output_per_line(
+        "utf8-count",
+        &["--explain", "--line-buffered"],
+        &[b"\n", b"\n"],
+    );
+    let lines: Vec<String> = got
+        .iter()
+        .map(|b| String::from_utf8_lossy(b).into())
+        .collect();
+    assert!(
+        lines[0].contains("0  0A") && lines[0].contains("U+000A"),
+        "{lines:?}"
+    );
+    assert!(
+        lines[1].contains("1  0A") && lines[1].contains("U+000A"),
+        "{lines:?}"
+    );
 }

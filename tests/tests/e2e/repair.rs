@@ -9,7 +9,8 @@ use std::time::{Duration, Instant};
 use insta::assert_snapshot;
 
 use crate::util::{
-    Rng, TestCommand, corpus, have, leftovers, signal_after_temp_file, tempdir, write,
+    Rng, TestCommand, corpus, have, leftovers, output_per_line, signal_after_temp_file, tempdir,
+    write,
 };
 
 fn repair(dir: &Path) -> TestCommand {
@@ -790,4 +791,19 @@ fn report_json_schema() {
             }
         }
     }
+}
+
+/// `--line-buffered`: each line is repaired and written out as it comes, into a pipe too
+/// (`tail -f LOG | utf8-repair --line-buffered | ...`); without it a pipe gets the text when
+/// the input ends. (A line ending in ASCII is processed at once, not held for the bytes
+/// after it.)
+#[test]
+fn line_buffered_repairs_each_line_as_it_comes() {
+    let lines: [&[u8]; 2] = [b"ab\xFFc\n", b"d\xE2\x82e\n"];
+    let got = output_per_line("utf8-repair", &["--line-buffered"], &lines);
+    let want: [&[u8]; 3] = [b"ab\xEF\xBF\xBDc\n", b"d\xEF\xBF\xBDe\n", b""];
+    assert_eq!(got, want);
+    let got = output_per_line("utf8-repair", &[], &lines[..1]);
+    let want: [&[u8]; 2] = [b"", b"ab\xEF\xBF\xBDc\n"];
+    assert_eq!(got, want);
 }

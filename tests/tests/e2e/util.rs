@@ -119,3 +119,52 @@ pub fn signal_after_temp_file(child: &mut Child, dir: &Path, sig: &str) -> Optio
         .unwrap();
     Some(child.wait().unwrap())
 }
+
+/// Runs `bin ARGS` with its standard input and output pipes, writes each of `lines` into
+/// its input one at a time and returns what came out after each before the next is written
+/// (waiting up to 3 seconds for a newline, enough for a slow machine), then closes the
+/// input and returns the rest as the last element.
+pub fn output_per_line(bin: &str, args: &[&str], lines: &[&[u8]]) -> Vec<Vec<u8>> {
+    use std::io::{Read, Write};
+    use std::process::{Command, Stdio};
+    use std::time::{Duration, Instant};
+    let mut child = Command::new(utf8_tests::cli::bin(bin))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("spawn");
+    let mut stdout = child.stdout.take().unwrap();
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let mut buf = [0u8; 4096];
+        while let Ok(n) = stdout.read(&mut buf) {
+            if n == 0 || tx.send(buf[..n].to_vec()).is_err() {
+                break;
+            }
+        }
+    });
+    let mut stdin = child.stdin.take().unwrap();
+    let mut seen = Vec::new();
+    for line in lines {
+        stdin.write_all(line).unwrap();
+        stdin.flush().unwrap();
+        let mut got = Vec::new();
+        let deadline = Instant::now() + Duration::from_secs(3);
+        while !got.ends_with(b"\n") && Instant::now() < deadline {
+            if let Ok(bytes) = rx.recv_timeout(Duration::from_millis(50)) {
+                got.extend(bytes);
+            }
+        }
+        seen.push(got);
+    }
+    drop(stdin);
+    let mut rest = Vec::new();
+    while let Ok(bytes) = rx.recv_timeout(Duration::from_secs(10)) {
+        rest.extend(bytes);
+    }
+    assert!(child.wait().unwrap().code().is_some());
+    seen.push(rest);
+    seen
+}

@@ -65,6 +65,8 @@ pub(super) struct Config {
     pub threads: Option<usize>,
     pub color_out: bool,
     pub color_err: bool,
+    /// `--line-buffered`: standard output is flushed at each line.
+    pub line_buffered: bool,
 }
 
 impl TryFrom<&CountArgs> for Config {
@@ -120,6 +122,7 @@ impl TryFrom<&CountArgs> for Config {
             threads: a.threads.map(usize::from),
             color_out: a.common.color_for(&io::stdout()),
             color_err: a.common.color_for(&io::stderr()),
+            line_buffered: a.common.line_buffered,
             inputs,
         })
     }

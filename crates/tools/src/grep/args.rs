@@ -238,11 +238,6 @@ pub struct GrepArgs {
     #[arg(long, value_enum, value_name = "WHAT", default_value_t = InvalidMode::Ignore)]
     pub invalid: InvalidMode,
 
-    /// Write each line out as soon as it is found, even to a pipe or a file (on a terminal
-    /// it always is): for `tail -f LOG | utf8-grep --line-buffered PATTERN | ...`.
-    #[arg(long = "line-buffered")]
-    pub line_buffered: bool,
-
     /// Print help.
     #[arg(long, action = ArgAction::Help)]
     pub help: Option<bool>,

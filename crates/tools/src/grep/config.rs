@@ -236,7 +236,7 @@ impl Config {
                 Some(label) => FromArg::parse(label).map_err(ToolError::Usage)?,
                 None => FromArg::Sniff,
             },
-            line_buffered: a.line_buffered,
+            line_buffered: a.common.line_buffered,
         })
     }
 }

@@ -58,6 +58,8 @@ pub(super) struct Config {
     /// `--json` (the reports of `--check`).
     pub json: bool,
     pub color_err: bool,
+    /// `--line-buffered`: standard output is flushed at each line.
+    pub line_buffered: bool,
 }
 
 impl Config {
@@ -152,6 +154,7 @@ impl TryFrom<&RepairArgs> for Config {
             },
             json: a.common.json,
             color_err: a.common.color_for(&io::stderr()),
+            line_buffered: a.common.line_buffered,
         })
     }
 }

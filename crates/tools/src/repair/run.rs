@@ -57,6 +57,9 @@ impl Config {
         match &self.mode {
             Mode::Stdout => {
                 let mut out = Output::new();
+                if self.line_buffered {
+                    out.flush_lines();
+                }
                 self.run_to(&mut out, diag)?;
                 out.flush()
             }
