@@ -6,7 +6,7 @@
 use std::path::Path;
 use std::process::Command;
 
-use crate::util::{Outcome, TestCommand, tempdir, write};
+use crate::util::{Outcome, TestCommand, read_as_it_comes, tempdir, until_a_line, write};
 
 /// A tree of 240 small files over 3 levels, a file with 30,000 matching lines (about
 /// 600 KiB of output: more than a worker holds back before it must wait for its turn), a
@@ -313,7 +313,6 @@ fn shown_while_a_fifo_waits(
     threads: usize,
     args: &[&str],
 ) -> Option<(Vec<u8>, Vec<u8>)> {
-    use std::io::Read;
     use std::process::Stdio;
     let t = tempdir();
     let d = t.path();
@@ -356,33 +355,12 @@ fn shown_while_a_fifo_waits(
         eprintln!("shown_while_a_fifo_waits: skipped: no mkfifo or script");
         return None;
     };
-    let mut stdout = child.stdout.take().unwrap();
-    let (tx, rx) = std::sync::mpsc::channel();
-    std::thread::spawn(move || {
-        let mut buf = [0u8; 256];
-        while let Ok(n) = stdout.read(&mut buf) {
-            if n == 0 || tx.send(buf[..n].to_vec()).is_err() {
-                break;
-            }
-        }
-    });
-    // What arrives until a line ends (up to 3 seconds, enough for a slow machine; a
-    // block-buffered pipe gets nothing).
-    let until_a_line = || {
-        let mut seen = Vec::new();
-        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(3);
-        while !seen.ends_with(b"\n") && std::time::Instant::now() < deadline {
-            if let Ok(bytes) = rx.recv_timeout(std::time::Duration::from_millis(50)) {
-                seen.extend(bytes);
-            }
-        }
-        seen
-    };
-    let before = until_a_line();
+    let rx = read_as_it_comes(child.stdout.take().unwrap());
+    let before = until_a_line(&rx);
     // The search goes on either way.
     let mut writer = std::fs::OpenOptions::new().write(true).open(&fifo).unwrap();
     std::io::Write::write_all(&mut writer, b"needle 1\n").unwrap();
-    let during = until_a_line();
+    let during = until_a_line(&rx);
     drop(writer);
     let status = child.wait().unwrap();
     assert!(status.success(), "{status:?}");

@@ -2,6 +2,7 @@
 
 use std::path::Path;
 use std::process::{Child, Command, ExitStatus};
+use std::sync::mpsc::Receiver;
 use std::time::{Duration, Instant};
 
 pub use utf8_tests::cli::{Outcome, TestCommand};
@@ -120,14 +121,39 @@ pub fn signal_after_temp_file(child: &mut Child, dir: &Path, sig: &str) -> Optio
     Some(child.wait().unwrap())
 }
 
+/// The bytes `r` gives, sent on a channel by a thread of their own as they come.
+pub fn read_as_it_comes(mut r: impl std::io::Read + Send + 'static) -> Receiver<Vec<u8>> {
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let mut buf = [0u8; 4096];
+        while let Ok(n) = r.read(&mut buf) {
+            if n == 0 || tx.send(buf[..n].to_vec()).is_err() {
+                break;
+            }
+        }
+    });
+    rx
+}
+
+/// What arrives on `rx` until a line ends, waiting up to 3 seconds (enough for a slow
+/// machine; output held in a buffer never comes).
+pub fn until_a_line(rx: &Receiver<Vec<u8>>) -> Vec<u8> {
+    let mut got = Vec::new();
+    let deadline = Instant::now() + Duration::from_secs(3);
+    while !got.ends_with(b"\n") && Instant::now() < deadline {
+        if let Ok(bytes) = rx.recv_timeout(Duration::from_millis(50)) {
+            got.extend(bytes);
+        }
+    }
+    got
+}
+
 /// Runs `bin ARGS` with its standard input and output pipes, writes each of `lines` into
 /// its input one at a time and returns what came out after each before the next is written
-/// (waiting up to 3 seconds for a newline, enough for a slow machine), then closes the
-/// input and returns the rest as the last element.
+/// ([`until_a_line`]), then closes the input and returns the rest as the last element.
 pub fn output_per_line(bin: &str, args: &[&str], lines: &[&[u8]]) -> Vec<Vec<u8>> {
-    use std::io::{Read, Write};
-    use std::process::{Command, Stdio};
-    use std::time::{Duration, Instant};
+    use std::io::Write;
+    use std::process::Stdio;
     let mut child = Command::new(utf8_tests::cli::bin(bin))
         .args(args)
         .stdin(Stdio::piped())
@@ -135,29 +161,13 @@ pub fn output_per_line(bin: &str, args: &[&str], lines: &[&[u8]]) -> Vec<Vec<u8>
         .stderr(Stdio::null())
         .spawn()
         .expect("spawn");
-    let mut stdout = child.stdout.take().unwrap();
-    let (tx, rx) = std::sync::mpsc::channel();
-    std::thread::spawn(move || {
-        let mut buf = [0u8; 4096];
-        while let Ok(n) = stdout.read(&mut buf) {
-            if n == 0 || tx.send(buf[..n].to_vec()).is_err() {
-                break;
-            }
-        }
-    });
+    let rx = read_as_it_comes(child.stdout.take().unwrap());
     let mut stdin = child.stdin.take().unwrap();
     let mut seen = Vec::new();
     for line in lines {
         stdin.write_all(line).unwrap();
         stdin.flush().unwrap();
-        let mut got = Vec::new();
-        let deadline = Instant::now() + Duration::from_secs(3);
-        while !got.ends_with(b"\n") && Instant::now() < deadline {
-            if let Ok(bytes) = rx.recv_timeout(Duration::from_millis(50)) {
-                got.extend(bytes);
-            }
-        }
-        seen.push(got);
+        seen.push(until_a_line(&rx));
     }
     drop(stdin);
     let mut rest = Vec::new();
