@@ -7,6 +7,7 @@
 
 mod args;
 mod buffer;
+mod class_run;
 mod config;
 #[cfg(unix)]
 mod deep;

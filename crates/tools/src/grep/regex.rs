@@ -13,6 +13,7 @@ use regex_syntax::hir::{
     self, Class, ClassBytes, ClassBytesRange, ClassUnicode, Hir, HirKind, Look,
 };
 
+use super::class_run::ClassRun;
 use super::longest::{
     DFA_CACHE, LineScan, LocalCache, Longest, NFA_LIMIT, compile_error, first_is_longest, next_id,
     with_local,
@@ -53,6 +54,8 @@ pub struct Rx {
     max_len: Option<usize>,
     /// Literals one of which every match holds: a line without one is not searched.
     required: Option<AhoCorasick>,
+    /// Else a rare run of ASCII byte classes every match holds, to the same end.
+    class_run: Option<ClassRun>,
     /// Whether a pattern has a line anchor (`^`, `$`).
     line_anchors: bool,
     /// Every byte a match can hold (a superset): a match followed by any other byte is the
@@ -302,6 +305,18 @@ impl Rx {
                     .map_err(compile_error)
             })
             .transpose()?;
+        // One pattern without a literal to look for: a run of byte classes, if it has one.
+        let class_run = match hirs.as_slice() {
+            // (Where every match holds one of up to 3 literals, the meta regex looks for them
+            // itself with memchr: `-` in `[0-9]{4}-[0-9]{2}`, faster than a run's scan.)
+            [h] if required.is_none()
+                && prefixes(h).is_none()
+                && self::required(h).is_none_or(|l| l.len() > 3) =>
+            {
+                ClassRun::of(h)
+            }
+            _ => None,
+        };
         let max_len = hirs
             .iter()
             .map(|h| h.properties().maximum_len())
@@ -353,6 +368,7 @@ impl Rx {
             line,
             max_len,
             required,
+            class_run,
             match_bytes,
             first_longest,
             line_anchors,
@@ -387,16 +403,35 @@ impl Rx {
     }
 
     /// The leftmost match in `hay`, lines of text: only the lines that hold one of the
-    /// required literals are searched, when the patterns have such literals.
+    /// required literals (or the run of byte classes) are searched, when the patterns have
+    /// such literals (or one pattern such a run).
     pub fn find_in_lines(&self, hay: &[u8]) -> Option<(usize, usize)> {
-        let Some(required) = &self.required else {
-            return self.find_at(hay, 0);
-        };
+        if let Some(required) = &self.required {
+            return self.find_in_candidate_lines(hay, |at| {
+                let m = required.find(aho_corasick::Input::new(hay).span(at..hay.len()))?;
+                Some((m.start(), m.end()))
+            });
+        }
+        if let Some(run) = &self.class_run {
+            return self.find_in_candidate_lines(hay, |at| {
+                run.find_end(hay, at).map(|e| (e - run.len(), e))
+            });
+        }
+        self.find_at(hay, 0)
+    }
+
+    /// [`Rx::find_in_lines`] over the lines of the candidates `next` finds from an offset
+    /// (each a span every match holds).
+    fn find_in_candidate_lines(
+        &self,
+        hay: &[u8],
+        mut next: impl FnMut(usize) -> Option<(usize, usize)>,
+    ) -> Option<(usize, usize)> {
         let mut at = 0;
         while at <= hay.len() {
-            let m = required.find(aho_corasick::Input::new(hay).span(at..hay.len()))?;
-            let start = memchr::memrchr(b'\n', &hay[at..m.start()]).map_or(at, |i| at + i + 1);
-            let end = memchr::memchr(b'\n', &hay[m.end()..]).map_or(hay.len(), |i| m.end() + i);
+            let (s, e) = next(at)?;
+            let start = memchr::memrchr(b'\n', &hay[at..s]).map_or(at, |i| at + i + 1);
+            let end = memchr::memchr(b'\n', &hay[e..]).map_or(hay.len(), |i| e + i);
             if let Some(found) = self.find_within(hay, start, end) {
                 return Some(found);
             }
@@ -466,8 +501,8 @@ mod tests {
         Rx::new(hirs, true, true, false).unwrap()
     }
 
-    /// Searching only the lines that hold a required literal finds what a search of each
-    /// line in turn finds.
+    /// Searching only the lines that hold a required literal (or run of byte classes) finds
+    /// what a search of each line in turn finds.
     #[test]
     fn required_literals_skip_only_lines_without_a_match() {
         let cases: &[&[&str]] = &[
@@ -475,6 +510,8 @@ mod tests {
             &["[a-z]*(foo|bar)[0-9]+baz"],
             &[r"\w+_xyz\b", "[a-z]+qqq"],
             &["^[a-z ]+end$"],
+            &["[A-Z]{4}[0-9]{2}"],
+            &["(x|yy)?[A-Z]{2}[0-9]{3}[a-f]"],
         ];
         let words = [
             "Error",
@@ -492,11 +529,17 @@ mod tests {
             "\n",
             "\n",
             "Zz",
+            "ABCD",
+            "123",
+            "4e",
         ];
         let mut seed = 0x9e37_79b9_7f4a_7c15u64;
         for patterns in cases {
             let r = rx(patterns);
-            assert!(r.required.is_some(), "{patterns:?} has required literals");
+            // The cases with a bounded repetition are the runs of byte classes.
+            let run = r.class_run.is_some();
+            assert_eq!(run, patterns[0].contains('{'), "{patterns:?}");
+            assert!(r.required.is_some() || run, "{patterns:?} has a prefilter");
             for _ in 0..400 {
                 let mut hay = String::new();
                 for _ in 0..12 {
