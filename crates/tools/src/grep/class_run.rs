@@ -1,5 +1,5 @@
 //! A prefilter for regular expressions without a usable literal: a run of ASCII byte classes
-//! every match holds (`[A-Z]{4}[0-9]{4}`, `[0-9]{4}-[0-9]{2}`), found eight bytes at a time
+//! every match holds (`[A-Z]{4}[0-9]{4}`, `[0-9]{6}`), found eight bytes at a time
 //! in a general register. Each class is a few byte ranges; a range test of eight bytes is a
 //! few integer operations on their word, and the run is a shift-and of the classes' masks,
 //! 64 positions at a time: several times the speed of the lazy DFA, which then searches only
@@ -250,8 +250,8 @@ mod tests {
         out
     }
 
-    /// The scan finds the end of the first run exactly as a byte-by-byte check does, on
-    /// bytes of every kind (non-ASCII ones are in no class), across block boundaries.
+    /// The scan finds the end of the first run where regex-automata finds the run as a regex,
+    /// on bytes of every kind (non-ASCII ones are in no class), across block boundaries.
     #[test]
     fn the_scan_finds_what_a_check_of_each_position_finds() {
         let alphabet: &[&[u8]] = &[
