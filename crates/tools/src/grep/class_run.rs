@@ -3,7 +3,9 @@
 //! in a general register. Each class is a few byte ranges; a range test of eight bytes is a
 //! few integer operations on their word, and the run is a shift-and of the classes' masks,
 //! 64 positions at a time: several times the speed of the lazy DFA, which then searches only
-//! the lines where the run is.
+//! the lines where the run is. A run with a position that holds one to three bytes seldom
+//! seen in text (`-` in `[0-9]{4}-[0-9]{2}`) is found instead by memchr on those bytes, each
+//! hit checked against the run's other positions.
 
 use regex_syntax::hir::{Class, Hir, HirKind};
 
@@ -74,6 +76,29 @@ impl Bytes {
             .map(|&(lo, hi)| u32::from(hi) - u32::from(lo) + 1)
             .sum()
     }
+
+    /// The class as a set: bit `b` for ASCII byte `b`.
+    fn set(&self) -> u128 {
+        self.0
+            .iter()
+            .flat_map(|&(lo, hi)| lo..=hi)
+            .fold(0, |s, b| s | 1 << b)
+    }
+
+    /// Its bytes, if it has one to three and none of them is frequent in text (a lowercase
+    /// letter, a space or a tab: memchr would stop every few bytes on them).
+    fn anchor(&self) -> Option<Vec<u8>> {
+        let bytes: Vec<u8> = self.0.iter().flat_map(|&(lo, hi)| lo..=hi).collect();
+        let frequent = |b: &u8| b.is_ascii_lowercase() || *b == b' ' || *b == b'\t';
+        (bytes.len() <= 3 && !bytes.iter().any(frequent)).then_some(bytes)
+    }
+}
+
+/// The position of a run whose bytes memchr looks for, and those bytes (one to three).
+#[derive(Debug)]
+struct Anchor {
+    at: usize,
+    bytes: Vec<u8>,
 }
 
 /// A run of byte classes that every match holds, one class per byte.
@@ -83,6 +108,11 @@ pub(super) struct ClassRun {
     classes: Vec<Words>,
     /// The class of each position of the run, as an index into `classes`.
     run: Vec<usize>,
+    /// The class of each position as a set of bytes (see [`Bytes::set`]), for the check of a
+    /// hit of the anchor.
+    sets: Vec<u128>,
+    /// A position to look for with memchr, if the run has one (see [`Bytes::anchor`]).
+    anchor: Option<Anchor>,
 }
 
 /// The fixed sequence of ASCII classes `h` matches, if it matches exactly such a sequence.
@@ -166,6 +196,18 @@ impl ClassRun {
         if best.len() < 3 || per_million > MAX_PER_MILLION {
             return None;
         }
+        let sets = best.iter().map(Bytes::set).collect();
+        // The smallest class of those that can be anchors.
+        let anchor = best
+            .iter()
+            .enumerate()
+            .filter_map(|(at, c)| {
+                Some(Anchor {
+                    at,
+                    bytes: c.anchor()?,
+                })
+            })
+            .min_by_key(|a| a.bytes.len());
         let mut classes: Vec<Bytes> = Vec::new();
         let run = best
             .into_iter()
@@ -178,7 +220,17 @@ impl ClassRun {
             })
             .collect();
         let classes = classes.iter().map(Words::of).collect::<Vec<_>>();
-        (classes.len() <= MAX_CLASSES).then_some(ClassRun { classes, run })
+        (classes.len() <= MAX_CLASSES).then_some(ClassRun {
+            classes,
+            run,
+            sets,
+            anchor,
+        })
+    }
+
+    /// Whether the run is found by memchr on one of its positions.
+    pub(super) fn anchored(&self) -> bool {
+        self.anchor.is_some()
     }
 
     /// The positions of the run.
@@ -188,6 +240,39 @@ impl ClassRun {
 
     /// The end (exclusive) of the first occurrence of the run in `hay[from..]`.
     pub(super) fn find_end(&self, hay: &[u8], from: usize) -> Option<usize> {
+        match &self.anchor {
+            Some(a) => self.find_end_from_anchor(a, hay, from),
+            None => self.find_end_by_words(hay, from),
+        }
+    }
+
+    /// [`ClassRun::find_end`] by memchr on the anchor's bytes.
+    fn find_end_from_anchor(&self, a: &Anchor, hay: &[u8], from: usize) -> Option<usize> {
+        let n = self.run.len();
+        let mut at = from + a.at;
+        while at < hay.len() {
+            let rest = &hay[at..];
+            let hit = at
+                + match a.bytes[..] {
+                    [x] => memchr::memchr(x, rest),
+                    [x, y] => memchr::memchr2(x, y, rest),
+                    [x, y, z, ..] => memchr::memchr3(x, y, z, rest),
+                    [] => None,
+                }?;
+            let start = hit - a.at;
+            // Every later hit starts later: none fits before the end.
+            let run = hay.get(start..start + n)?;
+            let holds = |(&b, &set): (&u8, &u128)| b < 0x80 && set >> b & 1 == 1;
+            if run.iter().zip(&self.sets).all(holds) {
+                return Some(start + n);
+            }
+            at = hit + 1;
+        }
+        None
+    }
+
+    /// [`ClassRun::find_end`] by range tests of eight bytes at a time.
+    fn find_end_by_words(&self, hay: &[u8], from: usize) -> Option<usize> {
         let n = self.run.len();
         let (mut prev, mut masks) = ([0u64; MAX_CLASSES], [0u64; MAX_CLASSES]);
         let mut at = from;
@@ -266,17 +351,32 @@ mod tests {
             ("[@-Z]{2}(ab|c)[0-9]{2}[Q-Z]{2}-", "[0-9]{2}[Q-Z]{2}-"),
         ];
         for (p, oracle) in cases {
-            let run = ClassRun::of(&hir(p)).expect(p);
+            let anchored = ClassRun::of(&hir(p)).expect(p);
+            let mut words = ClassRun::of(&hir(p)).expect(p);
+            words.anchor = None;
             let re = regex_automata::meta::Regex::new(&format!("(?-u){oracle}")).unwrap();
             for _ in 0..3000 {
                 let hay = draw(&mut seed, alphabet, 200);
                 for from in [0, 1, 63, 64, 65, 199] {
                     let input = regex_automata::Input::new(&hay).range(from..);
                     let want = re.find(input).map(|m| m.end());
-                    assert_eq!(run.find_end(&hay, from), want, "{p} from {from} in {hay:?}");
+                    for run in [&anchored, &words] {
+                        assert_eq!(run.find_end(&hay, from), want, "{p} from {from} in {hay:?}");
+                    }
                 }
             }
         }
+        // The anchor: the smallest class of bytes seldom seen in text, if there is one.
+        let anchor = |p: &str| {
+            ClassRun::of(&hir(p))
+                .unwrap()
+                .anchor
+                .map(|a| (a.at, a.bytes))
+        };
+        assert_eq!(anchor("[0-9]{4}-[0-9]{2}"), Some((4, b"-".to_vec())));
+        assert_eq!(anchor("[A-Z]{2}[+-][0-9]{2}@"), Some((5, b"@".to_vec())));
+        assert_eq!(anchor("[A-Z]{4}[0-9]{4}"), None);
+        assert_eq!(anchor("[A-Z]{3}e[0-9]{3}"), None);
         // A run too short, or too frequent in text, is not used.
         for p in ["[0-9a-z]{3}[^ -~]?Z[0-9]{2}", "[a-z]{5}", "ab"] {
             assert!(ClassRun::of(&hir(p)).is_none(), "{p}");

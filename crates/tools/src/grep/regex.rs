@@ -307,14 +307,12 @@ impl Rx {
             .transpose()?;
         // One pattern without a literal to look for: a run of byte classes, if it has one.
         let class_run = match hirs.as_slice() {
-            // (Where every match holds one of up to 3 literals, the meta regex looks for them
-            // itself with memchr: `-` in `[0-9]{4}-[0-9]{2}`, faster than a run's scan.)
-            [h] if required.is_none()
-                && prefixes(h).is_none()
-                && self::required(h).is_none_or(|l| l.len() > 3) =>
-            {
-                ClassRun::of(h)
-            }
+            // Where every match holds one of up to 3 literals, the meta regex looks for them
+            // itself with memchr, faster than a run's scan of eight bytes at a time; but a run
+            // with an anchor is found by memchr too, and each hit is checked in a few
+            // comparisons (`-` in `[0-9]{4}-[0-9]{2}`), not by a reverse search.
+            [h] if required.is_none() && prefixes(h).is_none() => ClassRun::of(h)
+                .filter(|r| r.anchored() || self::required(h).is_none_or(|l| l.len() > 3)),
             _ => None,
         };
         let max_len = hirs
@@ -491,7 +489,7 @@ impl Rx {
 
 #[cfg(test)]
 mod tests {
-    use super::{Dialect, Rx, parse};
+    use super::{ClassRun, Dialect, Rx, parse};
 
     fn rx(patterns: &[&str]) -> Rx {
         let hirs: Vec<_> = patterns
@@ -512,6 +510,7 @@ mod tests {
             &["^[a-z ]+end$"],
             &["[A-Z]{4}[0-9]{2}"],
             &["(x|yy)?[A-Z]{2}[0-9]{3}[a-f]"],
+            &["[0-9]{3}-[0-9]{2}"],
         ];
         let words = [
             "Error",
@@ -532,6 +531,9 @@ mod tests {
             "ABCD",
             "123",
             "4e",
+            "-",
+            "-5",
+            "42",
         ];
         let mut seed = 0x9e37_79b9_7f4a_7c15u64;
         for patterns in cases {
@@ -539,6 +541,9 @@ mod tests {
             // The cases with a bounded repetition are the runs of byte classes.
             let run = r.class_run.is_some();
             assert_eq!(run, patterns[0].contains('{'), "{patterns:?}");
+            // The one with a `-` between its repetitions is found by memchr on it.
+            let anchored = r.class_run.as_ref().is_some_and(ClassRun::anchored);
+            assert_eq!(anchored, patterns[0].contains("}-"), "{patterns:?}");
             assert!(r.required.is_some() || run, "{patterns:?} has a prefilter");
             for _ in 0..400 {
                 let mut hay = String::new();
