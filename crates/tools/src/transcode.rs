@@ -11,6 +11,7 @@ use std::io::{self, Read};
 use encoding_rs::{Encoding, UTF_8};
 
 use crate::detect::{self, Evidence, Guess};
+use crate::input::READ_ALIGN;
 
 /// What `--from` asks for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -197,14 +198,14 @@ pub fn sniff(
         use std::os::unix::fs::FileExt;
         let mut got = 0;
         while got <= n {
-            match f.read_at(&mut kept.buf[got..=n], got as u64) {
+            match f.read_at(&mut kept.room()[got..=n], got as u64) {
                 Ok(0) => break,
                 Ok(k) => got += k,
                 Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
                 Err(e) => return Err(e),
             }
         }
-        let reading = decide(from, &kept.buf[..got.min(n)], got <= n);
+        let reading = decide(from, &kept.room()[..got.min(n)], got <= n);
         return Ok((reading, kept, false));
     }
     let _ = file;
@@ -212,7 +213,7 @@ pub fn sniff(
     while !eof && !decided(from, kept.held(), n) {
         // As much as one read gives: the search reads no more of a small file.
         let k = loop {
-            match reader.read(&mut kept.buf[kept.len..]) {
+            match reader.read(kept.room()) {
                 Ok(k) => break k,
                 Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
                 Err(e) => return Err(e),
@@ -225,28 +226,26 @@ pub fn sniff(
     Ok((reading, kept, eof))
 }
 
-/// The first bytes of a stream that [`sniff`] read, to be read again before the rest.
-/// Its buffer goes back to the thread when it is dropped: zeroed once per thread, not
-/// once per input (with `-r` over many small files, zeroing costs more than the read).
+/// The first bytes of a stream that [`sniff`] read, to be read again before the rest (or
+/// taken as they are: [`Kept::into_heap`]). They start at a multiple of [`READ_ALIGN`] in
+/// the buffer (the kernel copies into a misaligned buffer at about half the speed), which
+/// goes back to the thread when it is dropped ([`crate::input::give_back`]).
 #[derive(Debug)]
 pub struct Kept {
     buf: Vec<u8>,
+    start: usize,
     len: usize,
     pos: usize,
 }
 
-std::thread_local! {
-    static SPARE: std::cell::Cell<Vec<u8>> = const { std::cell::Cell::new(Vec::new()) };
-}
-
 impl Kept {
     fn new() -> Kept {
-        let mut buf = SPARE.take();
-        if buf.len() < KEPT {
-            buf = vec![0; KEPT];
-        }
+        let buf = crate::input::spare_heap(KEPT + READ_ALIGN);
+        // (`align_offset` may in principle give up: the bytes are then merely misaligned.)
+        let start = buf.as_ptr().align_offset(READ_ALIGN).min(READ_ALIGN);
         Kept {
             buf,
+            start,
             len: 0,
             pos: 0,
         }
@@ -254,14 +253,26 @@ impl Kept {
 
     /// The bytes kept.
     pub fn held(&self) -> &[u8] {
-        &self.buf[..self.len]
+        &self.buf[self.start..self.start + self.len]
+    }
+
+    /// The buffer, and where in it the bytes kept are.
+    pub fn into_heap(mut self) -> (Vec<u8>, std::ops::Range<usize>) {
+        let at = self.start..self.start + self.len;
+        (std::mem::take(&mut self.buf), at)
+    }
+
+    /// Where the next read goes.
+    fn room(&mut self) -> &mut [u8] {
+        &mut self.buf[self.start + self.len..self.start + KEPT]
     }
 }
 
 impl Read for Kept {
     fn read(&mut self, out: &mut [u8]) -> io::Result<usize> {
         let n = out.len().min(self.len - self.pos);
-        out[..n].copy_from_slice(&self.buf[self.pos..self.pos + n]);
+        let from = self.start + self.pos;
+        out[..n].copy_from_slice(&self.buf[from..from + n]);
         self.pos += n;
         Ok(n)
     }
@@ -269,7 +280,7 @@ impl Read for Kept {
 
 impl Drop for Kept {
     fn drop(&mut self) {
-        SPARE.set(std::mem::take(&mut self.buf));
+        crate::input::give_back(std::mem::take(&mut self.buf));
     }
 }
 

@@ -34,34 +34,33 @@ pub struct Buffer {
     pub limit: u64,
 }
 
-std::thread_local! {
-    /// The heap of the last buffer dropped on this thread: the next input reuses it rather
-    /// than zeroing a new one (with `-r` over many small files, zeroing a fresh 96 KiB per
-    /// file took a tenth of the run).
-    static SPARE: std::cell::Cell<Vec<u8>> = const { std::cell::Cell::new(Vec::new()) };
-}
-
 impl Default for Buffer {
     fn default() -> Buffer {
-        Buffer {
-            heap: SPARE.take(),
-            win: None,
-            win_off: 0,
-            start: 0,
-            len: 0,
-            limit: u64::MAX,
-        }
+        // A heap an earlier input left (grown as needed by the reads).
+        Buffer::adopt(crate::input::spare_heap(0), 0..0)
     }
 }
 
 impl Drop for Buffer {
     fn drop(&mut self) {
         // Bytes past `len` are never read: the next input may see the last one's.
-        SPARE.set(std::mem::take(&mut self.heap));
+        crate::input::give_back(std::mem::take(&mut self.heap));
     }
 }
 
 impl Buffer {
+    /// A buffer whose data is `heap[data]`: the first bytes of the input, read already.
+    pub fn adopt(heap: Vec<u8>, data: std::ops::Range<usize>) -> Buffer {
+        Buffer {
+            heap,
+            win: None,
+            win_off: 0,
+            start: data.start,
+            len: data.len(),
+            limit: u64::MAX,
+        }
+    }
+
     /// The data.
     #[inline]
     pub fn bytes(&self) -> &[u8] {

@@ -76,7 +76,8 @@ impl Config {
         let offsets = self.settings.json || self.style.byte_offset;
         // The bytes read are the whole input: no read more (it would give 0).
         let rest = if all_read { 0 } else { u64::MAX };
-        let (mut transcoder, mut stream);
+        let mut transcoder;
+        let mut first = None;
         let mut start = 0;
         // Large regular files are mapped in windows (no copy through read(2)), and split
         // across threads when the answer is one for the whole file; the rest is read.
@@ -112,14 +113,17 @@ impl Config {
                 Feed::Map(file)
             }
             (Reading::Bytes { skip, .. }, _) => {
+                // The bytes sniffed are the search's first (past a byte order mark), where
+                // they were read.
                 start = skip;
-                stream = kept.chain((&mut source).take(rest));
-                let skipped = io::copy(&mut (&mut stream).take(skip), &mut io::sink())
-                    .map_err(|e| ToolError::input(diag_name, &e));
-                if self.reported(skipped, out, diag)?.is_none() {
-                    return Ok(None);
-                }
-                Feed::Read(&mut stream)
+                let (heap, held) = kept.into_heap();
+                let skip = usize::try_from(skip).map_or(held.len(), |s| s.min(held.len()));
+                first = Some((
+                    heap,
+                    held.start + skip..held.end,
+                    all_read || source.ended(),
+                ));
+                Feed::Read(&mut source)
             }
         };
         let Some(split) = self.reported(split, out, diag)? else {
@@ -141,8 +145,9 @@ impl Config {
         }
         let search =
             FileSearch::new(&self.settings, &self.matcher, sink, diag_name).starting_at(start);
-        let search = match reading {
-            Reading::Decoded(g) => search.decoded(g.encoding, offsets.then_some(&map), &bad),
+        let search = match (reading, first) {
+            (Reading::Decoded(g), _) => search.decoded(g.encoding, offsets.then_some(&map), &bad),
+            (_, Some((heap, data, ended))) => search.first_read(heap, data, ended),
             _ => search,
         };
         let Some(r) = self.reported(search.run(feed), out, diag)? else {

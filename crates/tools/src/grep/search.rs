@@ -7,7 +7,7 @@
 
 use std::cell::RefCell;
 use std::collections::VecDeque;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::AtomicBool;
 
 use encoding_rs::Encoding;
 
@@ -22,6 +22,7 @@ use crate::transcode::{Bad, OffsetMap};
 
 mod invalid;
 mod long_line;
+mod reading;
 
 /// Bytes read (or revealed from a mapped window) at a time: GNU grep's 96 KiB reads. A NUL
 /// makes the input binary from the first line that was not complete before the block that
@@ -101,6 +102,8 @@ pub struct FileSearch<'a> {
     in_long_line: bool,
     /// Set by another thread searching another part of the same file: stop here.
     cancel: Option<&'a AtomicBool>,
+    /// The data holds bytes read already, not searched yet: the first pass reads nothing.
+    primed: bool,
     /// The input is text decoded from another encoding: where its offsets are in the file.
     map: Option<&'a RefCell<OffsetMap>>,
 }
@@ -136,6 +139,7 @@ impl<'a> FileSearch<'a> {
             }),
             in_long_line: false,
             cancel: None,
+            primed: false,
             map: None,
         }
     }
@@ -204,42 +208,6 @@ impl<'a> FileSearch<'a> {
         }
     }
 
-    /// Reads one chunk; false at the end of the input.
-    fn read_more(&mut self, feed: &mut Feed<'_>) -> Result<bool, ToolError> {
-        let old = self.data.len;
-        let n = self
-            .data
-            .more(feed, self.base, CHUNK)
-            .map_err(|e| ToolError::input(self.diag_name, &e))?;
-        if n == 0 {
-            self.eof = true;
-            return Ok(false);
-        }
-        if self.cancel.is_some_and(|c| c.load(Ordering::Relaxed)) {
-            self.stop = true;
-        }
-        let new = &self.data.bytes()[old..];
-        if (self.s.scan_nul(self.m) || (self.in_long_line && !self.s.text))
-            && !self.binary
-            && memchr::memchr(0, new).is_some()
-        {
-            self.binary = true;
-        }
-        self.res.bytes += n as u64;
-        Ok(true)
-    }
-
-    fn discard(&mut self, d: usize) {
-        self.data.discard(d);
-        self.base += d as u64;
-        if let Some(r) = &mut self.report {
-            r.fed = r.fed.saturating_sub(d);
-        }
-        if let Some(m) = self.map {
-            m.borrow_mut().forget_before(self.base);
-        }
-    }
-
     /// Searches the whole input.
     ///
     /// # Errors
@@ -251,7 +219,7 @@ impl<'a> FileSearch<'a> {
             return Ok(self.res);
         }
         while !self.stop {
-            if !self.eof {
+            if !self.eof && !std::mem::take(&mut self.primed) {
                 self.read_more(&mut feed)?;
             }
             let cut = if self.eof {

@@ -127,3 +127,18 @@ fn a_read_that_ends_in_ascii_is_a_chunk_at_once() {
     );
     assert!(chunks.next_chunk().unwrap().is_none());
 }
+
+#[test]
+fn spare_heaps_are_the_largest_two_given_back() {
+    use super::{give_back, spare_heap};
+    // This test's thread starts with none: a new heap is zeroed.
+    assert_eq!(spare_heap(10), [0; 10]);
+    give_back(vec![1; 100]);
+    give_back(vec![2; 300]);
+    give_back(vec![3; 200]);
+    // The smallest of three went; one large enough is found, else a new one is made.
+    assert_eq!(spare_heap(250), [2; 300]);
+    assert_eq!(spare_heap(250), [0; 250]);
+    assert_eq!(spare_heap(0), [3; 200]);
+    assert!(spare_heap(0).is_empty());
+}
