@@ -6,7 +6,7 @@
 //! device, FIFO or socket in the tree is skipped). Below `PATH_MAX` the walk goes on in
 //! [`super::deep`].
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 use walkdir::WalkDir;
 
@@ -25,11 +25,14 @@ pub fn walk(
     filters: &Filters,
 ) -> impl Iterator<Item = Found> {
     let walker = WalkDir::new(&dir);
-    let shown = move |p: &Path| -> PathBuf {
-        match p.strip_prefix(&dir) {
-            Ok(rel) if implicit && !rel.as_os_str().is_empty() => rel.to_path_buf(),
-            _ => p.to_path_buf(),
+    let shown = move |p: PathBuf| -> PathBuf {
+        if implicit
+            && let Ok(rel) = p.strip_prefix(&dir)
+            && !rel.as_os_str().is_empty()
+        {
+            return rel.to_path_buf();
         }
+        p
     };
     walker
         .min_depth(1)
@@ -47,14 +50,14 @@ pub fn walk(
                 // unopened, as GNU grep does by default (grep.c: `skip_devices`, for a name
                 // not on the command line) and ripgrep does (a FIFO would block the walk).
                 let file = e.file_type().is_file() && filters.file_ok(e.file_name());
-                Walked::One(file.then(|| Found::File(shown(e.path()))))
+                Walked::One(file.then(|| Found::File(shown(e.into_path()))))
             }
             // An entry a directory listing could not name is skipped.
             Err(err) if err.loop_ancestor().is_some() => {
-                Walked::One(err.path().map(|p| Found::Loop(shown(p))))
+                Walked::One(err.path().map(|p| Found::Loop(shown(p.to_path_buf()))))
             }
             Err(err) => {
-                let Some(path) = err.path().map(&shown) else {
+                let Some(path) = err.path().map(|p| shown(p.to_path_buf())) else {
                     return Walked::One(None);
                 };
                 match err.into_io_error() {
