@@ -180,8 +180,9 @@ fn run_raw(d: &Path, args: &[&str]) -> Outcome {
 }
 
 /// A file over twice the part size (16 MiB) is split across threads for `-c`, `-l`, `-L`
-/// and `-q`: the answers are those of one thread, with a line longer than a part, a NUL
-/// (which makes `-v` search the file again on one thread) and matches at the cuts.
+/// and `-q`, and for lines and matches printed without numbers: the answers are those of
+/// one thread, with a line longer than a part, a NUL (which makes `-v`, and a printing
+/// search, search the file again on one thread) and matches at the cuts.
 #[test]
 fn one_large_file_split_across_threads() {
     let t = tempdir();
@@ -219,6 +220,14 @@ fn one_large_file_split_across_threads() {
         &["-L", "absent", "big.txt"],
         &["-q", "needle", "big.txt"],
         &["-c", "-e", "needle", "-e", "hay", "big.txt"],
+        &["needle", "big.txt"],
+        &["-o", "-b", "-i", "needle [0-9]+", "-E", "big.txt"],
+        &["-v", "hay", "big.txt"],
+        &["--color=always", "-H", "-w", "needle", "big.txt"],
+        &["-n", "needle", "big.txt"],
+        &["needle", "nul.txt"],
+        &["-v", "hay", "nul.txt"],
+        &["-a", "-o", "needle", "nul.txt"],
     ];
     for args in cases {
         let one = run(d, 1, args);
@@ -228,6 +237,52 @@ fn one_large_file_split_across_threads() {
                 (many.code, many.out(), many.err()),
                 (one.code, one.out(), one.err()),
                 "{args:?} --threads {threads}"
+            );
+        }
+    }
+}
+
+/// A printing search split across threads turns binary where one thread's would: a NUL in
+/// the first part (the rest of the file is then binary), just before or after the cut (in
+/// the block both parts read), or further in the second part.
+#[test]
+fn a_split_printing_search_turns_binary_where_one_thread_does() {
+    let t = tempdir();
+    let d = t.path();
+    let mut text = Vec::with_capacity(34 << 20);
+    let mut n = 0u64;
+    while text.len() < 33 << 20 {
+        n += 1;
+        let line = match n % 3 {
+            0 => format!("needle {n}\n"),
+            1 => format!("hay {n} {}\n", "z".repeat((n % 200) as usize)),
+            _ => format!("a needle and hay {n}\n"),
+        };
+        text.extend_from_slice(line.as_bytes());
+    }
+    let half = text.len() / 2;
+    for at in [
+        5 << 20,
+        half - 700,
+        half + 700,
+        half + (200 << 10),
+        30 << 20,
+    ] {
+        let mut with_nul = text.clone();
+        with_nul[at] = 0;
+        std::fs::write(d.join("nul.txt"), &with_nul).expect("write");
+        for args in [
+            &["needle", "nul.txt"][..],
+            &["-o", "-b", "needle [0-9]+", "-E", "nul.txt"],
+            &["-v", "needle", "nul.txt"],
+            &["-c", "-v", "needle", "nul.txt"],
+        ] {
+            let one = run(d, 1, args);
+            let two = run(d, 2, args);
+            assert_eq!(
+                (two.code, two.out(), two.err()),
+                (one.code, one.out(), one.err()),
+                "{args:?} with a NUL at {at}"
             );
         }
     }

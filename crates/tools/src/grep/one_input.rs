@@ -15,6 +15,7 @@ use super::json::{JsonSink, summary};
 use super::printer::{Printer, TextSink};
 use super::search::FileSearch;
 use super::sink::{Dest, FileResult, Sink};
+use super::split::Shown;
 use super::walk::walk;
 use crate::detect::Guess;
 use crate::diag::{Diag, ToolError};
@@ -91,7 +92,7 @@ impl Config {
                         crate::mmap::on_shrink_say(PROGRAM, diag_name);
                         if whole && let Some(lines) = LineStarts::of(g.encoding) {
                             let decoded = Some((g.encoding, lines));
-                            split = self.split(file, (skip, len), decoded, diag_name);
+                            split = self.split(file, (skip, len), decoded, diag_name, None);
                         }
                         Transcoder::mapped(file, g.encoding, skip, map)
                     }
@@ -108,7 +109,13 @@ impl Config {
                 start = skip;
                 crate::mmap::on_shrink_say(PROGRAM, diag_name);
                 if whole {
-                    split = self.split(file, (skip, len), None, diag_name);
+                    let shown = Shown {
+                        out: &mut *out,
+                        diag: &mut *diag,
+                        printer: &mut *printer,
+                        names: (&name, &raw_name),
+                    };
+                    split = self.split(file, (skip, len), None, diag_name, Some(shown));
                 }
                 Feed::Map(file)
             }
@@ -161,7 +168,7 @@ impl Config {
 
     /// The sink of the output mode for one input: `--json`'s (`dest.name` is the name of
     /// diagnostics) or the text one (printed with `name`, or `raw_name` in results).
-    fn sink<'a>(
+    pub(super) fn sink<'a>(
         &self,
         dest: Dest<'a>,
         (printer, name, raw_name): (&'a mut Printer, &'a str, &'a [u8]),
@@ -202,17 +209,23 @@ impl Config {
 
     /// The answer for the whole of a large mapped file (`range`: from past a byte order
     /// mark to its size) searched in parts on the threads, when it is worth it
-    /// ([`super::split`]); `decoded`: its text is in that encoding, split at those lines.
+    /// ([`super::split`]); `decoded`: its text is in that encoding, split at those lines;
+    /// `shown`: where the lines a printing search selects are shown, in order.
     fn split(
         &self,
         file: &std::fs::File,
         range: (u64, u64),
         decoded: Option<(&'static encoding_rs::Encoding, LineStarts)>,
         diag_name: &str,
+        shown: Option<Shown<'_>>,
     ) -> Result<Option<FileResult>, ToolError> {
-        match super::split::parts(self, range.1) {
-            0 | 1 => Ok(None),
-            parts => super::split::search(self, file, range, parts, diag_name, decoded),
+        let parts = super::split::parts(self, range.1, decoded.is_some());
+        match shown {
+            _ if parts <= 1 => Ok(None),
+            Some(shown) if self.settings.printing() => {
+                super::split::search_printing(self, file, range, parts, diag_name, shown)
+            }
+            _ => super::split::search(self, file, range, parts, diag_name, decoded),
         }
     }
 
@@ -346,14 +359,14 @@ fn file_id(m: &std::fs::Metadata) -> Option<FileId> {
 }
 
 /// The sink of the output mode (see [`Config::sink`]).
-enum ModeSink<'a> {
+pub(super) enum ModeSink<'a> {
     Text(TextSink<'a>),
     Json(JsonSink<'a>),
 }
 
 impl<'a> ModeSink<'a> {
     /// The sink itself.
-    fn as_dyn(&mut self) -> &mut (dyn Sink + 'a) {
+    pub(super) fn as_dyn(&mut self) -> &mut (dyn Sink + 'a) {
         match self {
             ModeSink::Text(t) => t,
             ModeSink::Json(j) => j,

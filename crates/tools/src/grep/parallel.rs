@@ -19,7 +19,7 @@
 
 use std::cell::RefCell;
 use std::collections::{BTreeMap, VecDeque};
-use std::io::{self, Write};
+use std::io;
 use std::rc::Rc;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::mpsc::{RecvTimeoutError, Sender, channel};
@@ -28,7 +28,7 @@ use std::time::{Duration, Instant};
 
 use super::config::Config;
 use super::job::{Entry, FileId, Job, Totals, Trouble};
-use super::printer::Printer;
+use super::printer::{Printer, replay};
 use super::sink::FileResult;
 use crate::capture::{Captured, Spill};
 use crate::diag::{Diag, ToolError};
@@ -526,30 +526,6 @@ impl Worker<'_, '_> {
             status: diag.status(),
         }
     }
-}
-
-/// Writes what an input wrote: standard output and its diagnostics, interleaved as they
-/// were written (standard output is flushed before each diagnostic, as it was then), and
-/// the `--` before its first group when something was printed before.
-fn replay(
-    c: Captured,
-    printer: &mut Printer,
-    out: &mut Output,
-    diag: &Diag,
-) -> Result<(), ToolError> {
-    if c.leading_gap && printer.printed_any {
-        printer.group_separator(out)?;
-    }
-    printer.printed_any |= !c.out.is_empty();
-    let mut from = 0;
-    for (at, line) in &c.err {
-        out.write_all(&c.out[from..*at])?;
-        out.flush()?;
-        diag.raw_line(line);
-        from = *at;
-    }
-    out.write_all(&c.out[from..])?;
-    Ok(())
 }
 
 #[cfg(test)]

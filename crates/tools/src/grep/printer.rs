@@ -1,5 +1,6 @@
 //! How selected lines, context lines, matches, counts and names are written in text:
 //! GNU grep's layout and colors. [`TextSink`] is the [`Sink`] of every mode but `--json`.
+//! [`replay`] writes what a search captured on another thread.
 
 use std::io::Write;
 
@@ -7,8 +8,9 @@ use utf8_codec::repair;
 
 use super::matcher::Matcher;
 use super::sink::{At, Dest, FileResult, Line, Sink, matches, report_invalid};
+use crate::capture::Captured;
 use crate::color::{GREP_FILE_NAME, GREP_MATCH, GREP_NUMBER, GREP_SEPARATOR, Paint};
-use crate::diag::ToolError;
+use crate::diag::{Diag, ToolError};
 use crate::output::Output;
 use crate::report::Report;
 
@@ -302,4 +304,28 @@ impl Sink for TextSink<'_> {
         }
         Ok(())
     }
+}
+
+/// Writes what an input wrote: standard output and its diagnostics, interleaved as they
+/// were written (standard output is flushed before each diagnostic, as it was then), and
+/// the `--` before its first group when something was printed before.
+pub(super) fn replay(
+    c: Captured,
+    printer: &mut Printer,
+    out: &mut Output,
+    diag: &Diag,
+) -> Result<(), ToolError> {
+    if c.leading_gap && printer.printed_any {
+        printer.group_separator(out)?;
+    }
+    printer.printed_any |= !c.out.is_empty();
+    let mut from = 0;
+    for (at, line) in &c.err {
+        out.write_all(&c.out[from..*at])?;
+        out.flush()?;
+        diag.raw_line(line);
+        from = *at;
+    }
+    out.write_all(&c.out[from..])?;
+    Ok(())
 }

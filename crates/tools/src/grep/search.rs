@@ -104,6 +104,7 @@ pub struct FileSearch<'a> {
     cancel: Option<&'a AtomicBool>,
     /// The data holds bytes read already, not searched yet: the first pass reads nothing.
     primed: bool,
+
     /// The input is text decoded from another encoding: where its offsets are in the file.
     map: Option<&'a RefCell<OffsetMap>>,
 }
@@ -173,6 +174,12 @@ impl<'a> FileSearch<'a> {
     /// The offset in the file of offset `at` of the text searched.
     fn file_offset(&self, at: u64) -> u64 {
         self.map.map_or(at, |m| m.borrow_mut().file(at))
+    }
+
+    /// Searches an input that is binary from its start (a NUL came before it).
+    pub fn binary(mut self) -> FileSearch<'a> {
+        self.binary = true;
+        self
     }
 
     /// Searches only `start..end` of a mapped file (`start` at the start of a line), and

@@ -53,6 +53,18 @@ pub struct FileResult {
     pub resume_at: Option<u64>,
 }
 
+impl FileResult {
+    /// Adds what a part of the same input found (`resume_at` is not summed: a split search
+    /// has no `-m`).
+    pub fn add(&mut self, part: &FileResult) {
+        self.selected += part.selected;
+        self.matches += part.matches;
+        self.bytes += part.bytes;
+        self.binary_matched |= part.binary_matched;
+        self.saw_nul |= part.saw_nul;
+    }
+}
+
 /// Where a sink writes for one input.
 pub struct Dest<'a> {
     /// Standard output.

@@ -1,6 +1,14 @@
 //! One large regular file searched on several threads: `-c`, `-l`, `-L` and `-q` (without
 //! `-m`, `--json` or `--invalid=report`) split a mapped file at line starts and search the
-//! parts at once, as utf8-count splits a file it counts.
+//! parts at once, as utf8-count splits a file it counts. So do the searches that print
+//! lines or matches without numbering them (no `-n`, `--column`, context, `-m`, `--json`,
+//! `--invalid=report`): the first part is shown as it is searched, each later one is kept
+//! in memory (up to [`AHEAD`] in all) and shown in turn. Where a file turns binary is
+//! decided as on one thread: every part reads the blocks one search reads (at multiples of
+//! [`super::search::CHUNK`] from the file's start), the bytes of a block cut by a part's
+//! start are checked before the search (a NUL there sends the file to one thread: it
+//! would make the lines before the cut binary), and after a part that met a NUL, the rest
+//! of the file is searched again on this thread, binary from its start.
 //!
 //! The parts answer what one search of the whole file answers. Lines never span a part
 //! boundary (each part after the first starts just after a newline). Without `-v`, the
@@ -10,15 +18,24 @@
 //! decides the switch point as GNU grep does. Under `-l`, `-L` and `-q`, a part that
 //! selects a line stops the others.
 
+use std::cell::RefCell;
 use std::fs::File;
+use std::io;
+use std::rc::Rc;
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc::{SyncSender, sync_channel};
 
 use super::buffer::Feed;
 use super::config::Config;
+use super::job::PROGRAM;
 use super::matcher::Matcher;
-use super::search::FileSearch;
-use super::sink::{At, FileResult, Line, Sink};
-use crate::diag::ToolError;
+use super::printer::{Printer, Style};
+use super::search::{CHUNK, FileSearch};
+use super::sink::{At, Dest, FileResult, Line, Sink};
+use crate::capture::{Captured, Spill};
+use crate::diag::{Diag, ToolError};
+use crate::exit::Status;
+use crate::output::Output;
 use crate::report::Report;
 use crate::transcode::{LineStarts, Transcoder};
 use encoding_rs::Encoding;
@@ -26,11 +43,26 @@ use encoding_rs::Encoding;
 /// The smallest part worth a thread of its own.
 const PART_MIN: u64 = 16 << 20;
 
-/// How many parts a file of `len` bytes is searched in (1: not split).
-pub(super) fn parts(cfg: &Config, len: u64) -> usize {
+/// Bytes a later part of a printing search holds before it hands them over (see
+/// [`search_printing`]).
+const PIECE: usize = 256 * 1024;
+/// The most bytes the later parts of a printing search hold in all, in pieces waiting to
+/// be shown: past them, a part waits for its turn (its search goes on as what it printed
+/// is shown).
+const AHEAD: usize = 64 << 20;
+
+/// How many parts a file of `len` bytes (text `decoded` from another encoding, or not) is
+/// searched in (1: not split).
+pub(super) fn parts(cfg: &Config, len: u64, decoded: bool) -> usize {
     let s = &cfg.settings;
     let whole_file_answer = s.count || s.list || s.quiet;
-    if !whole_file_answer || s.max_count.is_some() || s.report.is_some() || s.json {
+    // Lines shown as they are, whose text does not depend on the lines before them.
+    let printed_alone = s.printing() && !s.numbered && !s.context && !decoded;
+    if !(whole_file_answer || printed_alone)
+        || s.max_count.is_some()
+        || s.report.is_some()
+        || s.json
+    {
         return 1;
     }
     let by_size = usize::try_from(len / PART_MIN).unwrap_or(usize::MAX);
@@ -85,29 +117,254 @@ pub(super) fn search(
             .collect();
         handles
             .into_iter()
-            .map(|h| {
-                h.join().unwrap_or_else(|_| {
-                    Err(ToolError::Input {
-                        path: diag_name.to_string(),
-                        message: "a searching thread panicked".to_string(),
-                    })
-                })
-            })
+            .map(|h| h.join().unwrap_or_else(|_| Err(panicked(diag_name))))
             .collect()
     });
     let mut total = FileResult::default();
     for r in results {
-        let r = r?;
-        total.selected += r.selected;
-        total.matches += r.matches;
-        total.bytes += r.bytes;
-        total.binary_matched |= r.binary_matched;
-        total.saw_nul |= r.saw_nul;
+        total.add(&r?);
     }
     if total.saw_nul && cfg.settings.invert && !cfg.settings.text {
         return Ok(None);
     }
     Ok(Some(total))
+}
+
+/// Where a printing search shows what it finds: the search's own output, diagnostics and
+/// printer, and the input's names (as printed, and as bytes).
+pub(super) struct Shown<'a> {
+    pub out: &'a mut Output,
+    pub diag: &'a mut Diag,
+    pub printer: &'a mut Printer,
+    pub names: (&'a str, &'a [u8]),
+}
+
+/// [`search`] for a search that prints lines or matches: the first part is searched on this
+/// thread straight into `shown`, the later ones on threads of their own into pieces that
+/// are shown after it, in order. `None` when a block cut by a part's start holds a NUL (the
+/// file is to be searched on one thread).
+///
+/// # Errors
+///
+/// Reading a part failed ([`ToolError::Input`]) or writing failed ([`ToolError::Output`]).
+pub(super) fn search_printing(
+    cfg: &Config,
+    file: &File,
+    (start, len): (u64, u64),
+    parts: usize,
+    diag_name: &str,
+    shown: Shown<'_>,
+) -> Result<Option<FileResult>, ToolError> {
+    let input_error = |e: io::Error| ToolError::input(diag_name, &e);
+    let cuts = cuts(file, (start, len), parts, LineStarts::BYTES).map_err(input_error)?;
+    for &cut in &cuts[1..cuts.len() - 1] {
+        let block_end = cut.next_multiple_of(CHUNK as u64).min(len);
+        if !cfg.settings.text && has_nul(file, cut, block_end).map_err(input_error)? {
+            return Ok(None);
+        }
+    }
+    let done = AtomicBool::new(false);
+    let Shown {
+        out,
+        diag,
+        printer,
+        names,
+    } = shown;
+    let stop = |e: ToolError| {
+        done.store(true, Ordering::Relaxed);
+        e
+    };
+    let part = Part {
+        cfg,
+        file,
+        diag_name,
+        names,
+        style: printer.style,
+    };
+    std::thread::scope(|s| {
+        let later: Vec<_> = cuts[1..]
+            .windows(2)
+            .map(|w| {
+                let (tx, rx) = sync_channel((AHEAD / PIECE / (parts - 1).max(1)).max(1));
+                let (range, done) = ((w[0], w[1]), &done);
+                (rx, s.spawn(move || part.captured(range, done, &tx)))
+            })
+            .collect();
+        let mut shown = Shown {
+            out,
+            diag,
+            printer,
+            names,
+        };
+        let mut total = part
+            .direct((cuts[0], cuts[1]), false, &done, &mut shown)
+            .map_err(stop)?;
+        for (k, (rx, handle)) in later.into_iter().enumerate() {
+            if total.saw_nul {
+                // Binary from here on: the later parts' lines are not shown as they are.
+                done.store(true, Ordering::Relaxed);
+                if !total.binary_matched {
+                    let rest = part.direct((cuts[k + 1], len), true, &done, &mut shown);
+                    total.add(&rest.map_err(stop)?);
+                }
+                break;
+            }
+            for c in rx {
+                super::printer::replay(c, shown.printer, shown.out, shown.diag).map_err(stop)?;
+            }
+            let (r, status) = handle
+                .join()
+                .unwrap_or_else(|_| (Err(panicked(diag_name)), Status::Trouble));
+            shown.diag.record(status);
+            total.add(&r.map_err(stop)?);
+        }
+        Ok(Some(total))
+    })
+}
+
+/// A later part of a printing search: what it searches with, and the names it prints.
+#[derive(Clone, Copy)]
+struct Part<'a> {
+    cfg: &'a Config,
+    file: &'a File,
+    diag_name: &'a str,
+    names: (&'a str, &'a [u8]),
+    style: Style,
+}
+
+impl Part<'_> {
+    /// Searches `start..end` (`binary` from its start: a NUL came before) straight into
+    /// `shown`.
+    fn direct(
+        self,
+        (start, end): (u64, u64),
+        binary: bool,
+        done: &AtomicBool,
+        shown: &mut Shown<'_>,
+    ) -> Result<FileResult, ToolError> {
+        let dest = Dest {
+            out: &mut *shown.out,
+            diag: &*shown.diag,
+            name: self.diag_name,
+        };
+        let mut sink = self.cfg.sink(
+            dest,
+            (&mut *shown.printer, self.names.0, self.names.1),
+            None,
+        );
+        let mut sink = Unfinished(sink.as_dyn());
+        let search = FileSearch::new(
+            &self.cfg.settings,
+            &self.cfg.matcher,
+            &mut sink,
+            self.diag_name,
+        );
+        let search = search.part(start, end, done);
+        let search = if binary { search.binary() } else { search };
+        search.run(Feed::Map(self.file))
+    }
+
+    /// Searches `start..end`, handing what it prints to `tx` in pieces; its result and the
+    /// status of its diagnostics.
+    fn captured(
+        self,
+        (start, end): (u64, u64),
+        done: &AtomicBool,
+        tx: &SyncSender<Captured>,
+    ) -> (Result<FileResult, ToolError>, Status) {
+        crate::mmap::on_shrink_say(PROGRAM, self.diag_name);
+        let capture = Rc::new(RefCell::new(Captured::default()));
+        let spill: Spill = {
+            let tx = tx.clone();
+            Box::new(move |c| {
+                tx.send(c)
+                    .map_err(|_| io::Error::from(io::ErrorKind::BrokenPipe))
+            })
+        };
+        let mut out = Output::capturing(Rc::clone(&capture), PIECE, spill);
+        let diag = Diag::capturing(PROGRAM, Rc::clone(&capture));
+        let mut printer = Printer::new(self.style);
+        let dest = Dest {
+            out: &mut out,
+            diag: &diag,
+            name: self.diag_name,
+        };
+        let mut sink = self
+            .cfg
+            .sink(dest, (&mut printer, self.names.0, self.names.1), None);
+        let mut unfinished = Unfinished(sink.as_dyn());
+        let search = FileSearch::new(
+            &self.cfg.settings,
+            &self.cfg.matcher,
+            &mut unfinished,
+            self.diag_name,
+        );
+        let r = search.part(start, end, done).run(Feed::Map(self.file));
+        drop(out);
+        let rest = std::mem::take(&mut *capture.borrow_mut());
+        if !rest.is_empty() {
+            // (A showing thread that stopped has its error already.)
+            let _ = tx.send(rest);
+        }
+        (r, diag.status())
+    }
+}
+
+/// The sink of a part of a printing search: the whole file's answer is finished once, after
+/// its parts.
+struct Unfinished<'s, 'a>(&'s mut (dyn Sink + 'a));
+
+impl Sink for Unfinished<'_, '_> {
+    fn line(&mut self, m: &Matcher, line: Line<'_>) -> Result<u64, ToolError> {
+        self.0.line(m, line)
+    }
+
+    fn only(&mut self, at: At, text: &[u8], selected: bool) -> Result<(), ToolError> {
+        self.0.only(at, text, selected)
+    }
+
+    fn gap(&mut self) -> Result<(), ToolError> {
+        self.0.gap()
+    }
+
+    fn invalid(&mut self, report: &dyn Report) {
+        self.0.invalid(report);
+    }
+
+    fn finish(&mut self, _: &FileResult) -> Result<(), ToolError> {
+        Ok(())
+    }
+}
+
+/// Whether `file[start..end]` holds a NUL byte.
+fn has_nul(file: &File, start: u64, end: u64) -> io::Result<bool> {
+    use std::os::unix::fs::FileExt;
+    let mut buf = crate::input::ReadBuf::new(PIECE);
+    let mut at = start;
+    while at < end {
+        let want = buf
+            .len()
+            .min(usize::try_from(end - at).unwrap_or(usize::MAX));
+        let n = match file.read_at(&mut buf[..want], at) {
+            Ok(0) => return Ok(false),
+            Ok(n) => n,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(e),
+        };
+        if memchr::memchr(0, &buf[..n]).is_some() {
+            return Ok(true);
+        }
+        at += n as u64;
+    }
+    Ok(false)
+}
+
+/// The error of a part's thread that panicked.
+fn panicked(diag_name: &str) -> ToolError {
+    ToolError::Input {
+        path: diag_name.to_string(),
+        message: "a searching thread panicked".to_string(),
+    }
 }
 
 /// The offsets where the parts begin (each at a line start, or `start`) and the end.
