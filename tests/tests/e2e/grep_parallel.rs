@@ -260,6 +260,26 @@ fn a_split_printing_search_turns_binary_where_one_thread_does() {
         };
         text.extend_from_slice(line.as_bytes());
     }
+    // A NUL, and no match after it in its part: the match in the next part still makes the
+    // file one that "matches" (found by a review: the rest was searched already stopped).
+    let mut late = b"hay\n".repeat(1 << 18);
+    late.extend_from_slice(b"\0\n");
+    late.extend(b"hay\n".repeat(33 << 18));
+    late.extend_from_slice(b"needle\n");
+    std::fs::write(d.join("late.txt"), &late).expect("write");
+    for args in [
+        &["needle", "late.txt"][..],
+        &["-o", "-b", "needle", "late.txt"],
+    ] {
+        let one = run(d, 1, args);
+        assert_eq!((one.code, one.out()), (0, String::new()), "{args:?}");
+        let two = run(d, 2, args);
+        assert_eq!(
+            (two.code, two.out(), two.err()),
+            (one.code, one.out(), one.err()),
+            "{args:?}"
+        );
+    }
     let half = text.len() / 2;
     for at in [
         5 << 20,

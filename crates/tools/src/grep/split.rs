@@ -11,7 +11,8 @@
 //! of the file is searched again on this thread, binary from its start.
 //!
 //! The parts answer what one search of the whole file answers. Lines never span a part
-//! boundary (each part after the first starts just after a newline). Without `-v`, the
+//! boundary (each part after the first starts just after a newline). For `-c`, `-l`, `-L`
+//! and `-q` (which do not scan every block for NUL), without `-v`, the
 //! lines selected do not depend on where the file turned binary (a NUL in a line with a
 //! match splits that line in every case, see `Settings::scan_nul`). With `-v` they do, so
 //! a part that met a NUL makes the whole file be searched again on one thread, which
@@ -199,13 +200,21 @@ pub(super) fn search_printing(
         let mut total = part
             .direct((cuts[0], cuts[1]), false, &done, &mut shown)
             .map_err(stop)?;
-        for (k, (rx, handle)) in later.into_iter().enumerate() {
+        let mut later = later.into_iter().enumerate();
+        while let Some((k, (rx, handle))) = later.next() {
             if total.saw_nul {
                 // Binary from here on: the later parts' lines are not shown as they are.
+                // Their threads are stopped (and let go of what they hold), and the rest of
+                // the file is searched again here, binary from its start.
                 done.store(true, Ordering::Relaxed);
+                for (_, (rx, handle)) in std::iter::once((k, (rx, handle))).chain(later) {
+                    drop(rx);
+                    let _ = handle.join();
+                }
                 if !total.binary_matched {
-                    let rest = part.direct((cuts[k + 1], len), true, &done, &mut shown);
-                    total.add(&rest.map_err(stop)?);
+                    let rest_done = AtomicBool::new(false);
+                    let rest = part.direct((cuts[k + 1], len), true, &rest_done, &mut shown);
+                    total.add(&rest?);
                 }
                 break;
             }
