@@ -480,6 +480,33 @@ fn long_single_line_streams() {
     }
 }
 
+/// A line too long to hold, streamed for `-o`, in a file already binary (a NUL in a line
+/// before it): its match is not printed, the file "matches" (GNU grep 3.8 answers the same).
+/// Found by a review: the streamed matches were printed.
+#[test]
+fn a_streamed_line_of_a_binary_file_shows_no_match() {
+    let dir = tempdir();
+    let mut bytes = b"a\0b\n".to_vec();
+    bytes.extend(std::iter::repeat_n(b'x', 5 << 20));
+    bytes.extend_from_slice(b" needle yy\n");
+    write(dir.path(), "long.bin", &bytes);
+    let o = ours(dir.path(), &["-o", "needle", "long.bin"]);
+    assert_eq!(
+        (o.code, o.out(), o.err()),
+        (
+            0,
+            String::new(),
+            "utf8-grep: long.bin: binary file matches\n".into()
+        )
+    );
+    if have_gnu_grep() {
+        let want = gnu(dir.path(), "C.UTF-8", &["-o", "needle", "long.bin"]);
+        assert_eq!((want.code, want.out()), (0, String::new()));
+    }
+    let o = ours(dir.path(), &["-a", "-o", "needle", "long.bin"]);
+    assert_eq!((o.code, o.out()), (0, "needle\n".into()));
+}
+
 #[test]
 fn color_and_context_snapshot() {
     let dir = tempdir();

@@ -44,6 +44,14 @@ impl FileSearch<'_> {
                         break;
                     }
                     if !self.s.invert && e > s {
+                        if self.binary && !self.s.text {
+                            // Binary already (a NUL before): the match is not shown, the
+                            // input "matches" (see `on_line`).
+                            self.res.selected += 1;
+                            self.res.binary_matched = true;
+                            self.stop = true;
+                            return Ok(());
+                        }
                         if self.s.column {
                             units_before += units(&self.data.bytes()[upos..s]);
                             upos = s;
