@@ -171,6 +171,7 @@ pub(super) fn search_printing(
         printer,
         names,
     } = shown;
+    let style = printer.style;
     let stop = |e: ToolError| {
         done.store(true, Ordering::Relaxed);
         e
@@ -180,7 +181,7 @@ pub(super) fn search_printing(
         file,
         diag_name,
         names,
-        style: printer.style,
+        style,
     };
     std::thread::scope(|s| {
         let later: Vec<_> = cuts[1..]
@@ -191,14 +192,9 @@ pub(super) fn search_printing(
                 (rx, s.spawn(move || part.captured(range, done, &tx)))
             })
             .collect();
-        let mut shown = Shown {
-            out,
-            diag,
-            printer,
-            names,
-        };
+        let first = (cuts[0], cuts[1]);
         let mut total = part
-            .direct((cuts[0], cuts[1]), false, &done, &mut shown)
+            .search(first, false, &done, out, diag, printer)
             .map_err(stop)?;
         let mut later = later.into_iter().enumerate();
         while let Some((k, (rx, handle))) = later.next() {
@@ -213,18 +209,18 @@ pub(super) fn search_printing(
                 }
                 if !total.binary_matched {
                     let rest_done = AtomicBool::new(false);
-                    let rest = part.direct((cuts[k + 1], len), true, &rest_done, &mut shown);
-                    total.add(&rest?);
+                    let rest = (cuts[k + 1], len);
+                    total.add(&part.search(rest, true, &rest_done, out, diag, printer)?);
                 }
                 break;
             }
             for c in rx {
-                super::printer::replay(c, shown.printer, shown.out, shown.diag).map_err(stop)?;
+                super::printer::replay(c, printer, out, diag).map_err(stop)?;
             }
             let (r, status) = handle
                 .join()
                 .unwrap_or_else(|_| (Err(panicked(diag_name)), Status::Trouble));
-            shown.diag.record(status);
+            diag.record(status);
             total.add(&r.map_err(stop)?);
         }
         Ok(Some(total))
@@ -242,25 +238,25 @@ struct Part<'a> {
 }
 
 impl Part<'_> {
-    /// Searches `start..end` (`binary` from its start: a NUL came before) straight into
-    /// `shown`.
-    fn direct(
+    /// Searches `start..end` (`binary` from its start: a NUL came before), printing to
+    /// `out` and `diag` with `printer`.
+    fn search(
         self,
         (start, end): (u64, u64),
         binary: bool,
         done: &AtomicBool,
-        shown: &mut Shown<'_>,
+        out: &mut Output,
+        diag: &Diag,
+        printer: &mut Printer,
     ) -> Result<FileResult, ToolError> {
         let dest = Dest {
-            out: &mut *shown.out,
-            diag: &*shown.diag,
+            out,
+            diag,
             name: self.diag_name,
         };
-        let mut sink = self.cfg.sink(
-            dest,
-            (&mut *shown.printer, self.names.0, self.names.1),
-            None,
-        );
+        let mut sink = self
+            .cfg
+            .sink(dest, (printer, self.names.0, self.names.1), None);
         let mut sink = Unfinished(sink.as_dyn());
         let search = FileSearch::new(
             &self.cfg.settings,
@@ -293,22 +289,7 @@ impl Part<'_> {
         let mut out = Output::capturing(Rc::clone(&capture), PIECE, spill);
         let diag = Diag::capturing(PROGRAM, Rc::clone(&capture));
         let mut printer = Printer::new(self.style);
-        let dest = Dest {
-            out: &mut out,
-            diag: &diag,
-            name: self.diag_name,
-        };
-        let mut sink = self
-            .cfg
-            .sink(dest, (&mut printer, self.names.0, self.names.1), None);
-        let mut unfinished = Unfinished(sink.as_dyn());
-        let search = FileSearch::new(
-            &self.cfg.settings,
-            &self.cfg.matcher,
-            &mut unfinished,
-            self.diag_name,
-        );
-        let r = search.part(start, end, done).run(Feed::Map(self.file));
+        let r = self.search((start, end), false, done, &mut out, &diag, &mut printer);
         drop(out);
         let rest = std::mem::take(&mut *capture.borrow_mut());
         if !rest.is_empty() {
