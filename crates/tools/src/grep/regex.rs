@@ -288,13 +288,19 @@ impl Rx {
         // Only where the meta regex has no prefilter of its own (no prefix literals), and
         // for literals of 3 bytes or more: finding the line of each candidate costs more
         // than the meta regex's own search when the literal is frequent.
-        let sets: Option<Vec<Literals>> = (hirs.len() <= 64)
-            .then(|| {
-                hirs.iter()
-                    .map(|h| prefixes(h).is_none().then(|| required(h)).flatten())
-                    .collect()
-            })
-            .flatten();
+        // Each pattern's prefix literals (then the meta regex has a prefilter of its own)
+        // or else its required literals.
+        let per: Option<Vec<(bool, Option<Literals>)>> = (hirs.len() <= 64).then(|| {
+            hirs.iter()
+                .map(|h| match prefixes(h) {
+                    Some(_) => (true, None),
+                    None => (false, required(h)),
+                })
+                .collect()
+        });
+        let sets: Option<Vec<Literals>> = per
+            .as_ref()
+            .and_then(|per| per.iter().map(|(_, r)| r.clone()).collect());
         let required = sets
             .map(|sets| sets.concat())
             .filter(|lits| lits.len() <= 64 && lits.iter().all(|l| l.len() >= 3))
@@ -311,8 +317,11 @@ impl Rx {
             // itself with memchr, faster than a run's scan of eight bytes at a time; but a run
             // with an anchor is found by memchr too, and each hit is checked in a few
             // comparisons (`-` in `[0-9]{4}-[0-9]{2}`), not by a reverse search.
-            [h] if required.is_none() && prefixes(h).is_none() => ClassRun::of(h)
-                .filter(|r| r.anchored() || self::required(h).is_none_or(|l| l.len() > 3)),
+            [h] => match per.as_deref() {
+                Some([(false, lits)]) if required.is_none() => ClassRun::of(h)
+                    .filter(|r| r.anchored() || lits.as_ref().is_none_or(|l| l.len() > 3)),
+                _ => None,
+            },
             _ => None,
         };
         let max_len = hirs
