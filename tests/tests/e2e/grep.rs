@@ -480,9 +480,10 @@ fn long_single_line_streams() {
     }
 }
 
-/// A line too long to hold, streamed for `-o`, in a file already binary (a NUL in a line
-/// before it): its match is not printed, the file "matches" (GNU grep 3.8 answers the same).
-/// Found by a review: the streamed matches were printed.
+/// A line too long to hold, streamed for `-o`, in a file binary before it ends (a NUL in a
+/// line before it, later in it, or in the block where it ends): its matches are not printed,
+/// the file "matches" (GNU grep 3.8 answers the same). Found by a review: the streamed
+/// matches were printed.
 #[test]
 fn a_streamed_line_of_a_binary_file_shows_no_match() {
     let dir = tempdir();
@@ -505,6 +506,35 @@ fn a_streamed_line_of_a_binary_file_shows_no_match() {
     }
     let o = ours(dir.path(), &["-a", "-o", "needle", "long.bin"]);
     assert_eq!((o.code, o.out()), (0, "needle\n".into()));
+    // A NUL later in the streamed line, or just after it in the block where it ends: the
+    // whole line is binary (its matches are held until it ends); without one, they show.
+    // (The NUL 200 KiB past the first match: in a later block than it.)
+    let long = |tail: &[u8]| {
+        let mut b = vec![b'x'; 5 << 20];
+        b.extend_from_slice(b" needle ");
+        b.extend(std::iter::repeat_n(b'y', 200 << 10));
+        b.extend_from_slice(tail);
+        b
+    };
+    let cases: [(&[u8], &str); 3] = [
+        (b" \0 needle y\n", ""),
+        (b"\nz\0\n", ""),
+        (b" needle\nz\n", "needle\nneedle\n"),
+    ];
+    for (tail, want) in cases {
+        write(dir.path(), "late.bin", long(tail));
+        let o = ours(dir.path(), &["-o", "needle", "late.bin"]);
+        let err = if want.is_empty() {
+            "utf8-grep: late.bin: binary file matches\n"
+        } else {
+            ""
+        };
+        assert_eq!((o.code, o.out(), o.err()), (0, want.into(), err.into()));
+        if have_gnu_grep() {
+            let gnu = gnu(dir.path(), "C.UTF-8", &["-o", "needle", "late.bin"]);
+            assert_eq!((gnu.code, gnu.out()), (0, want.into()));
+        }
+    }
 }
 
 #[test]

@@ -1,7 +1,9 @@
 //! A line too long to hold, streamed when its text is not printed (`-c`, `-l`, `-L`, `-q`,
 //! `-o`): the window keeps only the bytes a match could still start in; where a match has
 //! no bound on its length, a regular expression's automaton decides the line a piece at a
-//! time and keeps nothing (`-c`, `-l`, `-L`, `-q`).
+//! time and keeps nothing (`-c`, `-l`, `-L`, `-q`). The matches `-o` prints are held until
+//! the line ends (up to [`HOLD`] bytes of them): a NUL later in the line makes all of it
+//! binary, as in GNU grep, which holds the whole line.
 
 use utf8_codec::floor_boundary;
 
@@ -10,7 +12,11 @@ use super::units;
 use crate::diag::ToolError;
 use crate::grep::buffer::Feed;
 use crate::grep::longest::LineScan;
-use crate::grep::sink::At;
+use crate::grep::sink::{At, Sink};
+
+/// Bytes of `-o` matches a streamed line holds until it ends (or a NUL makes it binary);
+/// past them, they are printed as they are found.
+const HOLD: usize = 8 << 20;
 
 impl FileSearch<'_> {
     /// Streams a line that does not fit: `buf[..len]` is its start and holds no terminator.
@@ -22,7 +28,17 @@ impl FileSearch<'_> {
         // Units of the line before `buf[upos]`.
         let mut units_before = 0u64;
         let mut upos = 0;
+        // The matches found and not printed yet, and their bytes.
+        let hold = self.s.only && !self.s.text;
+        let mut held = Held::default();
         loop {
+            if hold && matched && self.binary {
+                // A NUL in the line (or in the block where it ends): binary from its start.
+                self.res.selected += 1;
+                self.res.binary_matched = true;
+                self.stop = true;
+                return Ok(());
+            }
             let term = self
                 .find_term(&self.data.bytes()[term_from..self.data.len])
                 .map(|i| term_from + i);
@@ -62,7 +78,13 @@ impl FileSearch<'_> {
                             column: self.s.column.then_some(units_before + 1),
                         };
                         self.res.matches += 1;
-                        self.sink.only(at, &self.data.bytes()[s..e], true)?;
+                        let text = &self.data.bytes()[s..e];
+                        if hold && held.bytes() < HOLD {
+                            held.push(at, text);
+                        } else {
+                            held.print(self.sink)?;
+                            self.sink.only(at, text, true)?;
+                        }
                     }
                 }
                 if !complete {
@@ -73,6 +95,7 @@ impl FileSearch<'_> {
                 scan = limit;
             }
             if complete {
+                held.print(self.sink)?;
                 self.end_long_line(matched, limit);
                 return Ok(());
             }
@@ -146,5 +169,37 @@ impl FileSearch<'_> {
         let d = (limit + 1).min(self.data.len);
         self.feed(d);
         self.discard(d);
+    }
+}
+
+/// The `-o` matches of a streamed line not printed yet: their texts one after another, and
+/// where each is and ends.
+#[derive(Default)]
+struct Held {
+    text: Vec<u8>,
+    ends: Vec<(At, usize)>,
+}
+
+impl Held {
+    /// Bytes held, counting each match's place.
+    fn bytes(&self) -> usize {
+        self.text.len() + self.ends.len() * size_of::<(At, usize)>()
+    }
+
+    fn push(&mut self, at: At, text: &[u8]) {
+        self.text.extend_from_slice(text);
+        self.ends.push((at, self.text.len()));
+    }
+
+    /// Prints the matches held, in order, and holds none.
+    fn print(&mut self, sink: &mut dyn Sink) -> Result<(), ToolError> {
+        let mut from = 0;
+        for &(at, end) in &self.ends {
+            sink.only(at, &self.text[from..end], true)?;
+            from = end;
+        }
+        self.text.clear();
+        self.ends.clear();
+        Ok(())
     }
 }
