@@ -68,10 +68,16 @@ impl ReadBuf {
     /// `len` zeroed bytes.
     pub fn new(len: usize) -> ReadBuf {
         let vec = vec![0; len + READ_ALIGN];
-        // (`align_offset` may in principle give up: the buffer is then merely misaligned.)
-        let at = vec.as_ptr().align_offset(READ_ALIGN).min(READ_ALIGN);
+        let at = aligned_start(&vec);
         ReadBuf { vec, at }
     }
+}
+
+/// The first offset of `buf` at a multiple of [`READ_ALIGN`] in memory (at most
+/// `READ_ALIGN`: `align_offset` may in principle give up, and the bytes are then merely
+/// misaligned).
+pub(crate) fn aligned_start(buf: &[u8]) -> usize {
+    buf.as_ptr().align_offset(READ_ALIGN).min(READ_ALIGN)
 }
 
 impl std::ops::Deref for ReadBuf {

@@ -241,8 +241,7 @@ pub struct Kept {
 impl Kept {
     fn new() -> Kept {
         let buf = crate::input::spare_heap(KEPT + READ_ALIGN);
-        // (`align_offset` may in principle give up: the bytes are then merely misaligned.)
-        let start = buf.as_ptr().align_offset(READ_ALIGN).min(READ_ALIGN);
+        let start = crate::input::aligned_start(&buf);
         Kept {
             buf,
             start,

@@ -77,18 +77,20 @@ impl Bytes {
             .sum()
     }
 
+    /// Its bytes, in order.
+    fn bytes(&self) -> impl Iterator<Item = u8> + '_ {
+        self.0.iter().flat_map(|&(lo, hi)| lo..=hi)
+    }
+
     /// The class as a set: bit `b` for ASCII byte `b`.
     fn set(&self) -> u128 {
-        self.0
-            .iter()
-            .flat_map(|&(lo, hi)| lo..=hi)
-            .fold(0, |s, b| s | 1 << b)
+        self.bytes().fold(0, |s, b| s | 1 << b)
     }
 
     /// Its bytes, if it has one to three and none of them is frequent in text (a lowercase
     /// letter, a space or a tab: memchr would stop every few bytes on them).
     fn anchor(&self) -> Option<Vec<u8>> {
-        let bytes: Vec<u8> = self.0.iter().flat_map(|&(lo, hi)| lo..=hi).collect();
+        let bytes: Vec<u8> = self.bytes().collect();
         let frequent = |b: &u8| b.is_ascii_lowercase() || *b == b' ' || *b == b'\t';
         (bytes.len() <= 3 && !bytes.iter().any(frequent)).then_some(bytes)
     }

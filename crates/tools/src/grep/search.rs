@@ -104,7 +104,6 @@ pub struct FileSearch<'a> {
     cancel: Option<&'a AtomicBool>,
     /// The data holds bytes read already, not searched yet: the first pass reads nothing.
     primed: bool,
-
     /// The input is text decoded from another encoding: where its offsets are in the file.
     map: Option<&'a RefCell<OffsetMap>>,
 }

@@ -34,9 +34,7 @@ impl FileSearch<'_> {
         loop {
             if hold && matched && self.binary {
                 // A NUL in the line (or in the block where it ends): binary from its start.
-                self.res.selected += 1;
-                self.res.binary_matched = true;
-                self.stop = true;
+                self.binary_line_matched();
                 return Ok(());
             }
             let term = self
@@ -60,12 +58,9 @@ impl FileSearch<'_> {
                         break;
                     }
                     if !self.s.invert && e > s {
-                        if self.binary && !self.s.text {
-                            // Binary already (a NUL before): the match is not shown, the
-                            // input "matches" (see `on_line`).
-                            self.res.selected += 1;
-                            self.res.binary_matched = true;
-                            self.stop = true;
+                        if hold && self.binary {
+                            // Binary already (a NUL before): the match is not shown.
+                            self.binary_line_matched();
                             return Ok(());
                         }
                         if self.s.column {
@@ -153,6 +148,14 @@ impl FileSearch<'_> {
             from = 0;
             self.read_more(feed)?;
         }
+    }
+
+    /// A streamed line of an input that is binary holds a match: it is selected, not shown,
+    /// the input "matches" and the search ends (as `on_line` does for a held line).
+    fn binary_line_matched(&mut self) {
+        self.res.selected += 1;
+        self.res.binary_matched = true;
+        self.stop = true;
     }
 
     /// Ends a streamed line whose terminator (or the end of input) is at `buf[limit]`: counts
