@@ -158,7 +158,7 @@ impl Sink for JsonSink<'_> {
         let tb = text.as_bytes();
         // Matches are listed in lines that are selected (context lines of -v).
         let submatches: Vec<Submatch<'_>> = if line.marked {
-            matches(m, tb, 0)
+            matches(m, tb, None)
                 .map(|(start, end)| Submatch {
                     matched: Owned {
                         text: String::from_utf8_lossy(&tb[start..end]),

@@ -155,6 +155,7 @@ impl Printer {
             bytes: line,
             selected,
             marked,
+            first,
             ..
         } = line;
         let sep = if selected { b':' } else { b'-' };
@@ -167,14 +168,15 @@ impl Printer {
         let highlight = self.style.color && marked;
         if highlight {
             let repaired;
-            let text: &[u8] = if self.style.repair {
+            // Repair moves the offsets of the match found in the line.
+            let (text, first): (&[u8], _) = if self.style.repair {
                 repaired = repair(line).into_owned();
-                repaired.as_bytes()
+                (repaired.as_bytes(), None)
             } else {
-                line
+                (line, first)
             };
             let mut last = 0;
-            for (s, e) in matches(m, text, 0) {
+            for (s, e) in matches(m, text, first) {
                 self.buf.extend_from_slice(&text[last..s]);
                 self.colored(Piece::Match, &text[s..e]);
                 last = e;

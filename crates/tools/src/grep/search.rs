@@ -481,6 +481,7 @@ impl<'a> FileSearch<'a> {
             terminated: true,
             selected: false,
             marked: self.s.invert,
+            first: None,
         };
         show(&mut *self.sink, self.s, self.m, &mut self.res, line, None)
     }
@@ -510,6 +511,7 @@ impl<'a> FileSearch<'a> {
             terminated,
             selected,
             marked: selected != self.s.invert,
+            first: m,
         };
         let map = self.map.map(|m| (m, start));
         show(&mut *self.sink, self.s, self.m, &mut self.res, line, map)
@@ -536,7 +538,7 @@ fn show(
         // GNU grep's -o (print_line_middle) prints the matches of the lines it shows that
         // match: the selected lines, or with -v the context lines (after `-`).
         let (mut upos, mut ucount) = (0, 0);
-        for (s, e) in matches(m, line.bytes, 0) {
+        for (s, e) in matches(m, line.bytes, line.first) {
             if st.column {
                 ucount += units(&line.bytes[upos..s]);
                 upos = s;

@@ -33,6 +33,8 @@ pub struct Line<'b> {
     /// Its matches are shown (coloured, listed by `--json`): a selected line, or with `-v`
     /// a context line.
     pub marked: bool,
+    /// Its first match (`marked` lines), where the search already found it.
+    pub first: Option<(usize, usize)>,
 }
 
 /// What searching one input found.
@@ -122,17 +124,21 @@ pub fn report_invalid(dest: &mut Dest<'_>, report: &dyn Report, json: bool, colo
     }
 }
 
-/// The matches of `m` in `line` from `from` on, empty ones skipped, as `(start, end)`
-/// (only the first with `-x`).
+/// The matches of `m` in `line`, empty ones skipped, as `(start, end)` (only the first with
+/// `-x`); `first`: the line's first match, when the caller found it already.
 pub fn matches<'m, 'b>(
     m: &'m Matcher,
     line: &'b [u8],
-    from: usize,
+    first: Option<(usize, usize)>,
 ) -> impl Iterator<Item = (usize, usize)> + use<'m, 'b> {
-    let mut from = Some(from);
+    let mut known = first;
+    let mut from = Some(0);
     std::iter::from_fn(move || {
         loop {
-            let (s, e) = m.find_in(line, from?)?;
+            let (s, e) = match known.take() {
+                Some(found) => found,
+                None => m.find_in(line, from?)?,
+            };
             from = if m.whole_line() {
                 None
             } else if e > s {
