@@ -206,10 +206,23 @@ impl Input {
     ///
     /// [`ToolError::Input`] naming the path when it is missing, unreadable or a directory.
     pub fn open(&self) -> Result<Source, ToolError> {
+        self.open_in(None)
+    }
+
+    /// [`Input::open`], a path below `root` opened relative to it.
+    ///
+    /// # Errors
+    ///
+    /// As [`Input::open`].
+    pub fn open_in(&self, root: Option<&Root>) -> Result<Source, ToolError> {
         match self {
             Input::Stdin { .. } => Ok(Source::stdin()),
             Input::Path(path) => {
-                let file = match File::open(path) {
+                let file = match root.and_then(|r| r.open_below(path)) {
+                    Some(r) => r,
+                    None => File::open(path),
+                };
+                let file = match file {
                     // A path past PATH_MAX (from a deep `-r` walk): a piece at a time.
                     #[cfg(unix)]
                     Err(e) if crate::longpath::too_long(&e) => crate::longpath::open_file(path),
@@ -234,6 +247,66 @@ impl Input {
                 })
             }
         }
+    }
+}
+
+/// A directory a walk lists, held open: each file found below it is opened by its path
+/// relative to the directory, so that the kernel looks up the names below it and not the
+/// directory's own path again for every file (GNU grep's fts opens each file relative to
+/// its directory). Elsewhere than Unix, files are opened by their whole path.
+#[derive(Debug)]
+pub struct Root {
+    #[cfg(unix)]
+    fd: std::os::fd::OwnedFd,
+    /// The directory's path and a separator: how the paths below it begin.
+    #[cfg(unix)]
+    prefix: Vec<u8>,
+}
+
+impl Root {
+    /// Opens directory `dir`, or `None` (its files are then opened by their paths).
+    #[cfg(unix)]
+    pub fn open(dir: &Path) -> Option<Root> {
+        use rustix::fs::{CWD, Mode, OFlags, openat};
+        let mut prefix = os_bytes(dir.as_os_str()).into_owned();
+        if prefix.is_empty() {
+            return None;
+        }
+        let flags = OFlags::RDONLY | OFlags::DIRECTORY | OFlags::CLOEXEC;
+        let fd = openat(CWD, dir, flags, Mode::empty()).ok()?;
+        if prefix.last() != Some(&b'/') {
+            prefix.push(b'/');
+        }
+        Some(Root { fd, prefix })
+    }
+
+    /// Opens directory `dir`, or `None` (its files are then opened by their paths).
+    #[cfg(not(unix))]
+    pub fn open(_dir: &Path) -> Option<Root> {
+        None
+    }
+
+    /// Opens `path` for reading relative to this directory, or `None` when the path does not
+    /// begin with the directory's path.
+    #[cfg(unix)]
+    fn open_below(&self, path: &Path) -> Option<io::Result<File>> {
+        use rustix::fs::{Mode, OFlags, openat};
+        use std::os::unix::ffi::OsStrExt;
+        let rel = path.as_os_str().as_bytes().strip_prefix(&self.prefix[..])?;
+        if rel.is_empty() {
+            return None;
+        }
+        let flags = OFlags::RDONLY | OFlags::CLOEXEC;
+        Some(
+            openat(&self.fd, OsStr::from_bytes(rel), flags, Mode::empty())
+                .map(File::from)
+                .map_err(io::Error::from),
+        )
+    }
+
+    #[cfg(not(unix))]
+    fn open_below(&self, _path: &Path) -> Option<io::Result<File>> {
+        None
     }
 }
 

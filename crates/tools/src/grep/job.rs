@@ -2,10 +2,12 @@
 //! trouble met finding them, and the sums of what was found. Below `run`, `parallel` and
 //! `split`, which all use them.
 
+use std::sync::Arc;
+
 use super::filters::Found;
 use super::sink::FileResult;
 use crate::diag::ToolError;
-use crate::input::Input;
+use crate::input::{Input, Root};
 
 /// The program's name in diagnostics.
 pub(super) const PROGRAM: &str = "utf8-grep";
@@ -14,17 +16,19 @@ pub(super) const PROGRAM: &str = "utf8-grep";
 pub(super) type FileId = (u64, u64);
 
 /// One input to search: whether its name is shown by default, and whether a large file
-/// may be split across threads (not by the workers of `-r`, which search files at once).
+/// may be split across threads (not by the workers of `-r`, which search files at once);
+/// the directory of the walk that found it, held open.
 pub(super) struct Job<'i> {
     pub(super) input: &'i Input,
+    pub(super) root: Option<&'i Root>,
     pub(super) show: bool,
     pub(super) whole: bool,
 }
 
-/// An input to search (and whether its name is shown by default), or trouble met while
-/// looking for inputs.
+/// An input to search (whether its name is shown by default, and the directory of the walk
+/// that found it, held open), or trouble met while looking for inputs.
 pub(super) enum Entry {
-    Input(Input, bool),
+    Input(Input, bool, Option<Arc<Root>>),
     Trouble(Trouble),
 }
 
@@ -34,10 +38,11 @@ pub(super) enum Trouble {
     Warning(ToolError),
 }
 
-impl From<Found> for Entry {
-    fn from(f: Found) -> Entry {
+impl Entry {
+    /// What a walk found, below directory `root` (held open) if given.
+    pub(super) fn found(f: Found, root: Option<&Arc<Root>>) -> Entry {
         match f {
-            Found::File(p) => Entry::Input(Input::Path(p), true),
+            Found::File(p) => Entry::Input(Input::Path(p), true, root.cloned()),
             Found::Error(p, e) => {
                 Entry::Trouble(Trouble::Error(ToolError::input(p.to_string_lossy(), &e)))
             }

@@ -7,6 +7,7 @@ use std::cell::RefCell;
 use std::collections::VecDeque;
 use std::io::{self, Read};
 use std::path::PathBuf;
+use std::sync::Arc;
 
 use super::buffer::Feed;
 use super::config::Config;
@@ -20,7 +21,7 @@ use super::walk::walk;
 use crate::detect::Guess;
 use crate::diag::{Diag, ToolError};
 use crate::exit::Status;
-use crate::input::{Input, Source};
+use crate::input::{Input, Root, Source};
 use crate::mmap::MAP_MIN;
 use crate::output::Output;
 use crate::transcode::{LineStarts, OffsetMap, Reading, Transcoder, sniff};
@@ -39,7 +40,12 @@ impl Config {
     /// the threads (`-c`, `-l`, `-L`, `-q`); workers of `-r` search theirs whole.
     pub(super) fn search_input(
         &self,
-        Job { input, show, whole }: Job<'_>,
+        Job {
+            input,
+            root,
+            show,
+            whole,
+        }: Job<'_>,
         output: Option<FileId>,
         out: &mut Output,
         diag: &mut Diag,
@@ -52,8 +58,14 @@ impl Config {
             _ => name.as_str(),
         };
         printer.style.with_filename = self.with_filename.unwrap_or(show);
-        let Some(mut source) =
-            self.open_input(input, output, (&name, &raw_name), out, diag, printer)?
+        let Some(mut source) = self.open_input(
+            (input, root),
+            output,
+            (&name, &raw_name),
+            out,
+            diag,
+            printer,
+        )?
         else {
             return Ok(None);
         };
@@ -229,19 +241,19 @@ impl Config {
         }
     }
 
-    /// Opens `input` (named `name` in diagnostics, `raw_name` in results) for
-    /// [`Config::search_input`], or reports why it is not searched (it cannot be opened, or
-    /// it is the output `output`) and gives `None`.
+    /// Opens `input` (below `root` if given; named `name` in diagnostics, `raw_name` in
+    /// results) for [`Config::search_input`], or reports why it is not searched (it cannot be
+    /// opened, or it is the output `output`) and gives `None`.
     fn open_input(
         &self,
-        input: &Input,
+        (input, root): (&Input, Option<&Root>),
         output: Option<FileId>,
         (name, raw_name): (&str, &[u8]),
         out: &mut Output,
         diag: &mut Diag,
         printer: &mut Printer,
     ) -> Result<Option<Source>, ToolError> {
-        let source = match input.open() {
+        let source = match input.open_in(root) {
             Ok(s) => s,
             Err(e) => {
                 self.input_error(out, diag, &e);
@@ -278,11 +290,13 @@ impl Config {
         let several = self.files.len() > 1;
         let implicit: Entries<'_> = match (self.files.is_empty(), self.recursive) {
             (true, true) => Box::new(
-                walk(PathBuf::from("."), true, self.follow, &self.filters).map(Entry::from),
+                walk(PathBuf::from("."), true, self.follow, &self.filters)
+                    .map(|f| Entry::found(f, None)),
             ),
             (true, false) => Box::new(std::iter::once(Entry::Input(
                 Input::Stdin { named: false },
                 false,
+                None,
             ))),
             (false, _) => Box::new(std::iter::empty()),
         };
@@ -291,6 +305,7 @@ impl Config {
                 return Box::new(std::iter::once(Entry::Input(
                     Input::Stdin { named: true },
                     several,
+                    None,
                 )));
             }
             let path = PathBuf::from(f);
@@ -299,12 +314,19 @@ impl Config {
                 if !self.filters.dir_operand_ok(f) {
                     return Box::new(std::iter::empty());
                 }
-                return Box::new(walk(path, false, self.follow, &self.filters).map(Entry::from));
+                // Its files are opened relative to it, held open.
+                let root = Root::open(&path).map(Arc::new);
+                let walked = walk(path, false, self.follow, &self.filters);
+                return Box::new(walked.map(move |f| Entry::found(f, root.as_ref())));
             }
             if !self.filters.operand_ok(f) {
                 return Box::new(std::iter::empty());
             }
-            Box::new(std::iter::once(Entry::Input(Input::Path(path), several)))
+            Box::new(std::iter::once(Entry::Input(
+                Input::Path(path),
+                several,
+                None,
+            )))
         });
         implicit.chain(operands)
     }

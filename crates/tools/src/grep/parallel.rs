@@ -33,7 +33,7 @@ use super::sink::FileResult;
 use crate::capture::{Captured, Spill};
 use crate::diag::{Diag, ToolError};
 use crate::exit::Status;
-use crate::input::Input;
+use crate::input::{Input, Root};
 use crate::output::Output;
 
 /// Output an input may hold in one piece: past it, the piece is kept aside (see [`KEEP`]) or
@@ -123,8 +123,9 @@ struct Walk<'c> {
     over: bool,
 }
 
-/// An input listed by the walk: its index, the input, whether its name is shown.
-type Listed = (usize, Input, bool);
+/// An input listed by the walk: its index, the input, whether its name is shown, the
+/// directory of the walk that found it (held open).
+type Listed = (usize, Input, bool, Option<Arc<Root>>);
 
 /// The walk and the inputs it listed that no worker took yet, a queue for each worker.
 struct Inputs<'c> {
@@ -189,8 +190,8 @@ fn list(walk: &mut Walk<'_>, shared: &Shared, tx: &Sender<Msg>) -> Vec<Listed> {
     while block.len() < BLOCK && !walk.over && !shared.ended() {
         let n = walk.found;
         match walk.entries.next() {
-            Some(Entry::Input(input, show)) => {
-                block.push((n, input, show));
+            Some(Entry::Input(input, show, root)) => {
+                block.push((n, input, show, root));
                 walk.found += 1;
             }
             Some(Entry::Trouble(t)) => {
@@ -421,7 +422,7 @@ impl Worker<'_, '_> {
         let send = || self.shared.send(self.me, &self.tx);
         // The output of the inputs in the batch, and when the first was added.
         let (mut bytes, mut since) = (0, Instant::now());
-        while let Some((i, input, show)) = self.inputs.next(self.me, &self.shared, &self.tx) {
+        while let Some((i, input, show, root)) = self.inputs.next(self.me, &self.shared, &self.tx) {
             if i > self.shared.quiet_hit.load(Ordering::Relaxed) || self.shared.ended() {
                 break;
             }
@@ -430,7 +431,7 @@ impl Worker<'_, '_> {
             if !go {
                 return;
             }
-            let done = self.search(i, &input, show, &mut printer);
+            let done = self.search(i, (&input, root.as_deref()), show, &mut printer);
             // The kept parts are counted in `held` already.
             self.shared
                 .held
@@ -455,7 +456,13 @@ impl Worker<'_, '_> {
     /// the output held in all stays under [`KEEP`]; past that, the worker waits for the
     /// input's turn and hands over its parts as they come (the kept ones first). With
     /// `lines`, a part ends at each line: the input being shown is shown a line at a time.
-    fn search(&self, i: usize, input: &Input, show: bool, printer: &mut Printer) -> Done {
+    fn search(
+        &self,
+        i: usize,
+        (input, root): (&Input, Option<&Root>),
+        show: bool,
+        printer: &mut Printer,
+    ) -> Done {
         let capture = Rc::new(RefCell::new(Captured::default()));
         let spill: Spill = {
             let (shared, tx, me, lines) = (
@@ -508,6 +515,7 @@ impl Worker<'_, '_> {
         printer.printed_any = false;
         let job = Job {
             input,
+            root,
             show,
             whole: false,
         };

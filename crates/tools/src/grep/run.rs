@@ -79,8 +79,8 @@ impl Config {
         }
         let mut totals = Totals::default();
         for entry in self.entries() {
-            let (input, show) = match entry {
-                Entry::Input(input, show) => (input, show),
+            let (input, show, root) = match entry {
+                Entry::Input(input, show, root) => (input, show, root),
                 Entry::Trouble(t) => {
                     self.trouble(out, diag, &t);
                     continue;
@@ -88,6 +88,7 @@ impl Config {
             };
             let job = Job {
                 input: &input,
+                root: root.as_deref(),
                 show,
                 whole: true,
             };

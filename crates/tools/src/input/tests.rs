@@ -142,3 +142,45 @@ fn spare_heaps_are_the_largest_two_given_back() {
     assert_eq!(spare_heap(0), [3; 200]);
     assert!(spare_heap(0).is_empty());
 }
+
+/// A path below a [`super::Root`] is opened relative to it: the same file as by its whole
+/// path, the same error for a missing one, and a path not below it by its whole path.
+#[cfg(unix)]
+#[test]
+fn paths_below_a_root_open_relative_to_it() {
+    use std::io::Read;
+    let dir = tempfile::tempdir().unwrap();
+    let sub = dir.path().join("a/b");
+    std::fs::create_dir_all(&sub).unwrap();
+    std::fs::write(sub.join("f"), b"below").unwrap();
+    std::fs::write(dir.path().join("g"), b"beside").unwrap();
+    let read = |root: Option<&super::Root>, p: std::path::PathBuf| {
+        let mut got = String::new();
+        let r = super::Input::Path(p).open_in(root);
+        r.map(|mut s| {
+            s.read_to_string(&mut got).unwrap();
+            got
+        })
+    };
+    // Written as the walk writes them: the directory given, with or without its slash.
+    let with_slash = format!("{}/", dir.path().join("a").display());
+    for given in [dir.path().join("a"), with_slash.into()] {
+        let root = super::Root::open(&given).expect("a directory opens");
+        assert_eq!(read(Some(&root), given.join("b/f")).unwrap(), "below");
+        let missing = read(Some(&root), given.join("b/none")).unwrap_err();
+        let by_path = read(None, given.join("b/none")).unwrap_err();
+        assert_eq!(missing.to_string(), by_path.to_string());
+        // Not below it: by its whole path.
+        assert_eq!(read(Some(&root), dir.path().join("g")).unwrap(), "beside");
+        // The directory itself is no path below it.
+        assert!(root.open_below(&given).is_none());
+    }
+    // The file is found through the descriptor, whatever the path's own directories are now.
+    let root = super::Root::open(&dir.path().join("a")).unwrap();
+    std::fs::rename(dir.path().join("a"), dir.path().join("moved")).unwrap();
+    assert_eq!(
+        read(Some(&root), dir.path().join("a/b/f")).unwrap(),
+        "below"
+    );
+    assert!(read(None, dir.path().join("a/b/f")).is_err());
+}

@@ -1,7 +1,7 @@
 use super::*;
 
 fn inputs(n: usize, workers: usize) -> Inputs<'static> {
-    let entries = (0..n).map(|i| Entry::Input(Input::Path(format!("f{i}").into()), true));
+    let entries = (0..n).map(|i| Entry::Input(Input::Path(format!("f{i}").into()), true, None));
     Inputs::new(Box::new(entries), workers)
 }
 
@@ -9,7 +9,7 @@ fn inputs(n: usize, workers: usize) -> Inputs<'static> {
 fn blocks_in_walk_order_then_the_back_of_the_longest_queue() {
     let (tx, rx) = channel();
     let (inputs, shared) = (inputs(2 * BLOCK + 5, 3), Shared::new(3));
-    let next = |w: usize| inputs.next(w, &shared, &tx).map(|(i, _, _)| i);
+    let next = |w: usize| inputs.next(w, &shared, &tx).map(|(i, ..)| i);
     // Worker 0 lists the first block and takes its first input; worker 1 the next block;
     // worker 2 the last five.
     assert_eq!(next(0), Some(0));
@@ -49,7 +49,7 @@ fn blocks_in_walk_order_then_the_back_of_the_longest_queue() {
 fn nothing_after_the_run_ended() {
     let (tx, _rx) = channel();
     let (inputs, shared) = (inputs(10, 2), Shared::new(2));
-    assert_eq!(inputs.next(0, &shared, &tx).map(|(i, _, _)| i), Some(0));
+    assert_eq!(inputs.next(0, &shared, &tx).map(|(i, ..)| i), Some(0));
     shared.end();
     assert!(inputs.next(1, &shared, &tx).is_none());
 }
