@@ -60,6 +60,16 @@ impl Output {
         }
     }
 
+    /// [`Output::new`], each line flushed as it is written when `line_buffered` (the tools'
+    /// `--line-buffered`) as on a terminal.
+    pub fn stdout(line_buffered: bool) -> Output {
+        let mut out = Output::new();
+        if line_buffered {
+            out.flush_lines();
+        }
+        out
+    }
+
     /// Flushes standard output after each write that ends a line, terminal or not (GNU
     /// grep's `--line-buffered`); a capturing output hands over what it holds then.
     pub fn flush_lines(&mut self) {

@@ -228,6 +228,8 @@ fn one_large_file_split_across_threads() {
         &["needle", "nul.txt"],
         &["-v", "hay", "nul.txt"],
         &["-a", "-o", "needle", "nul.txt"],
+        // Not split (a later part's lines would wait in pieces): the same lines.
+        &["--line-buffered", "-o", "needle", "big.txt"],
     ];
     for args in cases {
         let one = run(d, 1, args);

@@ -59,10 +59,7 @@ const EXPLICIT_PART_MIN: u64 = 4 << 10;
 
 /// Runs a validated command line: the counts (or `--check`, `--explain`) to standard output.
 pub(super) fn run(mut cfg: Config, diag: &mut Diag) -> Result<(), ToolError> {
-    let mut out = Output::new();
-    if cfg.line_buffered {
-        out.flush_lines();
-    }
+    let mut out = Output::stdout(cfg.line_buffered);
     let mut inputs = std::mem::take(&mut cfg.inputs);
     cfg.run(&mut inputs, &mut out, diag)?;
     out.flush()

@@ -234,6 +234,9 @@ impl Config {
         let parts = super::split::parts(self, range.1, decoded.is_some());
         match shown {
             _ if parts <= 1 => Ok(None),
+            // A later part's lines wait in pieces of its output until they are shown: with
+            // `--line-buffered`, each line is to be written as soon as it is found.
+            Some(_) if self.settings.printing() && self.line_buffered => Ok(None),
             Some(shown) if self.settings.printing() => {
                 super::split::search_printing(self, file, range, parts, diag_name, shown)
             }

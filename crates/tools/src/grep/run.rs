@@ -23,14 +23,11 @@ pub(super) fn run(args: impl IntoIterator<Item = OsString>) -> ExitCode {
         Err(code) => return code,
     };
     let mut diag = Diag::new(PROGRAM);
-    let mut out = Output::new();
     let mut matched = false;
     let mut quiet = false;
     let result = Config::new(args).and_then(|cfg| {
         quiet = cfg.settings.quiet;
-        if cfg.line_buffered {
-            out.flush_lines();
-        }
+        let mut out = Output::stdout(cfg.line_buffered);
         for w in cfg.matcher.warnings() {
             diag.line(format_args!("warning: {w}"));
         }

@@ -56,10 +56,7 @@ impl Config {
     fn run(&self, diag: &mut Diag) -> Result<(), ToolError> {
         match &self.mode {
             Mode::Stdout => {
-                let mut out = Output::new();
-                if self.line_buffered {
-                    out.flush_lines();
-                }
+                let mut out = Output::stdout(self.line_buffered);
                 self.run_to(&mut out, diag)?;
                 out.flush()
             }
