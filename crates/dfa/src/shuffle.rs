@@ -7,10 +7,11 @@
 //! A pair of bytes maps it through the pair's transition function, itself a 16-byte vector
 //! (one per pair of byte classes: 256 of them, 4 KiB): one `pshufb`. The function is loaded
 //! from the bytes alone, so the loads leave the chain, which is one shuffle per pair. Each
-//! 64-byte block is walked by four such chains of eight pairs from the identity, composed at
-//! the end of the block (three more shuffles); the offsets of its 32 pairs' functions come from
-//! the block's byte classes by two 16-bit shifts. The tables are the pair walk's, so both walks
-//! are the same automaton.
+//! 64-byte block is walked by four such chains of eight pairs from the identity, composed into
+//! the block's function (three more shuffles), which maps the state in one more: the state
+//! waits for one shuffle a block. The offsets of its 32 pairs' functions come from the block's
+//! byte classes by two 16-bit shifts, stored a block ahead of the walk that reads them. The
+//! tables are the pair walk's, so both walks are the same automaton.
 //!
 //! The byte classes of a block come from one of two places ([`Isa`]):
 //! - with AVX-512 VBMI, the 256-entry class table itself (two `vpermi2b` and a blend);
@@ -237,17 +238,34 @@ impl Functions {
     ) -> u8 {
         // SAFETY: SSSE3 is present (this function's contract); each function load reads 16
         // bytes of `pairs` (4,096) at an offset `offsets_of` masked to a multiple of 16 below
-        // 4,096 (with classes below 16, as `Pairs` asserts, the mask changes nothing).
+        // 4,096 (with classes below 16, as `Pairs` asserts, the mask changes nothing); each
+        // volatile read reads an aligned, initialized `u16` of a local array.
         unsafe {
             let identity = _mm_setr_epi8(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
             let table = self.pairs.as_ptr().cast::<u8>();
             let mut state = _mm_set1_epi8(from as i8);
-            let mut offsets = [0u16; 32];
-            for block in bytes.chunks_exact(64) {
-                offsets_of(block, &mut offsets);
-                let function =
-                    |j: usize| _mm_loadu_si128(table.add(usize::from(offsets[j])).cast());
-                let mut chain = [state, identity, identity, identity];
+            // The offsets of a block are written one block ahead of the walk that reads
+            // them back a pair at a time: read at once, the loads waited for the 64-byte
+            // store (it does not forward to them), and extracted from the register instead
+            // (the compiler's choice for a local array), the extracts (`pextrw`, one port)
+            // were the walk's bottleneck.
+            let mut offsets = [[0u16; 32]; 2];
+            let mut blocks = bytes.chunks_exact(64);
+            if let Some(block) = blocks.next() {
+                offsets_of(block, &mut offsets[0]);
+            }
+            for i in 0..bytes.len() / 64 {
+                if let Some(block) = blocks.next() {
+                    offsets_of(block, &mut offsets[(i + 1) & 1]);
+                }
+                let read = offsets[i & 1].as_ptr();
+                let function = |j: usize| {
+                    let o = core::ptr::read_volatile(read.add(j));
+                    _mm_loadu_si128(table.add(usize::from(o)).cast())
+                };
+                // The block's function, composed apart from the state: the walk from one
+                // block to the next waits for one shuffle, not for a chain of eight.
+                let mut chain = [identity; 4];
                 for j in 0..8 {
                     for (k, c) in chain.iter_mut().enumerate() {
                         *c = _mm_shuffle_epi8(function(8 * k + j), *c);
@@ -255,7 +273,7 @@ impl Functions {
                 }
                 let first = _mm_shuffle_epi8(chain[1], chain[0]);
                 let second = _mm_shuffle_epi8(chain[3], chain[2]);
-                state = _mm_shuffle_epi8(second, first);
+                state = _mm_shuffle_epi8(_mm_shuffle_epi8(second, first), state);
             }
             _mm_cvtsi128_si32(state) as u8
         }
