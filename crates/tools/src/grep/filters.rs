@@ -44,6 +44,19 @@ impl Filters {
         }
     }
 
+    /// Whether `--include` or `--exclude` was given (even one that matches nothing: an
+    /// `--include` first excludes what it does not match): without them, every file a walk
+    /// meets is searched, whatever its name.
+    pub fn names_files(&self) -> bool {
+        !self.include.is_empty()
+    }
+
+    /// Whether an `--exclude-dir` that can match was given: without one, every directory is
+    /// entered.
+    pub fn names_dirs(&self) -> bool {
+        !self.exclude_dir.is_empty()
+    }
+
     /// Whether a file met in a walk, with this base name, is searched.
     pub fn file_ok(&self, base: &OsStr) -> bool {
         self.decide(self.files.last_match(base))

@@ -96,8 +96,16 @@ impl Globs {
         }
     }
 
+    /// Whether no pattern can match a name: none was given, or only ones that match nothing.
+    pub fn is_empty(&self) -> bool {
+        self.index.is_empty()
+    }
+
     /// The index (in the order given) of the last pattern that matches `name`.
     pub fn last_match(&self, name: &OsStr) -> Option<usize> {
+        if self.is_empty() {
+            return None;
+        }
         if let Some(dots) = self.dots(name) {
             return (0..dots.len())
                 .rev()
@@ -113,6 +121,9 @@ impl Globs {
 
     /// Whether any pattern matches `name`.
     pub fn is_match(&self, name: &OsStr) -> bool {
+        if self.is_empty() {
+            return false;
+        }
         if let Some(dots) = self.dots(name) {
             return dots.iter().any(|re| re.is_match(name.as_encoded_bytes()));
         }

@@ -3,6 +3,7 @@
 //! the output mode; the inputs of a run (operands and `-r`'s walk) and the trouble met
 //! finding them. Below `run` and `parallel`, which both search inputs through it.
 
+use std::borrow::Cow;
 use std::cell::RefCell;
 use std::collections::VecDeque;
 use std::io::{self, Read};
@@ -55,7 +56,7 @@ impl Config {
         // Standard input without `--label` is `-` in diagnostics.
         let diag_name = match (input, &self.label) {
             (Input::Stdin { .. }, None) => "-",
-            _ => name.as_str(),
+            _ => &*name,
         };
         printer.style.with_filename = self.with_filename.unwrap_or(show);
         let Some(mut source) = self.open_input(
@@ -84,9 +85,10 @@ impl Config {
         let Some((reading, kept, all_read)) = self.reported(sniffed, out, diag)? else {
             return Ok(None);
         };
-        let map = RefCell::new(OffsetMap::default());
         let bad = RefCell::new(VecDeque::new());
         let offsets = self.settings.json || self.style.byte_offset;
+        // Only where offsets are shown: a map is an allocation per input.
+        let map = offsets.then(|| RefCell::new(OffsetMap::default()));
         // The bytes read are the whole input: no read more (it would give 0).
         let rest = if all_read { 0 } else { u64::MAX };
         let mut transcoder;
@@ -98,7 +100,7 @@ impl Config {
         let feed = match (reading, source.regular_file()) {
             (Reading::Decoded(g), regular) => {
                 let skip = Reading::bom_len(g);
-                let map = offsets.then_some(&map);
+                let map = map.as_ref();
                 transcoder = match regular {
                     Some((file, len)) if len >= MAP_MIN => {
                         crate::mmap::on_shrink_say(PROGRAM, diag_name);
@@ -165,7 +167,7 @@ impl Config {
         let search =
             FileSearch::new(&self.settings, &self.matcher, sink, diag_name).starting_at(start);
         let search = match (reading, first) {
-            (Reading::Decoded(g), _) => search.decoded(g.encoding, offsets.then_some(&map), &bad),
+            (Reading::Decoded(g), _) => search.decoded(g.encoding, map.as_ref(), &bad),
             (_, Some((heap, data, ended))) => search.first_read(heap, data, ended),
             _ => search,
         };
@@ -205,18 +207,17 @@ impl Config {
     }
 
     /// `input`'s name as printed (`--label`'s or `(standard input)` for standard input) and
-    /// as its bytes in results (a path's own bytes, even where they are not UTF-8).
-    fn names<'i>(&self, input: &'i Input) -> (String, std::borrow::Cow<'i, [u8]>) {
-        let name = match (input, &self.label) {
-            (Input::Stdin { .. }, Some(l)) => l.clone(),
-            (Input::Stdin { .. }, None) => "(standard input)".to_string(),
-            (Input::Path(_), _) => input.name(),
-        };
-        let raw_name = match input {
-            Input::Path(p) => crate::input::os_bytes(p.as_os_str()),
-            Input::Stdin { .. } => name.clone().into_bytes().into(),
-        };
-        (name, raw_name)
+    /// as its bytes in results (a path's own bytes, even where they are not UTF-8); a path
+    /// that is UTF-8 is borrowed for both.
+    fn names<'i>(&'i self, input: &'i Input) -> (Cow<'i, str>, Cow<'i, [u8]>) {
+        match (input, &self.label) {
+            (Input::Path(p), _) => (p.to_string_lossy(), crate::input::os_bytes(p.as_os_str())),
+            (Input::Stdin { .. }, Some(l)) => (Cow::Borrowed(l), Cow::Borrowed(l.as_bytes())),
+            (Input::Stdin { .. }, None) => {
+                let name = "(standard input)";
+                (Cow::Borrowed(name), Cow::Borrowed(name.as_bytes()))
+            }
+        }
     }
 
     /// The answer for the whole of a large mapped file (`range`: from past a byte order

@@ -107,15 +107,15 @@ impl Printer {
             }
         }
         if s.line_number {
-            self.colored(Piece::Number, at.line.to_string().as_bytes());
+            self.colored(Piece::Number, decimal(at.line, &mut [0; 20]));
             self.sep(sep);
         }
         if let Some(c) = at.column {
-            self.colored(Piece::Number, c.to_string().as_bytes());
+            self.colored(Piece::Number, decimal(c, &mut [0; 20]));
             self.sep(sep);
         }
         if s.byte_offset {
-            self.colored(Piece::Number, at.offset.to_string().as_bytes());
+            self.colored(Piece::Number, decimal(at.offset, &mut [0; 20]));
             self.sep(sep);
         }
     }
@@ -219,7 +219,7 @@ impl Printer {
                 self.sep(b':');
             }
         }
-        self.buf.extend_from_slice(n.to_string().as_bytes());
+        self.buf.extend_from_slice(decimal(n, &mut [0; 20]));
         self.buf.push(b'\n');
         self.flush_to(out)
     }
@@ -229,6 +229,20 @@ impl Printer {
         self.colored(Piece::FileName, name);
         self.buf.push(if self.style.null { 0 } else { b'\n' });
         self.flush_to(out)
+    }
+}
+
+/// The decimal digits of `n`, written at the end of `buf` (line numbers, offsets and counts
+/// are printed for every line or input: no allocation for each).
+fn decimal(mut n: u64, buf: &mut [u8; 20]) -> &[u8] {
+    let mut i = buf.len();
+    loop {
+        i -= 1;
+        buf[i] = b'0' + (n % 10) as u8;
+        n /= 10;
+        if n == 0 {
+            return &buf[i..];
+        }
     }
 }
 
@@ -330,4 +344,27 @@ pub(super) fn replay(
     }
     out.write_all(&c.out[from..])?;
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    /// The digits are those `to_string` writes, at every length.
+    #[test]
+    fn decimal_writes_what_to_string_writes() {
+        let mut n = 1u64;
+        for k in 0..20 {
+            for m in [n - 1, n, n + 7, n.saturating_mul(9).saturating_add(8)] {
+                assert_eq!(
+                    super::decimal(m, &mut [0; 20]),
+                    m.to_string().as_bytes(),
+                    "{k}"
+                );
+            }
+            n = n.saturating_mul(10);
+        }
+        assert_eq!(
+            super::decimal(u64::MAX, &mut [0; 20]),
+            b"18446744073709551615"
+        );
+    }
 }

@@ -43,13 +43,16 @@ pub fn walk(
         // parsing each path back into components as `sort_by_file_name` does.
         .sort_by(|a, b| a.path().as_os_str().cmp(b.path().as_os_str()))
         .into_iter()
-        .filter_entry(|e| !e.file_type().is_dir() || filters.dir_ok(e.file_name()))
+        .filter_entry(|e| {
+            !e.file_type().is_dir() || !filters.names_dirs() || filters.dir_ok(e.file_name())
+        })
         .flat_map(move |r| match r {
             Ok(e) => {
                 // Regular files only: devices, FIFOs and sockets met by the walk are skipped
                 // unopened, as GNU grep does by default (grep.c: `skip_devices`, for a name
                 // not on the command line) and ripgrep does (a FIFO would block the walk).
-                let file = e.file_type().is_file() && filters.file_ok(e.file_name());
+                let file = e.file_type().is_file()
+                    && (!filters.names_files() || filters.file_ok(e.file_name()));
                 Walked::One(file.then(|| Found::File(shown(e.into_path()))))
             }
             // An entry a directory listing could not name is skipped.
