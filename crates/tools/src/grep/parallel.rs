@@ -17,7 +17,7 @@
 //! start another input while the inputs searched hold more than [`HELD`] bytes, unless that
 //! input is the next to be shown.
 
-use std::cell::RefCell;
+use std::cell::Cell;
 use std::collections::{BTreeMap, VecDeque};
 use std::io;
 use std::rc::Rc;
@@ -30,7 +30,7 @@ use super::config::Config;
 use super::job::{Entry, FileId, Job, Totals, Trouble};
 use super::printer::{Printer, replay};
 use super::sink::FileResult;
-use crate::capture::{Captured, Spill};
+use crate::capture::{Capture, Captured, Spill};
 use crate::diag::{Diag, ToolError};
 use crate::exit::Status;
 use crate::input::{Input, Root};
@@ -419,6 +419,14 @@ struct Worker<'s, 'c> {
 impl Worker<'_, '_> {
     fn run(self) {
         let mut printer = Printer::new(self.cfg.style);
+        let capture: Capture = Rc::default();
+        let spiller = Rc::new(Spiller {
+            shared: Arc::clone(&self.shared),
+            tx: self.tx.clone(),
+            me: self.me,
+            lines: self.lines,
+            kept: Cell::new(false),
+        });
         let send = || self.shared.send(self.me, &self.tx);
         // The output of the inputs in the batch, and when the first was added.
         let (mut bytes, mut since) = (0, Instant::now());
@@ -431,7 +439,12 @@ impl Worker<'_, '_> {
             if !go {
                 return;
             }
-            let done = self.search(i, (&input, root.as_deref()), show, &mut printer);
+            let done = self.search(
+                i,
+                (&input, root.as_deref()),
+                show,
+                (&mut printer, &capture, &spiller),
+            );
             // The kept parts are counted in `held` already.
             self.shared
                 .held
@@ -452,66 +465,27 @@ impl Worker<'_, '_> {
         send();
     }
 
-    /// Searches input `i` into memory. Its output is kept in parts of [`SPILL`] bytes while
-    /// the output held in all stays under [`KEEP`]; past that, the worker waits for the
-    /// input's turn and hands over its parts as they come (the kept ones first). With
-    /// `lines`, a part ends at each line: the input being shown is shown a line at a time.
+    /// Searches input `i` into memory, its output into `capture` (the worker's, emptied
+    /// again before it returns). Its output is kept in parts of [`SPILL`] bytes while the
+    /// output held in all stays under [`KEEP`]; past that, the worker waits for the input's
+    /// turn and hands over its parts as they come (the kept ones first). With `lines`, a
+    /// part ends at each line: the input being shown is shown a line at a time.
     fn search(
         &self,
         i: usize,
         (input, root): (&Input, Option<&Root>),
         show: bool,
-        printer: &mut Printer,
+        (printer, capture, spiller): (&mut Printer, &Capture, &Rc<Spiller>),
     ) -> Done {
-        let capture = Rc::new(RefCell::new(Captured::default()));
         let spill: Spill = {
-            let (shared, tx, me, lines) = (
-                Arc::clone(&self.shared),
-                self.tx.clone(),
-                self.me,
-                self.lines,
-            );
-            Box::new(move |c| {
-                // Not its turn, and room for it: kept, and the worker goes on (it would
-                // wait idle for every input before this one to be shown).
-                let len = c.len();
-                if shared.next.load(Ordering::Acquire) != i
-                    && shared.held.load(Ordering::Acquire) + len <= KEEP
-                {
-                    shared.held.fetch_add(len, Ordering::AcqRel);
-                    let mut kept = shared.kept();
-                    let early = kept.entry(i).or_default();
-                    // A line at a time (`lines`): joined into parts of up to SPILL bytes.
-                    let rest = match early.last_mut() {
-                        Some(last) if lines && last.len() + len <= SPILL => last.append(c).err(),
-                        _ => Some(c),
-                    };
-                    if let Some(mut c) = rest {
-                        c.out.shrink_to_fit();
-                        early.push(c);
-                    }
-                    return Ok(());
-                }
-                if !(shared.send(me, &tx) && shared.wait_for(i, false)) {
-                    return Err(io::Error::from(io::ErrorKind::BrokenPipe));
-                }
-                // Its turn: the parts kept (no longer held) first, those the showing thread
-                // has not taken.
-                let kept = shared.kept().remove(&i).unwrap_or_default();
-                shared.release(kept.iter().map(Captured::len).sum());
-                for part in kept.into_iter().chain([c]) {
-                    if tx.send(Msg::Part(i, part)).is_err() {
-                        return Err(io::Error::from(io::ErrorKind::BrokenPipe));
-                    }
-                }
-                Ok(())
-            })
+            let spiller = Rc::clone(spiller);
+            Box::new(move |c| spiller.spill(i, c))
         };
-        let mut out = Output::capturing(Rc::clone(&capture), SPILL, spill);
+        let mut out = Output::capturing(Rc::clone(capture), SPILL, spill);
         if self.lines {
             out.flush_lines();
         }
-        let mut diag = Diag::capturing(self.program, Rc::clone(&capture));
+        let mut diag = Diag::capturing(self.program, Rc::clone(capture));
         printer.printed_any = false;
         let job = Job {
             input,
@@ -527,12 +501,71 @@ impl Worker<'_, '_> {
         }
         drop(out);
         let captured = std::mem::take(&mut *capture.borrow_mut());
+        // Only an input that kept parts has an entry (the lock is shared by the workers).
+        let early = if spiller.kept.replace(false) {
+            self.shared.kept().remove(&i).unwrap_or_default()
+        } else {
+            Vec::new()
+        };
         Done {
-            early: self.shared.kept().remove(&i).unwrap_or_default(),
+            early,
             captured,
             result,
             status: diag.status(),
         }
+    }
+}
+
+/// What a worker's capturing outputs do with a full part of an input's output (one per
+/// worker: an input's output takes a counted reference to it, not to what it shares).
+struct Spiller {
+    shared: Arc<Shared>,
+    tx: Sender<Msg>,
+    /// The worker's queue.
+    me: usize,
+    lines: bool,
+    /// The input being searched kept parts (it has an entry in [`Shared::kept`]).
+    kept: Cell<bool>,
+}
+
+impl Spiller {
+    /// Part `c` of input `i`'s output: kept when it is not the input's turn and there is
+    /// room for it (the worker goes on; it would wait idle for every input before this one
+    /// to be shown), else handed over at the input's turn, after the parts kept.
+    fn spill(&self, i: usize, c: Captured) -> io::Result<()> {
+        let shared = &self.shared;
+        let len = c.len();
+        if shared.next.load(Ordering::Acquire) != i
+            && shared.held.load(Ordering::Acquire) + len <= KEEP
+        {
+            shared.held.fetch_add(len, Ordering::AcqRel);
+            let mut kept = shared.kept();
+            self.kept.set(true);
+            let early = kept.entry(i).or_default();
+            // A line at a time (`lines`): joined into parts of up to SPILL bytes.
+            let rest = match early.last_mut() {
+                Some(last) if self.lines && last.len() + len <= SPILL => last.append(c).err(),
+                _ => Some(c),
+            };
+            if let Some(mut c) = rest {
+                c.out.shrink_to_fit();
+                early.push(c);
+            }
+            return Ok(());
+        }
+        if !(shared.send(self.me, &self.tx) && shared.wait_for(i, false)) {
+            return Err(io::Error::from(io::ErrorKind::BrokenPipe));
+        }
+        // Its turn: the parts kept (no longer held) first, those the showing thread has not
+        // taken.
+        let kept = shared.kept().remove(&i).unwrap_or_default();
+        shared.release(kept.iter().map(Captured::len).sum());
+        for part in kept.into_iter().chain([c]) {
+            if self.tx.send(Msg::Part(i, part)).is_err() {
+                return Err(io::Error::from(io::ErrorKind::BrokenPipe));
+            }
+        }
+        Ok(())
     }
 }
 
