@@ -75,19 +75,24 @@ impl Counts {
     }
 
     /// Validates and counts the longest valid prefix of `rest` with kernel `k` (available),
-    /// and returns its length.
-    fn add_text(&mut self, k: Available, rest: &[u8]) -> usize {
+    /// and returns its length; `by_length` is not kept up (the kernel counts less) unless
+    /// `lengths`.
+    fn add_text(&mut self, k: Available, rest: &[u8], lengths: bool) -> usize {
         if let Some(n) = simd::probe(k, rest) {
             self.add_valid_with(k, &rest[..n]);
             return n;
         }
-        self.add_run(k, rest)
+        self.add_run(k, rest, lengths)
     }
 
     /// [`add_text`](Counts::add_text) without the probe, for a caller that has just probed.
-    fn add_run(&mut self, k: Available, rest: &[u8]) -> usize {
+    fn add_run(&mut self, k: Available, rest: &[u8], lengths: bool) -> usize {
         let mut acc = TextCounts::default();
-        let (n, counted) = simd::validate_and_count_with(k, rest, &mut acc);
+        let (n, counted) = if lengths {
+            simd::validate_and_count_with::<true>(k, rest, &mut acc)
+        } else {
+            simd::validate_and_count_with::<false>(k, rest, &mut acc)
+        };
         if counted <= n {
             self.add_acc(&acc, counted);
             self.add_valid_with(k, &rest[counted..n]);
@@ -96,7 +101,7 @@ impl Counts {
             // first bytes back out (counts are per byte, so they subtract).
             let mut over = TextCounts::default();
             scalar::count_valid(&rest[n..counted], &mut over);
-            acc -= over;
+            acc -= if lengths { over } else { over.lean() };
             self.add_acc(&acc, n);
         }
         n
@@ -155,7 +160,7 @@ impl AddAssign for Counts {
 /// ```
 #[must_use = "the counts are the only result"]
 pub fn count(bytes: &[u8]) -> Counts {
-    count_with(Available::active(), bytes)
+    count_with(Available::active(), bytes, true)
 }
 
 impl Kernel {
@@ -170,12 +175,13 @@ impl Kernel {
     /// ```
     #[must_use = "the counts are the only result (`None` if this kernel is not available)"]
     pub fn count(self, bytes: &[u8]) -> Option<Counts> {
-        Available::new(self).map(|k| count_with(k, bytes))
+        Available::new(self).map(|k| count_with(k, bytes, true))
     }
 }
 
-/// [`count`] with kernel `k`, a kernel this CPU can run.
-fn count_with(k: Available, bytes: &[u8]) -> Counts {
+/// [`count`] with kernel `k`, a kernel this CPU can run; `by_length` left as the kernels
+/// leave it (not the lengths) unless `lengths`.
+fn count_with(k: Available, bytes: &[u8], lengths: bool) -> Counts {
     let mut counts = Counts::default();
     let mut at = 0;
     // The kernel validates and counts text up to the next error; with a SIMD kernel, the dense
@@ -184,7 +190,7 @@ fn count_with(k: Available, bytes: &[u8]) -> Counts {
     let mut windows = simd::WindowCounts::default();
     let mut in_windows = 0;
     loop {
-        at += counts.add_run(k, &bytes[at..]);
+        at += counts.add_run(k, &bytes[at..], lengths);
         match simd::count_windows_with(k, bytes, at, &mut windows) {
             // Fewer than 64 bytes left, or the scalar kernel.
             Some(end) if end == at => break,
@@ -200,7 +206,7 @@ fn count_with(k: Available, bytes: &[u8]) -> Counts {
     let mut scan = ErrorScan::new();
     while at < bytes.len() {
         // A stretch of text, validated and counted in one pass.
-        at += counts.add_text(k, &bytes[at..]);
+        at += counts.add_text(k, &bytes[at..], lengths);
         if at == bytes.len() {
             break;
         }
@@ -232,10 +238,22 @@ fn count_with(k: Available, bytes: &[u8]) -> Counts {
 /// }
 /// assert_eq!(counter.finish(), count(input));
 /// ```
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug)]
 pub struct Counter {
     decoder: Decoder,
     counts: Counts,
+    /// Whether `counts.by_length` is kept (else it is zero when given out).
+    lengths: bool,
+}
+
+impl Default for Counter {
+    fn default() -> Counter {
+        Counter {
+            decoder: Decoder::default(),
+            counts: Counts::default(),
+            lengths: true,
+        }
+    }
 }
 
 impl Counter {
@@ -247,6 +265,30 @@ impl Counter {
     #[must_use = "a new counter does nothing until it is fed"]
     pub fn new() -> Counter {
         Counter::default()
+    }
+
+    /// A counter at the start of a stream that does not count sequence lengths: its
+    /// [`Counts::by_length`] is always zero, and every other count is [`Counter::new`]'s.
+    /// Valid text is counted with fewer instructions (one byte class a vector instead of
+    /// three), for a caller that shows no lengths.
+    ///
+    /// ```
+    /// use utf8_codec::{count, Counter};
+    ///
+    /// let input = ["Grüße, 世界\n".as_bytes(), b"\xF0\x9F"].concat();
+    /// let mut counter = Counter::without_lengths();
+    /// counter.update(&input);
+    /// let counts = counter.finish();
+    /// assert_eq!((counts.chars, counts.lines, counts.errors), (10, 1, 1));
+    /// assert_eq!(counts.by_length, [0; 4]);
+    /// assert_eq!(counts, utf8_codec::Counts { by_length: [0; 4], ..count(&input) });
+    /// ```
+    #[must_use = "a new counter does nothing until it is fed"]
+    pub fn without_lengths() -> Counter {
+        Counter {
+            lengths: false,
+            ..Counter::default()
+        }
     }
 
     /// Counts the next chunk, all but its last unit in one pass of the validation kernel. It
@@ -281,7 +323,7 @@ impl Counter {
         // chunk): as for whole input, except that a sequence cut by `last` is followed by a
         // byte that does not continue it there, not by the end.
         let last = scalar::unit_start_before(rest, 0, rest.len());
-        let mut part = count_with(Available::active(), &rest[..last]);
+        let mut part = count_with(Available::active(), &rest[..last], self.lengths);
         let end = ErrorKind::UnexpectedEnd.index();
         if part.by_kind[end] > 0 {
             // The unit that ends at `last`, a valid prefix followed by the byte at `last`.
@@ -326,7 +368,11 @@ impl Counter {
     /// ```
     #[must_use = "returns a value and changes nothing"]
     pub fn counts(&self) -> Counts {
-        self.counts
+        let mut counts = self.counts;
+        if !self.lengths {
+            counts.by_length = [0; 4];
+        }
+        counts
     }
 
     /// Ends the stream (held bytes become an `unexpected-end` error) and returns the counts.
@@ -356,6 +402,8 @@ impl Counter {
             self.counts.add_error(e.len(), e.kind());
             on_error(&e);
         }
-        core::mem::take(&mut self.counts)
+        let counts = self.counts();
+        self.counts = Counts::default();
+        counts
     }
 }

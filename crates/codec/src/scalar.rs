@@ -416,6 +416,25 @@ impl TextCounts {
         }
     }
 
+    /// The same counts without lengths, as the kernels count when lengths are not asked for:
+    /// every scalar value in `ascii` (only [`chars`](TextCounts::chars) and `newlines`
+    /// mean anything then).
+    #[inline(always)]
+    pub(crate) fn lean(self) -> TextCounts {
+        TextCounts::default().with_chars(self.chars(), self.newlines)
+    }
+
+    /// `chars` scalar values and `newlines` newlines without lengths (see
+    /// [`lean`](TextCounts::lean)).
+    #[inline(always)]
+    pub(crate) fn with_chars(self, chars: u64, newlines: u64) -> TextCounts {
+        TextCounts {
+            ascii: chars,
+            newlines,
+            ..self
+        }
+    }
+
     /// Scalar values: one per ASCII byte or lead.
     #[inline]
     pub(crate) fn chars(&self) -> u64 {

@@ -131,16 +131,20 @@ proptest! {
     fn counter_over_any_split_equals_count((v, cuts) in with_cuts()) {
         // `update` counts all but the last unit of a chunk in one pass; `update_with` goes
         // by the decoder's events: both must give the counts of the whole.
+        // A counter without lengths counts the rest alike.
         let mut counter = utf8_codec::Counter::new();
         let mut by_events = utf8_codec::Counter::new();
+        let mut lean = utf8_codec::Counter::without_lengths();
         let mut errors = 0;
         let mut start = 0;
         for &end in cuts.iter().chain(std::iter::once(&v.len())) {
             counter.update(&v[start..end]);
             by_events.update_with(&v[start..end], |_| errors += 1);
+            lean.update(&v[start..end]);
             start = end;
         }
         let whole = utf8_codec::count(&v);
+        prop_assert_eq!(lean.finish(), utf8_codec::Counts { by_length: [0; 4], ..whole });
         prop_assert_eq!(counter.finish(), whole);
         prop_assert_eq!(by_events.finish_with(|_| errors += 1), whole);
         prop_assert_eq!(errors, whole.errors);
@@ -349,6 +353,52 @@ fn long_repairs_agree_with_naive() {
                 got == naive_maximal(&v, |_| sub.to_string()),
                 "case {case}, {sub:?}"
             );
+        }
+    }
+}
+
+/// A counter without lengths (the kernel's leaner count, through the active kernel: CI runs
+/// this file with each) against `count`, on long runs of every script with a sequence or an
+/// error placed at every position around two block boundaries, and after 64 KiB of text.
+#[test]
+fn counter_without_lengths_counts_as_count_around_blocks() {
+    let check = |v: &[u8], what: &dyn std::fmt::Debug| {
+        let mut lean = utf8_codec::Counter::without_lengths();
+        lean.update(v);
+        let want = utf8_codec::Counts {
+            by_length: [0; 4],
+            ..utf8_codec::count(v)
+        };
+        assert_eq!(lean.finish(), want, "{what:?}");
+        assert_eq!(
+            want,
+            utf8_codec::Counts {
+                by_length: [0; 4],
+                ..naive_counts(v)
+            }
+        );
+    };
+    for fill in ["a", "é\n", "€", "😀", "日本\n", "Grüße, Привет, 你好 😀\n"] {
+        let run = fill.repeat(65_536 / fill.len() + 1);
+        for x in [
+            &b"\xE2\x82\xAC"[..],
+            b"\xF0\x9F\x98\x80",
+            b"\n",
+            b"\xE2\x82",
+            b"\xFF",
+            b"\xF0\x9F\x98",
+            b"\xC3",
+            b"\xED\xA0\x80",
+        ] {
+            for at in (56..=72).chain(120..=130) {
+                let mut v = fill.repeat(200).into_bytes();
+                v.truncate(192);
+                v[at..at + x.len()].copy_from_slice(x);
+                check(&v, &(fill, x, at));
+                let mut long = run.as_bytes()[..65_536].to_vec();
+                long.extend_from_slice(&v);
+                check(&long, &(fill, x, at, "after 64 KiB"));
+            }
         }
     }
 }

@@ -16,12 +16,13 @@ use crate::scalar::{self, TextCounts};
 #[inline(always)]
 pub(crate) unsafe fn valid_up_to<V: Vector>(bytes: &[u8]) -> usize {
     // SAFETY: the caller's contract.
-    unsafe { validate_and_count::<V, false>(bytes, &mut TextCounts::default()).0 }
+    unsafe { validate_and_count::<V, false, false>(bytes, &mut TextCounts::default()).0 }
 }
 
 /// Validation and, with `COUNT`, counting in the same pass: returns the length of the longest
 /// valid prefix and the length `c` of the prefix whose counts were added to `acc`
-/// (as [`scalar::count_valid`] counts); `c` is a block
+/// (as [`scalar::count_valid`] counts, or without `LENGTHS` as [`TextCounts::lean`] puts
+/// them: fewer compares a vector); `c` is a block
 /// boundary within 3 bytes of the valid length, either side of it (a block can end inside a
 /// sequence that turns out to be an error).
 ///
@@ -29,7 +30,7 @@ pub(crate) unsafe fn valid_up_to<V: Vector>(bytes: &[u8]) -> usize {
 ///
 /// Only on a CPU with `V`'s ISA.
 #[inline(always)]
-pub(crate) unsafe fn validate_and_count<V: Vector, const COUNT: bool>(
+pub(crate) unsafe fn validate_and_count<V: Vector, const COUNT: bool, const LENGTHS: bool>(
     bytes: &[u8],
     acc: &mut TextCounts,
 ) -> (usize, usize) {
@@ -40,7 +41,7 @@ pub(crate) unsafe fn validate_and_count<V: Vector, const COUNT: bool>(
         let t = Tables::<V>::new();
         let ptr = bytes.as_ptr();
         let mut c = Cursor::at(&t, 0);
-        let mut counts = Count::<V, COUNT>::new();
+        let mut counts = Count::<V, COUNT, LENGTHS>::new();
         blocks(&t, ptr, bytes.len(), &mut c, &mut counts);
         let Cursor {
             o,
@@ -84,7 +85,12 @@ pub(crate) unsafe fn validate_and_count<V: Vector, const COUNT: bool>(
             .rev()
             .find(|&q| !scalar::is_continuation(bytes[q]))
             .unwrap_or(o);
-        if COUNT {
+        if COUNT && !LENGTHS {
+            // Non-continuation bytes and newlines: the bytes from `p` to `o` count as they
+            // are, as below.
+            let [chars, _, _, lines] = totals;
+            *acc += TextCounts::default().with_chars(chars, lines);
+        } else if COUNT {
             let [ge_c0, ge_e0, ge_f0, lines] = totals;
             // Every unit before `p` is a valid sequence (it ends in a block that passed), and
             // a lead of 2, 3 or 4 bytes (>= C0, >= E0, >= F0) brings 1, 2 or 3 continuation
@@ -122,7 +128,10 @@ pub(crate) unsafe fn validate_and_count<V: Vector, const COUNT: bool>(
                         (span(err, o), false)
                     };
                     let lead = m.lead.map(|l| l & range);
-                    let d = TextCounts::of_masks(m.ascii & range, lead, m.newlines & range);
+                    let mut d = TextCounts::of_masks(m.ascii & range, lead, m.newlines & range);
+                    if !LENGTHS {
+                        d = d.lean();
+                    }
                     if add {
                         *acc += d;
                     } else {
@@ -140,9 +149,10 @@ pub(crate) unsafe fn validate_and_count<V: Vector, const COUNT: bool>(
 
 /// The [`Visit`] of [`validate_and_count`]: with `COUNT`, the counts of each block, kept
 /// until it is known to be valid (a block that fails is counted by the dense scanner).
-struct Count<V, const COUNT: bool> {
-    /// Counts of the blocks known to be valid (bytes >= C0, >= E0, >= F0, newlines), in
-    /// registers; `acc` is written once at the end.
+struct Count<V, const COUNT: bool, const LENGTHS: bool> {
+    /// Counts of the blocks known to be valid (bytes >= C0, >= E0, >= F0, newlines; without
+    /// `LENGTHS`, bytes that are not continuations and newlines), in registers; `acc` is
+    /// written once at the end.
     totals: [u64; 4],
     /// The same of the block being checked. (Its non-ASCII bytes follow from the leads.)
     block: [u32; 4],
@@ -153,7 +163,7 @@ struct Count<V, const COUNT: bool> {
     newline: V,
 }
 
-impl<V: Vector, const COUNT: bool> Count<V, COUNT> {
+impl<V: Vector, const COUNT: bool, const LENGTHS: bool> Count<V, COUNT, LENGTHS> {
     /// Nothing counted.
     ///
     /// # Safety
@@ -175,7 +185,7 @@ impl<V: Vector, const COUNT: bool> Count<V, COUNT> {
     }
 }
 
-impl<V: Vector, const COUNT: bool> Visit<V> for Count<V, COUNT> {
+impl<V: Vector, const COUNT: bool, const LENGTHS: bool> Visit<V> for Count<V, COUNT, LENGTHS> {
     // Measured slower with AVX2 on mixed-script text (and no faster on ASCII): an ASCII
     // block costs a compare and a popcount here, a checked one four more of each.
     const STREAKS: bool = !COUNT;
@@ -183,6 +193,9 @@ impl<V: Vector, const COUNT: bool> Visit<V> for Count<V, COUNT> {
     #[inline(always)]
     unsafe fn ascii(&mut self, block: *const u8) {
         if COUNT {
+            if !LENGTHS {
+                self.totals[0] += BLOCK as u64;
+            }
             let mut k = 0;
             while k < BLOCK {
                 // SAFETY: V's ISA and `block .. block + 64` readable (the trait's contract).
@@ -195,7 +208,13 @@ impl<V: Vector, const COUNT: bool> Visit<V> for Count<V, COUNT> {
 
     #[inline(always)]
     unsafe fn vector(&mut self, input: V) {
-        if COUNT {
+        if COUNT && !LENGTHS {
+            // SAFETY: as below. Signed compare: bytes above 0xBF as i8 (ASCII and leads).
+            unsafe {
+                self.block[0] += input.signed_gt(self.bf).high_bit_mask().count_ones();
+                self.block[3] += input.eq(self.newline).high_bit_mask().count_ones();
+            }
+        } else if COUNT {
             // SAFETY: V's ISA (the trait's contract); register operations only. Signed
             // compares: non-ASCII bytes are negative, so mask out ASCII.
             unsafe {

@@ -368,9 +368,10 @@ pub(crate) fn count_windows_with(
 
 /// Validates `bytes` and counts its valid prefix in the same pass with kernel `k`: the valid
 /// length and the length `c` of the prefix whose counts were added to `acc`, within 3 bytes
-/// of the valid length, either side. The scalar kernel counts nothing (`c` is 0).
+/// of the valid length, either side; without `LENGTHS`, as [`TextCounts::lean`] puts them.
+/// The scalar kernel counts nothing (`c` is 0).
 #[inline]
-pub(crate) fn validate_and_count_with(
+pub(crate) fn validate_and_count_with<const LENGTHS: bool>(
     k: Available,
     bytes: &[u8],
     acc: &mut TextCounts,
@@ -378,15 +379,19 @@ pub(crate) fn validate_and_count_with(
     match k.0 {
         #[cfg(target_arch = "x86_64")]
         // SAFETY: `k` is available (an `Available` is the proof).
-        Kernel::Avx512 => unsafe { x86_64::vectors::validate_and_count_avx512(bytes, acc) },
+        Kernel::Avx512 => unsafe {
+            x86_64::vectors::validate_and_count_avx512::<LENGTHS>(bytes, acc)
+        },
         #[cfg(target_arch = "x86_64")]
         // SAFETY: `k` is available (an `Available` is the proof).
-        Kernel::Avx2 => unsafe { x86_64::vectors::validate_and_count_avx2(bytes, acc) },
+        Kernel::Avx2 => unsafe { x86_64::vectors::validate_and_count_avx2::<LENGTHS>(bytes, acc) },
         #[cfg(target_arch = "x86_64")]
         // SAFETY: as above.
-        Kernel::Sse42 => unsafe { x86_64::vectors::validate_and_count_sse42(bytes, acc) },
+        Kernel::Sse42 => unsafe {
+            x86_64::vectors::validate_and_count_sse42::<LENGTHS>(bytes, acc)
+        },
         #[cfg(all(target_arch = "aarch64", target_feature = "neon"))]
-        Kernel::Neon => aarch64::validate_and_count_neon(bytes, acc),
+        Kernel::Neon => aarch64::validate_and_count_neon::<LENGTHS>(bytes, acc),
         _ => (scalar::valid_up_to(bytes), 0),
     }
 }

@@ -38,7 +38,9 @@ fn decoded(reading: Reading, mut reader: impl Read, mode: Mode) -> io::Result<Ta
             let mut t = tally::count_reader(&mut text, mode, None)?;
             // Each malformed sequence was decoded as one U+FFFD.
             t.counts.chars -= text.errors();
-            t.counts.by_length[2] -= text.errors();
+            if mode.lengths {
+                t.counts.by_length[2] -= text.errors();
+            }
             t.counts.errors += text.errors();
             t.counts.bytes = text.bytes_read();
             t
@@ -132,6 +134,7 @@ impl Config {
             counts: !(self.columns.words && self.columns.count() == 1)
                 || self.histogram
                 || self.json,
+            lengths: self.histogram,
         };
         let mut total = Tally::default();
         let n = self.each_input(inputs, out, diag, |input, _, out, diag| {

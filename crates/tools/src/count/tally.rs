@@ -155,6 +155,8 @@ pub(crate) struct Mode {
     pub words: bool,
     /// Whether anything but words is needed (`-w` alone reads for words only).
     pub counts: bool,
+    /// Whether sequences by length are needed (`--histogram`); the codec counts less without.
+    pub lengths: bool,
 }
 
 /// Counts everything `reader` yields. `next_byte` is the byte that follows in the whole
@@ -211,7 +213,11 @@ impl Counting {
             mode,
             tally: Tally::default(),
             fast: mode.engine == Engine::Scalar && !mode.line_stats && !mode.widths,
-            counter: Counter::new(),
+            counter: if mode.lengths {
+                Counter::new()
+            } else {
+                Counter::without_lengths()
+            },
             scanner: Scanner::new(mode.engine),
             words: WordCounter::new(),
         }

@@ -71,10 +71,14 @@ pub(crate) fn dense_neon(block: &[u8; 64]) -> DenseMasks {
     unsafe { generic::dense::<Neon>(block.as_ptr()) }
 }
 
-/// Validates and counts in one pass (see [`counting::validate_and_count`]).
-pub(crate) fn validate_and_count_neon(bytes: &[u8], acc: &mut TextCounts) -> (usize, usize) {
+/// Validates and counts in one pass, lengths too with `LENGTHS` (see
+/// [`counting::validate_and_count`]).
+pub(crate) fn validate_and_count_neon<const LENGTHS: bool>(
+    bytes: &[u8],
+    acc: &mut TextCounts,
+) -> (usize, usize) {
     // SAFETY: NEON is enabled at compile time.
-    unsafe { counting::validate_and_count::<Neon, true>(bytes, acc) }
+    unsafe { counting::validate_and_count::<Neon, true, LENGTHS>(bytes, acc) }
 }
 
 /// The dense scanner's windows, counted (see [`counting::count_windows`]).
