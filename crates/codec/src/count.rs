@@ -238,12 +238,23 @@ fn count_with(k: Available, bytes: &[u8], lengths: bool) -> Counts {
 /// }
 /// assert_eq!(counter.finish(), count(input));
 /// ```
-#[derive(Clone, Debug)]
+#[derive(Clone)]
 pub struct Counter {
     decoder: Decoder,
     counts: Counts,
     /// Whether `counts.by_length` is kept (else it is zero when given out).
     lengths: bool,
+}
+
+impl core::fmt::Debug for Counter {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        // The counts as given out (without lengths, `by_length` is not kept up inside).
+        f.debug_struct("Counter")
+            .field("decoder", &self.decoder)
+            .field("counts", &self.counts())
+            .field("lengths", &self.lengths)
+            .finish()
+    }
 }
 
 impl Default for Counter {

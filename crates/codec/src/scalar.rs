@@ -390,7 +390,8 @@ pub(crate) fn unit_start_before(bytes: &[u8], front: usize, end: usize) -> usize
 /// be subtracted.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub(crate) struct TextCounts {
-    /// ASCII bytes (one-byte scalar values).
+    /// ASCII bytes (one-byte scalar values); in counts without lengths, every scalar value
+    /// (see [`lean`](TextCounts::lean)).
     pub(crate) ascii: u64,
     /// Leads of two-byte sequences.
     pub(crate) lead2: u64,
@@ -421,17 +422,17 @@ impl TextCounts {
     /// mean anything then).
     #[inline(always)]
     pub(crate) fn lean(self) -> TextCounts {
-        TextCounts::default().with_chars(self.chars(), self.newlines)
+        TextCounts::without_lengths(self.chars(), self.newlines)
     }
 
     /// `chars` scalar values and `newlines` newlines without lengths (see
     /// [`lean`](TextCounts::lean)).
     #[inline(always)]
-    pub(crate) fn with_chars(self, chars: u64, newlines: u64) -> TextCounts {
+    pub(crate) fn without_lengths(chars: u64, newlines: u64) -> TextCounts {
         TextCounts {
             ascii: chars,
             newlines,
-            ..self
+            ..TextCounts::default()
         }
     }
 

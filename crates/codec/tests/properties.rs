@@ -359,7 +359,9 @@ fn long_repairs_agree_with_naive() {
 
 /// A counter without lengths (the kernel's leaner count, through the active kernel: CI runs
 /// this file with each) against `count`, on long runs of every script with a sequence or an
-/// error placed at every position around two block boundaries, and after 64 KiB of text.
+/// error placed at every position around two block boundaries, and after 64 KiB of text; and
+/// the same cut at every length around the boundaries (a block that ends inside a sequence
+/// the end cuts short: the count taken back from a block that ran past the valid prefix).
 #[test]
 fn counter_without_lengths_counts_as_count_around_blocks() {
     let check = |v: &[u8], what: &dyn std::fmt::Debug| {
@@ -395,6 +397,9 @@ fn counter_without_lengths_counts_as_count_around_blocks() {
                 v.truncate(192);
                 v[at..at + x.len()].copy_from_slice(x);
                 check(&v, &(fill, x, at));
+                for k in (60..=70).chain(124..=134) {
+                    check(&v[..k], &(fill, x, at, k));
+                }
                 let mut long = run.as_bytes()[..65_536].to_vec();
                 long.extend_from_slice(&v);
                 check(&long, &(fill, x, at, "after 64 KiB"));

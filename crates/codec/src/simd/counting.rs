@@ -89,7 +89,7 @@ pub(crate) unsafe fn validate_and_count<V: Vector, const COUNT: bool, const LENG
             // Non-continuation bytes and newlines: the bytes from `p` to `o` count as they
             // are, as below.
             let [chars, _, _, lines] = totals;
-            *acc += TextCounts::default().with_chars(chars, lines);
+            *acc += TextCounts::without_lengths(chars, lines);
         } else if COUNT {
             let [ge_c0, ge_e0, ge_f0, lines] = totals;
             // Every unit before `p` is a valid sequence (it ends in a block that passed), and
@@ -154,7 +154,8 @@ struct Count<V, const COUNT: bool, const LENGTHS: bool> {
     /// `LENGTHS`, bytes that are not continuations and newlines), in registers; `acc` is
     /// written once at the end.
     totals: [u64; 4],
-    /// The same of the block being checked. (Its non-ASCII bytes follow from the leads.)
+    /// The same of the block being checked. (With `LENGTHS`, its non-ASCII bytes follow
+    /// from the leads.)
     block: [u32; 4],
     /// 0xBF, 0xDF, 0xEF, newline in every byte.
     bf: V,
