@@ -496,6 +496,10 @@ fn words_with(k: Available, w: &mut Words, bytes: &[u8], last: bool) -> usize {
     let mut others = [0u64; BATCH];
     // A run without a printable character so far reaches the end of `bytes`: no word is open.
     let mut dangling = false;
+    // The offsets of a batch's doubtful run starts (up to four a block; set before they are
+    // read, so made once: zeroing them per batch was a memset call each).
+    let mut doubtful = [0u32; 4 * BATCH];
+    let mut sure = [0u16; 4 * BATCH / 16];
     loop {
         let n = (bytes.len().saturating_sub(p + 2) / 64).min(BATCH);
         if n == 0 || !simd::word_blocks_with(k, bytes, p, &mut st, &mut others[..n]) {
@@ -518,7 +522,6 @@ fn words_with(k: Available, w: &mut Words, bytes: &[u8], last: bool) -> usize {
             .iter()
             .enumerate()
             .fold(0u32, |acc, (b, &o)| acc | u32::from(o != 0) << b);
-        let mut doubtful = [0u32; 4 * BATCH];
         let mut len = 0;
         while busy != 0 {
             let b = busy.trailing_zeros() as usize;
@@ -535,14 +538,12 @@ fn words_with(k: Available, w: &mut Words, bytes: &[u8], last: bool) -> usize {
                 m &= m - 1;
             }
         }
-        let doubtful = &doubtful[..len];
+        let batch = &doubtful[..len];
         // The first characters 16 at a time where the kernel has a vector test of them and
         // there are enough of them to pay for its setup: where the kernel's tables cover
         // most of a text (the VBMI kernel on the bench's mixed text: one or two a batch, flags)
         // one at a time is faster.
-        let mut sure = [0u16; 4 * BATCH / 16];
-        if len > VECTOR_MIN && simd::surely_words_with(k, bytes, p, doubtful, &WORD_BITS, &mut sure)
-        {
+        if len > VECTOR_MIN && simd::surely_words_with(k, bytes, p, batch, &WORD_BITS, &mut sure) {
             for (c, &vouched) in sure.iter().enumerate().take(len.div_ceil(16)) {
                 let lanes = (len - 16 * c).min(16);
                 let mut unsure = !vouched & (u32::MAX >> (32 - lanes)) as u16;
@@ -553,7 +554,7 @@ fn words_with(k: Available, w: &mut Words, bytes: &[u8], last: bool) -> usize {
                 }
             }
         } else {
-            for &at in doubtful {
+            for &at in batch {
                 take_back(&mut st, &mut dangling, bytes, p + at as usize, last);
             }
         }
