@@ -8,7 +8,8 @@
 //!    (default 256) of lines of words in Latin, Cyrillic, CJK and emoji with seven lines
 //!    holding `zebra_needle` and seven holding `東京都`; the same with an invalid sequence
 //!    about every 2 KiB; and 4×N MiB (the first file four times over) for `--threads`.
-//! 3. Per comparison, reads its input once (page cache), runs every command once as a warmup,
+//! 3. Per comparison, reads its input once (page cache; a file of 4 MiB or more is dropped from
+//!    it and read back first, [`corpus::warm`]), runs every command once as a warmup,
 //!    then `--runs` rounds (default 5) of every command in turn, and takes the median wall
 //!    time and the largest peak RSS. Each command runs under this binary's hidden
 //!    `__measure` task, which spawns it, times it and reads its peak RSS with

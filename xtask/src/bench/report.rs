@@ -237,8 +237,11 @@ pub fn section(r: &Run) -> String {
     );
     let _ = writeln!(
         w,
-        "Each command: one warmup, then {} runs alternating with the other commands of its \
-         table; the median wall time, and the largest peak RSS (`getrusage` of the child). Every \
+        "Each table's input is first read into the page cache; a file of 4 MiB or more (one \
+         the binaries map) is dropped from it first (`sync -d`, `dd iflag=nocache count=0`) and \
+         read back from the disk, so that its pages are those of a file read from disk whatever \
+         state earlier runs or the kernel's reclaim left. Each command: one warmup, then {} \
+         runs alternating with the other commands of its table; the median wall time, and the largest peak RSS (`getrusage` of the child). Every \
          command runs with `LC_ALL=C.UTF-8`, in the bench directory; standard output goes to a \
          pipe that is read to the end, or to a file for the repairs, never to `/dev/null`. The \
          outputs are checked: counts against the generator's, matches against each other, repairs \
