@@ -5,7 +5,7 @@
 //! block once checked). Each ends its input (the tail under a block, a block that failed) in
 //! its own way.
 
-use super::generic::{Tables, Vector, check};
+use super::generic::{Tables, Vector, check, check3};
 
 /// Bytes per block: the unit every kernel's loop checks (and the dense scanner reads) at a
 /// time, whatever its vector width.
@@ -130,6 +130,11 @@ impl<V: Vector> Cursor<V> {
 /// many blocks (validation of mixed-script text about 17% faster with AVX-512, 5% with
 /// AVX2), and in ASCII text with a few other characters here and there nothing changes.
 ///
+/// A block at 3 or more bytes from `ptr` is checked with the 3 bytes before it loaded from
+/// `ptr`'s buffer, not taken from `c.prev`: a caller that starts at such a `c.o` must have
+/// there the bytes `c.prev` ends with, or ASCII where `c.prev` is zero (all ASCII bytes
+/// before a block check alike).
+///
 /// # Safety
 ///
 /// Only on a CPU with `V`'s ISA; `ptr..ptr + len` readable; `c.o <= len`.
@@ -153,9 +158,10 @@ pub(crate) unsafe fn blocks<V: Vector, S: Visit<V>>(
     // Blocks checked in full after the next test that finds text that is not ASCII, if it
     // is at `run_end`, where the last such run ended.
     let (mut streak, mut run_end) = (0u32, usize::MAX);
-    // SAFETY: V's ISA (the caller's contract). Every load reads `n` bytes at `ptr + o + k`
-    // with `o + k + n <= o + BLOCK <= len`; a prefetch reads nothing (its address may be past
-    // the end: `wrapping_add` computes it without claiming it is in bounds).
+    // SAFETY: V's ISA (the caller's contract). Every load reads `n` bytes at `ptr + o + k - d`
+    // with `d <= 3`, `d <= o` (`d > 0` only where `o >= 3`) and `o + k + n <= o + BLOCK <=
+    // len`; a prefetch reads nothing (its address may be past the end: `wrapping_add`
+    // computes it without claiming it is in bounds).
     unsafe {
         while o < ends {
             // The blocks from `o` to `stop` are checked in full, untested.
@@ -197,12 +203,30 @@ pub(crate) unsafe fn blocks<V: Vector, S: Visit<V>>(
                     error = t.zero;
                 }
                 let mut k = 0;
-                while k < BLOCK {
-                    let input = V::load(ptr.add(o + k));
-                    error = error.or(check(t, input, prev));
-                    visit.vector(input);
-                    prev = input;
-                    k += n;
+                if o < 3 {
+                    // Nothing readable before the block: the bytes before each vector from
+                    // `prev` and the vector before it.
+                    while k < BLOCK {
+                        let input = V::load(ptr.add(o + k));
+                        error = error.or(check(t, input, prev));
+                        visit.vector(input);
+                        prev = input;
+                        k += n;
+                    }
+                } else {
+                    // The bytes before each vector loaded as they are, 1, 2 and 3 bytes back:
+                    // three loads (which this loop's ALU work leaves room for) in place of the
+                    // shifts that build them from `prev` (four operations a vector with AVX2).
+                    while k < BLOCK {
+                        let at = ptr.add(o + k);
+                        let input = V::load(at);
+                        let (p1, p2, p3) =
+                            (V::load(at.sub(1)), V::load(at.sub(2)), V::load(at.sub(3)));
+                        error = error.or(check3(t, input, p1, p2, p3));
+                        visit.vector(input);
+                        prev = input;
+                        k += n;
+                    }
                 }
                 if !S::BASIC {
                     if error.any() {
