@@ -130,8 +130,8 @@ impl<V: Vector> Cursor<V> {
 /// many blocks (validation of mixed-script text about 17% faster with AVX-512, 5% with
 /// AVX2), and in ASCII text with a few other characters here and there nothing changes.
 ///
-/// A block at 3 or more bytes from `ptr` is checked with the 3 bytes before it loaded from
-/// `ptr`'s buffer, not taken from `c.prev`: a caller that starts at such a `c.o` must have
+/// With [`Vector::PREV_LOADS`], a block at 3 or more bytes from `ptr` is checked with the 3
+/// bytes before it loaded from `ptr`'s buffer, not taken from `c.prev`: a caller that starts at such a `c.o` must have
 /// there the bytes `c.prev` ends with, or ASCII where `c.prev` is zero (all ASCII bytes
 /// before a block check alike).
 ///
@@ -203,9 +203,9 @@ pub(crate) unsafe fn blocks<V: Vector, S: Visit<V>>(
                     error = t.zero;
                 }
                 let mut k = 0;
-                if o < 3 {
-                    // Nothing readable before the block: the bytes before each vector from
-                    // `prev` and the vector before it.
+                if !V::PREV_LOADS || o < 3 {
+                    // The bytes before each vector from `prev` and the vector before it
+                    // (nothing readable before a block at the start).
                     while k < BLOCK {
                         let input = V::load(ptr.add(o + k));
                         error = error.or(check(t, input, prev));

@@ -18,6 +18,12 @@
 pub(crate) trait Vector: Copy {
     /// Bytes per vector (16, 32 or 64); 64 must be a multiple.
     const LANES: usize;
+    /// Whether the block loop loads the bytes before a vector from memory (1, 2 and 3 bytes
+    /// back) rather than shifting them in from the vector before: on x86-64, where the
+    /// shifts take the ALU ports the lookup algorithm needs (AVX2: a permute and three
+    /// `vpalignr` a vector) and loads have ports of their own; not with NEON, whose `ext`
+    /// is one instruction each (the loop's instructions are counted against simdutf8's).
+    const PREV_LOADS: bool;
     /// All bytes `b`.
     unsafe fn splat(b: u8) -> Self;
     /// A 16-byte table repeated in every 128-bit lane.

@@ -23,6 +23,7 @@ static BIT_WEIGHTS: [u8; 16] = [1, 2, 4, 8, 16, 32, 64, 128, 1, 2, 4, 8, 16, 32,
 // doc), so every register operation is available; loads are the caller's contract.
 impl Vector for Neon {
     const LANES: usize = 16;
+    const PREV_LOADS: bool = false;
     #[inline(always)]
     unsafe fn splat(b: u8) -> Self {
         // SAFETY: NEON register operation.

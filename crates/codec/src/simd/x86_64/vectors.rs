@@ -20,6 +20,7 @@ pub(crate) struct Sse(pub(crate) __m128i);
 // contract.
 impl Vector for Sse {
     const LANES: usize = 16;
+    const PREV_LOADS: bool = true;
     #[inline(always)]
     unsafe fn splat(b: u8) -> Self {
         // SAFETY: SSE2 is baseline on x86_64.
@@ -138,6 +139,7 @@ pub(crate) struct Avx2(__m256i);
 // Every method is only called from the AVX2 entry points, which run only on CPUs with AVX2.
 impl Vector for Avx2 {
     const LANES: usize = 32;
+    const PREV_LOADS: bool = true;
     #[inline(always)]
     unsafe fn splat(b: u8) -> Self {
         // SAFETY: AVX2 checked by the entry point's caller.
@@ -250,6 +252,7 @@ pub(crate) struct Avx512(__m512i);
 // AVX-512F and AVX-512BW.
 impl Vector for Avx512 {
     const LANES: usize = 64;
+    const PREV_LOADS: bool = true;
     #[inline(always)]
     unsafe fn splat(b: u8) -> Self {
         // SAFETY: AVX-512F checked by the entry point's caller.
