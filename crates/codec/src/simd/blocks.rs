@@ -131,9 +131,9 @@ impl<V: Vector> Cursor<V> {
 /// AVX2), and in ASCII text with a few other characters here and there nothing changes.
 ///
 /// With [`Vector::PREV_LOADS`], a block at 3 or more bytes from `ptr` is checked with the 3
-/// bytes before it loaded from `ptr`'s buffer, not taken from `c.prev`: a caller that starts at such a `c.o` must have
-/// there the bytes `c.prev` ends with, or ASCII where `c.prev` is zero (all ASCII bytes
-/// before a block check alike).
+/// bytes before it loaded from `ptr`'s buffer, not taken from `c.prev`: a caller that starts
+/// at such a `c.o` must have there the bytes `c.prev` ends with, or ASCII bytes where those
+/// are ASCII or `c.prev` is zero (all ASCII bytes before a block check alike).
 ///
 /// # Safety
 ///

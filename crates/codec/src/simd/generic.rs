@@ -213,9 +213,8 @@ pub(crate) unsafe fn check<V: Vector>(t: &Tables<V>, input: V, prev: V) -> V {
     }
 }
 
-/// [`check`] given the vectors that start 1, 2 and 3 bytes before `input`: for a vector
-/// loaded at an offset that is no multiple of the vector width, whose bytes before are
-/// loaded from memory as they are.
+/// [`check`] given the vectors that start 1, 2 and 3 bytes before `input`, loaded from memory
+/// as they are (the block loop's vectors on x86-64, the overlapping tail of `lean.rs`).
 ///
 /// # Safety
 ///
