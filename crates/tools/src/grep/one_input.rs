@@ -85,6 +85,36 @@ impl Config {
         let Some((reading, kept, all_read)) = self.reported(sniffed, out, diag)? else {
             return Ok(None);
         };
+        let sniffed = Sniffed {
+            source: &mut source,
+            reading,
+            kept,
+            all_read,
+            whole,
+            stdin_start,
+        };
+        self.search_sniffed(sniffed, (&name, &raw_name, diag_name), out, diag, printer)
+    }
+
+    /// [`search_input`](Config::search_input) past the input's first bytes (`s`, read to
+    /// tell its encoding): the search of the rest, mapped or read, decoded or not, split
+    /// across threads where it is worth it.
+    fn search_sniffed(
+        &self,
+        s: Sniffed<'_>,
+        (name, raw_name, diag_name): (&str, &[u8], &str),
+        out: &mut Output,
+        diag: &mut Diag,
+        printer: &mut Printer,
+    ) -> Result<Option<FileResult>, ToolError> {
+        let Sniffed {
+            source,
+            reading,
+            kept,
+            all_read,
+            whole,
+            stdin_start,
+        } = s;
         let bad = RefCell::new(VecDeque::new());
         let offsets = self.settings.json || self.style.byte_offset;
         // Only where offsets are shown: a map is an allocation per input.
@@ -110,9 +140,12 @@ impl Config {
                         }
                         Transcoder::mapped(file, g.encoding, skip, map)
                     }
-                    _ => {
-                        Transcoder::new(kept.chain((&mut source).take(rest)), g.encoding, skip, map)
-                    }
+                    _ => Transcoder::new(
+                        kept.chain((&mut *source).take(rest)),
+                        g.encoding,
+                        skip,
+                        map,
+                    ),
                 };
                 if self.settings.report.is_some() {
                     transcoder = transcoder.reporting(&bad);
@@ -127,7 +160,7 @@ impl Config {
                         out: &mut *out,
                         diag: &mut *diag,
                         printer: &mut *printer,
-                        names: (&name, &raw_name),
+                        names: (name, raw_name),
                     };
                     split = self.split(file, (skip, len), None, diag_name, Some(shown));
                 }
@@ -144,7 +177,7 @@ impl Config {
                     held.start + skip..held.end,
                     all_read || source.ended(),
                 ));
-                Feed::Read(&mut source)
+                Feed::Read(&mut *source)
             }
         };
         let Some(split) = self.reported(split, out, diag)? else {
@@ -156,7 +189,7 @@ impl Config {
                 diag,
                 name: diag_name,
             },
-            (printer, &name, &raw_name),
+            (printer, name, raw_name),
             reading.guess(),
         );
         let sink = sink.as_dyn();
@@ -450,4 +483,20 @@ fn stdin_position(to: Option<u64>) -> Option<u64> {
 #[cfg(not(unix))]
 fn stdin_position(_: Option<u64>) -> Option<u64> {
     None
+}
+
+/// An input whose first bytes were read to tell its encoding, as [`Config::search_sniffed`]
+/// searches it.
+struct Sniffed<'s> {
+    source: &'s mut Source,
+    /// What the first bytes say the input is.
+    reading: Reading,
+    /// The bytes read so far.
+    kept: crate::transcode::Kept,
+    /// Whether they are the whole input.
+    all_read: bool,
+    /// Whether the answer is one for the whole input (it may be split across threads).
+    whole: bool,
+    /// Where a seekable standard input searched with `-m` started.
+    stdin_start: Option<u64>,
 }
