@@ -9,6 +9,7 @@ use std::process::{Command, Stdio};
 use std::time::Instant;
 
 use utf8_testkit::Rng;
+use utf8_tools::mmap::MAP_MIN;
 
 use crate::workspace::Result;
 
@@ -360,21 +361,17 @@ pub fn corpora(
     })
 }
 
-/// Files at least this large (those the binaries map) are put in the page cache afresh by
-/// [`warm`].
-const AFRESH: u64 = 4 << 20;
-
 /// Reads a file to the end, so that it sits in the page cache before the clock starts.
 ///
-/// A file of [`AFRESH`] bytes or more is first written back and dropped from the page cache
-/// (coreutils' `sync -d` and `dd iflag=nocache count=0`, where they work), then read: its
-/// pages are then the kernel's readahead of a file read from disk, in large folios, whatever
+/// A file the binaries map ([`MAP_MIN`] bytes or more) is first written back and dropped from
+/// the page cache (coreutils' `sync -d` and `dd iflag=nocache count=0`, where they work), then
+/// read: its pages are then the kernel's readahead of a file read from disk, in large folios, whatever
 /// state an earlier run, the generator's writes or the kernel's reclaim left them in. Mapped
 /// reads depend on that state (a fresh 256 MiB file from small writes took 1.3 times as long
 /// to count through a mapping as the same file read back from disk); `read` hardly does.
 pub fn warm(path: &Path) -> Result<()> {
     let mut f = File::open(path)?;
-    if f.metadata()?.len() >= AFRESH {
+    if f.metadata()?.len() >= MAP_MIN {
         afresh(path);
     }
     let mut buf = vec![0u8; 1 << 20];
