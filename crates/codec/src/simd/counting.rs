@@ -5,7 +5,7 @@
 //! dense scanner they build on.
 
 use super::blocks::{BLOCK, Check, Cursor, Visit, blocks};
-use super::generic::{DenseMasks, Tables, Vector, dense};
+use super::generic::{BYTE_2_HIGH, DenseMasks, Tables, Vector, dense};
 use crate::scalar::{self, TextCounts};
 
 /// The length of the longest valid prefix of `bytes`, as [`scalar::valid_up_to`].
@@ -157,12 +157,24 @@ struct Count<V, const COUNT: bool, const LENGTHS: bool> {
     /// The same of the block being checked. (With `LENGTHS`, its non-ASCII bytes follow
     /// from the leads.)
     block: [u32; 4],
-    /// 0xBF, 0xDF, 0xEF, newline in every byte.
-    bf: V,
+    /// 0xDF, 0xEF, newline in every byte.
     df: V,
     ef: V,
     newline: V,
+    /// The validation's table of a byte's classes by its high nibble, whose high bit marks
+    /// the continuation bytes: the same lookup as the check's, which the compiler computes
+    /// once for both (a compare less a vector than testing the bytes themselves).
+    b2: V,
 }
+
+// The high bit of `BYTE_2_HIGH` marks exactly the high nibbles of continuation bytes.
+const _: () = {
+    let mut i = 0;
+    while i < 16 {
+        assert!((BYTE_2_HIGH[i] & 0x80 != 0) == matches!(i, 8..=11));
+        i += 1;
+    }
+};
 
 impl<V: Vector, const COUNT: bool, const LENGTHS: bool> Count<V, COUNT, LENGTHS> {
     /// Nothing counted.
@@ -177,10 +189,10 @@ impl<V: Vector, const COUNT: bool, const LENGTHS: bool> Count<V, COUNT, LENGTHS>
             Count {
                 totals: [0; 4],
                 block: [0; 4],
-                bf: V::splat(0xBF),
                 df: V::splat(0xDF),
                 ef: V::splat(0xEF),
                 newline: V::splat(b'\n'),
+                b2: V::table(&BYTE_2_HIGH),
             }
         }
     }
@@ -211,17 +223,20 @@ impl<V: Vector, const COUNT: bool, const LENGTHS: bool> Visit<V> for Count<V, CO
     #[inline(always)]
     unsafe fn vector(&mut self, input: V) {
         if COUNT && !LENGTHS {
-            // SAFETY: as below. Signed compare: bytes above 0xBF as i8 (ASCII and leads).
+            // SAFETY: as below. The bytes that are not continuations (ASCII and leads).
             unsafe {
-                self.block[0] += input.signed_gt(self.bf).high_bit_mask().count_ones();
+                let cont = input.high_nibbles().lookup(self.b2).high_bit_mask();
+                self.block[0] += V::LANES as u32 - cont.count_ones();
                 self.block[3] += input.eq(self.newline).high_bit_mask().count_ones();
             }
         } else if COUNT {
-            // SAFETY: V's ISA (the trait's contract); register operations only. Signed
-            // compares: non-ASCII bytes are negative, so mask out ASCII.
+            // SAFETY: V's ISA (the trait's contract); register operations only. Leads are
+            // the non-ASCII bytes that are not continuations; signed compares: non-ASCII
+            // bytes are negative, so mask out ASCII.
             unsafe {
                 let h = input.high_bit_mask();
-                self.block[0] += (input.signed_gt(self.bf).high_bit_mask() & h).count_ones();
+                let cont = input.high_nibbles().lookup(self.b2).high_bit_mask();
+                self.block[0] += (!cont & h).count_ones();
                 self.block[1] += (input.signed_gt(self.df).high_bit_mask() & h).count_ones();
                 self.block[2] += (input.signed_gt(self.ef).high_bit_mask() & h).count_ones();
                 self.block[3] += input.eq(self.newline).high_bit_mask().count_ones();

@@ -120,8 +120,9 @@ const BYTE_1_LOW: [u8; 16] = [
     CARRY | TOO_LARGE | TOO_LARGE_1000,
 ];
 
-/// Classes of the current byte, by its high nibble.
-const BYTE_2_HIGH: [u8; 16] = [
+/// Classes of the current byte, by its high nibble (the high bit, `TWO_CONTS`, exactly for
+/// continuation bytes: counting relies on it).
+pub(crate) const BYTE_2_HIGH: [u8; 16] = [
     TOO_SHORT,
     TOO_SHORT,
     TOO_SHORT,
