@@ -46,6 +46,11 @@ pub(crate) trait Vector: Copy {
     unsafe fn low_nibbles(self) -> Self;
     /// Per-byte lookup of `self` (values 0..16) in `table` (see [`Vector::table`]).
     unsafe fn lookup(self, table: Self) -> Self;
+    /// Per-byte lookup of the low nibble of `self` in `table`, or 0 where `self` has its
+    /// high bit set (bits 4 to 6 play no part): `pshufb` as it is, NEON's `tbl` after a mask.
+    unsafe fn lookup_low(self, table: Self) -> Self;
+    /// Per-byte wrapping addition.
+    unsafe fn wrapping_add(self, o: Self) -> Self;
     /// Per-byte unsigned saturating subtraction.
     unsafe fn saturating_sub(self, o: Self) -> Self;
     /// Per-byte signed `self > o` as 0xFF / 0x00.

@@ -65,6 +65,20 @@ pub(crate) const SEP_SECOND: ([u8; 16], [u8; 16]) = {
     (hi, lo)
 };
 
+/// The ASCII blanks by their low nibble (tab, newline, VT, FF, CR at 9..=13, space at 0),
+/// and 0xFF, which no ASCII byte equals, elsewhere: a byte `b` is a blank exactly when the
+/// entry of its low nibble equals it (non-ASCII bytes look up 0, see [`Vector::lookup_low`]).
+const BLANKS: [u8; 16] = {
+    let mut t = [0xFF; 16];
+    t[0] = b' ';
+    let mut b = 0x09;
+    while b <= 0x0D {
+        t[b as usize] = b;
+        b += 1;
+    }
+    t
+};
+
 /// The word state between blocks.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub(crate) struct WordState {
@@ -148,15 +162,15 @@ unsafe fn classes<V: Vector>(block: *const u8) -> Classes {
     // at `block + i + d` with `i + V::LANES <= 64` and `d <= 2`, inside the readable range.
     unsafe {
         let k = |b: u8| V::splat(b);
+        let blank_t = V::table(&BLANKS);
         // ASCII classes and whether any byte is not ASCII: all most blocks of English need.
         let (mut blank, mut print, mut high) = (0u64, 0u64, k(0));
         let mut i = 0;
         while i < 64 {
             let v = V::load(block.add(i));
-            let is_blank = v
-                .eq(k(b' '))
-                .or(v.signed_gt(k(0x08)).and(k(0x0E).signed_gt(v)));
-            let is_print = v.signed_gt(k(0x20)).and(k(0x7F).signed_gt(v));
+            let is_blank = v.lookup_low(blank_t).eq(v);
+            // 0x21..=0x7E move to -128..=-35 as `i8`, every other byte above.
+            let is_print = k(0xDE).signed_gt(v.wrapping_add(k(0x5F)));
             // Opaque masks: LLVM otherwise merges the compares of the lanes into a vector of
             // booleans it rebuilds bit by bit.
             blank |= black_box(is_blank.high_bit_mask()) << i;

@@ -150,6 +150,23 @@ fn kernels_agree_with_the_oracle() {
 }
 
 #[test]
+fn every_byte_value_in_every_lane() {
+    // Each byte value (the blanks, printable ASCII and its neighbours 0x20 and 0x7F,
+    // controls, every non-ASCII byte) among words and alone, at every position of a block and
+    // the next: the vector classes of every kernel against the oracle.
+    for b in 0..=255u8 {
+        for at in 0..66 {
+            let mut among = b"ab ".repeat(50);
+            among[at] = b;
+            all_ways(&among);
+            let mut alone = std::vec![b; 140];
+            alone[at] = b'x';
+            all_ways(&alone);
+        }
+    }
+}
+
+#[test]
 fn every_split_joins() {
     let mut rng = Rng::new(7);
     for _ in 0..60 {

@@ -56,6 +56,11 @@ impl Vector for Neon {
         Neon(unsafe { veorq_u8(self.0, o.0) })
     }
     #[inline(always)]
+    unsafe fn wrapping_add(self, o: Self) -> Self {
+        // SAFETY: NEON register operation.
+        Neon(unsafe { vaddq_u8(self.0, o.0) })
+    }
+    #[inline(always)]
     unsafe fn high_nibbles(self) -> Self {
         // SAFETY: NEON register operation (a per-byte shift: no mask needed).
         Neon(unsafe { vshrq_n_u8::<4>(self.0) })
@@ -69,6 +74,12 @@ impl Vector for Neon {
     unsafe fn lookup(self, table: Self) -> Self {
         // SAFETY: NEON register operation (`tbl`: indices 0..16 pick a byte of `table`).
         Neon(unsafe { vqtbl1q_u8(table.0, self.0) })
+    }
+    #[inline(always)]
+    unsafe fn lookup_low(self, table: Self) -> Self {
+        // SAFETY: NEON register operations; the mask leaves indices 0..16, or 0x80.. (which
+        // `tbl` answers with 0).
+        Neon(unsafe { vqtbl1q_u8(table.0, vandq_u8(self.0, vdupq_n_u8(0x8F))) })
     }
     #[inline(always)]
     unsafe fn saturating_sub(self, o: Self) -> Self {

@@ -52,6 +52,11 @@ impl Vector for Sse {
         Sse(unsafe { _mm_xor_si128(self.0, o.0) })
     }
     #[inline(always)]
+    unsafe fn wrapping_add(self, o: Self) -> Self {
+        // SAFETY: SSE2 register operation.
+        Sse(unsafe { _mm_add_epi8(self.0, o.0) })
+    }
+    #[inline(always)]
     unsafe fn high_nibbles(self) -> Self {
         // SAFETY: SSE2 register operations.
         Sse(unsafe { _mm_and_si128(_mm_srli_epi16(self.0, 4), _mm_set1_epi8(0x0F)) })
@@ -65,6 +70,12 @@ impl Vector for Sse {
     unsafe fn lookup(self, table: Self) -> Self {
         // SAFETY: SSSE3, implied by the SSE4.2 check of the entry point.
         Sse(unsafe { _mm_shuffle_epi8(table.0, self.0) })
+    }
+    #[inline(always)]
+    unsafe fn lookup_low(self, table: Self) -> Self {
+        // SAFETY: as `lookup`'s; the shuffle itself reads the low nibble and zeroes a byte
+        // whose high bit is set.
+        unsafe { self.lookup(table) }
     }
     #[inline(always)]
     unsafe fn saturating_sub(self, o: Self) -> Self {
@@ -171,6 +182,11 @@ impl Vector for Avx2 {
         Avx2(unsafe { _mm256_xor_si256(self.0, o.0) })
     }
     #[inline(always)]
+    unsafe fn wrapping_add(self, o: Self) -> Self {
+        // SAFETY: AVX2 register operation.
+        Avx2(unsafe { _mm256_add_epi8(self.0, o.0) })
+    }
+    #[inline(always)]
     unsafe fn high_nibbles(self) -> Self {
         // SAFETY: AVX2 register operations.
         Avx2(unsafe { _mm256_and_si256(_mm256_srli_epi16(self.0, 4), _mm256_set1_epi8(0x0F)) })
@@ -184,6 +200,12 @@ impl Vector for Avx2 {
     unsafe fn lookup(self, table: Self) -> Self {
         // SAFETY: AVX2 register operation (per-128-bit-lane shuffle; tables are broadcast).
         Avx2(unsafe { _mm256_shuffle_epi8(table.0, self.0) })
+    }
+    #[inline(always)]
+    unsafe fn lookup_low(self, table: Self) -> Self {
+        // SAFETY: as `lookup`'s; the shuffle itself reads the low nibble and zeroes a byte
+        // whose high bit is set.
+        unsafe { self.lookup(table) }
     }
     #[inline(always)]
     unsafe fn saturating_sub(self, o: Self) -> Self {
@@ -284,6 +306,11 @@ impl Vector for Avx512 {
         Avx512(unsafe { _mm512_xor_si512(self.0, o.0) })
     }
     #[inline(always)]
+    unsafe fn wrapping_add(self, o: Self) -> Self {
+        // SAFETY: AVX-512BW register operation.
+        Avx512(unsafe { _mm512_add_epi8(self.0, o.0) })
+    }
+    #[inline(always)]
     unsafe fn high_nibbles(self) -> Self {
         // SAFETY: AVX-512BW/F register operations.
         Avx512(unsafe { _mm512_and_si512(_mm512_srli_epi16::<4>(self.0), _mm512_set1_epi8(0x0F)) })
@@ -298,6 +325,12 @@ impl Vector for Avx512 {
         // SAFETY: AVX-512BW register operation (per-128-bit-lane shuffle; tables are
         // broadcast).
         Avx512(unsafe { _mm512_shuffle_epi8(table.0, self.0) })
+    }
+    #[inline(always)]
+    unsafe fn lookup_low(self, table: Self) -> Self {
+        // SAFETY: as `lookup`'s; the shuffle itself reads the low nibble and zeroes a byte
+        // whose high bit is set.
+        unsafe { self.lookup(table) }
     }
     #[inline(always)]
     unsafe fn saturating_sub(self, o: Self) -> Self {
