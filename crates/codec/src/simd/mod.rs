@@ -337,7 +337,7 @@ pub(crate) use counting::WindowCounts;
 pub(crate) use generic::{DENSE_SPAN, DenseMasks};
 pub(crate) use words::WordState;
 #[cfg(test)]
-pub(crate) use words::{SEP_SECOND, WORD_LEADS};
+pub(crate) use words::{SEP_LEADS, SEP_SECOND, WORD_LEADS};
 
 /// Counts the dense scanner's windows of `bytes` from `o`, a unit boundary, into `c` with
 /// kernel `k`, up to and including the first with at most one error, and returns

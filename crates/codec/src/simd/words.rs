@@ -12,7 +12,7 @@ use super::generic::Vector;
 /// (private use, all printable for glibc). As
 /// nibble tables: row C is bit 0, row D bit 1, row E bit 2 (words.rs tests them). Bits 3
 /// to 6 mark the leads of the non-ASCII separators, one each: C2, E1, E2, E3 (see
-/// [`SEP_SECOND`]).
+/// [`SEP_SECOND`]); bit 7 marks E3 again, for kana ([`KANA`]).
 pub(crate) const WORD_LEADS: ([u8; 16], [u8; 16]) = {
     let mut hi = [0u8; 16];
     hi[0xC] = 1 | SEP_C2;
@@ -36,6 +36,8 @@ pub(crate) const WORD_LEADS: ([u8; 16], [u8; 16]) = {
     lo[2] |= SEP_C2 | SEP_E2;
     lo[1] |= SEP_E1;
     lo[3] |= SEP_E3;
+    hi[0xE] |= KANA;
+    lo[3] |= KANA;
     (hi, lo)
 };
 
@@ -45,22 +47,30 @@ const SEP_C2: u8 = 1 << 3;
 const SEP_E1: u8 = 1 << 4;
 const SEP_E2: u8 = 1 << 5;
 const SEP_E3: u8 = 1 << 6;
-#[cfg(target_arch = "x86_64")]
-const SEP_LEADS: u8 = SEP_C2 | SEP_E1 | SEP_E2 | SEP_E3;
+/// The separators' bits of [`WORD_LEADS`] and [`SEP_SECOND`].
+pub(crate) const SEP_LEADS: u8 = SEP_C2 | SEP_E1 | SEP_E2 | SEP_E3;
+/// [`WORD_LEADS`]'s and [`SEP_SECOND`]'s bit of kana: lead E3, second byte 81..83
+/// (U+3040..U+30FF). With a third byte from 99 (U+3059..U+307F, U+3099..U+30BF,
+/// U+30D9..U+30FF) every one begins a word; below, U+3040, U+3097 and U+3098 do not.
+const KANA: u8 = 1 << 7;
 
 /// Nibble tables of the second bytes of the separators, with the bits of their leads in
 /// [`WORD_LEADS`]: A0 (after C2), 9A (after E1), 80 or 81 (after E2), 80 (after E3). A lead
-/// and the byte after it whose entries share a bit may begin a separator; only then does a
-/// block look for separators byte by byte (kana and most symbols, whose leads are E2 and E3,
-/// do not; CJK punctuation, E3 80 as U+3000, does).
+/// and the byte after it whose entries share a bit of [`SEP_LEADS`] may begin a separator;
+/// only then does a block look for separators byte by byte (kana and most symbols, whose
+/// leads are E2 and E3, do not; CJK punctuation, E3 80 as U+3000, does). Also [`KANA`]'s
+/// second bytes, 81..83.
 pub(crate) const SEP_SECOND: ([u8; 16], [u8; 16]) = {
     let mut hi = [0u8; 16];
     hi[0x8] = SEP_E2 | SEP_E3;
     hi[0x9] = SEP_E1;
     hi[0xA] = SEP_C2;
+    hi[0x8] |= KANA;
     let mut lo = [0u8; 16];
     lo[0x0] = SEP_C2 | SEP_E2 | SEP_E3;
-    lo[0x1] = SEP_E2;
+    lo[0x1] = SEP_E2 | KANA;
+    lo[0x2] = KANA;
+    lo[0x3] = KANA;
     lo[0xA] = SEP_E1;
     (hi, lo)
 };
@@ -96,9 +106,10 @@ pub(crate) struct Classes {
     /// Separator bytes: ASCII blanks and every byte of the non-ASCII separators that begin
     /// in the block (their continuation bytes past it in `carry`).
     pub(crate) sep: u64,
-    /// Bytes that surely begin a word when a run starts there: printable ASCII and the
-    /// leads of [`WORD_LEADS`] followed by the continuation bytes they need (a kernel may
-    /// vouch for more: VBMI's tables in `x86_64/words.rs`).
+    /// Bytes that surely begin a word when a run starts there: printable ASCII, the
+    /// leads of [`WORD_LEADS`] followed by the continuation bytes they need, and kana with
+    /// a third byte from 99 ([`KANA`]) (a kernel may vouch for more: VBMI's tables in
+    /// `x86_64/words.rs`).
     pub(crate) word: u64,
     /// Separator bytes of the next block.
     pub(crate) carry: u64,
@@ -205,24 +216,27 @@ unsafe fn classes<V: Vector>(block: *const u8) -> Classes {
             let v1 = V::load(p.add(1));
             // Continuation bytes (0x80..0xBF) are the signed values below 0xC0.
             let cont1 = k(0xC0).signed_gt(v1);
-            let cont2 = k(0xC0).signed_gt(V::load(p.add(2)));
+            let v2 = V::load(p.add(2));
+            let cont2 = k(0xC0).signed_gt(v2);
             // Row bits 0-1: a two-byte word lead; bit 2: a three-byte one (0xFF where unset).
             let not2 = row.and(k(3)).eq(zero);
             let not3 = row.and(k(4)).eq(zero);
             let lead2 = not2.xor(k(0xFF)).and(cont1);
             let lead3 = not3.xor(k(0xFF)).and(cont1).and(cont2);
-            lead_words |= black_box(lead2.or(lead3).high_bit_mask()) << i;
-            // A separator's lead followed by its second byte (the entries' bits are only
-            // separators').
+            // A separator's lead followed by its second byte, or kana.
             let second = v1
                 .high_nibbles()
                 .lookup(hi_s)
                 .and(v1.low_nibbles().lookup(lo_s));
-            cand = cand.or(row.and(second));
+            let pair = row.and(second);
+            // Kana with a third byte 99..BF (every code point printable).
+            let kana = pair.and(cont2).and(v2.signed_gt(k(0x98)));
+            lead_words |= black_box(lead2.or(lead3).or(kana).high_bit_mask()) << i;
+            cand = cand.or(pair);
             i += V::LANES;
         }
         c.word |= lead_words;
-        if !cand.any() {
+        if !cand.and(k(SEP_LEADS)).any() {
             return c;
         }
         let (sep2, sep3) = wide_separators::<V>(block);

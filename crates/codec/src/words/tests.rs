@@ -167,6 +167,27 @@ fn every_byte_value_in_every_lane() {
 }
 
 #[test]
+fn every_three_byte_sequence_alone_at_a_run_start() {
+    // Every lead E0..EF with every pair of bytes 80..BF after it (and two bytes that are
+    // not continuations), alone between spaces, where its bytes fall within a vector, across
+    // two vectors and across two blocks: what the kernels vouch for begins a word.
+    let mut v = b"ab ".repeat(50);
+    for lead in 0xE0..=0xEF {
+        for s1 in (0x80..=0xBF).chain([0x41, 0xC3]) {
+            for s2 in (0x80..=0xBF).chain([0x20, 0xE3]) {
+                for at in [33, 63, 126] {
+                    let keep = v.clone();
+                    v[at - 1] = b' ';
+                    v[at..at + 4].copy_from_slice(&[lead, s1, s2, b' ']);
+                    all_ways(&v);
+                    v = keep;
+                }
+            }
+        }
+    }
+}
+
+#[test]
 fn every_split_joins() {
     let mut rng = Rng::new(7);
     for _ in 0..60 {
@@ -239,6 +260,7 @@ fn separator_candidates_hold_every_separator() {
     // SEP_SECOND (else the kernels would skip the block's separator pass).
     let (hi, lo) = crate::simd::WORD_LEADS;
     let (shi, slo) = crate::simd::SEP_SECOND;
+    const SEP: u8 = crate::simd::SEP_LEADS;
     let mut seen = 0;
     for cp in 0x80..0x10000u32 {
         let Some(c) = char::from_u32(cp) else {
@@ -250,7 +272,7 @@ fn separator_candidates_hold_every_separator() {
         let mut b = [0u8; 4];
         let s = c.encode_utf8(&mut b).as_bytes();
         let (l, s1) = (usize::from(s[0]), usize::from(s[1]));
-        let bits = hi[l >> 4] & lo[l & 15] & shi[s1 >> 4] & slo[s1 & 15];
+        let bits = hi[l >> 4] & lo[l & 15] & shi[s1 >> 4] & slo[s1 & 15] & SEP;
         assert!(bits != 0, "U+{cp:04X}");
         seen += 1;
     }
@@ -262,7 +284,7 @@ fn separator_candidates_hold_every_separator() {
         let s = c.encode_utf8(&mut b).as_bytes();
         let (l, s1) = (usize::from(s[0]), usize::from(s[1]));
         assert_eq!(
-            hi[l >> 4] & lo[l & 15] & shi[s1 >> 4] & slo[s1 & 15],
+            hi[l >> 4] & lo[l & 15] & shi[s1 >> 4] & slo[s1 & 15] & SEP,
             0,
             "{c}"
         );
