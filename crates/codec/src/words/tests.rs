@@ -188,6 +188,27 @@ fn every_three_byte_sequence_alone_at_a_run_start() {
 }
 
 #[test]
+fn every_emoji_sequence_alone_at_a_run_start() {
+    // F0 9F (and F0 9E, F4 9F) with every third and fourth byte, alone between spaces, at
+    // lanes where the fourth byte is in the same vector, the next one, the next block: what
+    // the kernels vouch for begins a word.
+    let mut v = b"ab ".repeat(50);
+    for (lead, s1) in [(0xF0, 0x9F), (0xF0, 0x9E), (0xF4, 0x9F)] {
+        for s2 in 0..=255 {
+            for s3 in 0..=255 {
+                for at in [33, 62, 63, 126] {
+                    let keep = v.clone();
+                    v[at - 1] = b' ';
+                    v[at..at + 5].copy_from_slice(&[lead, s1, s2, s3, b' ']);
+                    all_ways(&v);
+                    v = keep;
+                }
+            }
+        }
+    }
+}
+
+#[test]
 fn every_split_joins() {
     let mut rng = Rng::new(7);
     for _ in 0..60 {
