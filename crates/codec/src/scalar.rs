@@ -323,6 +323,26 @@ pub(crate) fn valid_up_to(bytes: &[u8]) -> usize {
     len
 }
 
+/// [`valid_up_to`] of under 4 bytes: at most one sequence of 2 or 3 bytes, no ASCII skip.
+#[inline(always)]
+pub(crate) fn valid_up_to_tiny(bytes: &[u8]) -> usize {
+    let len = bytes.len();
+    let mut i = 0;
+    while i < len {
+        let b0 = bytes[i];
+        let n = sequence_len(b0);
+        if n == 0
+            || i + n > len
+            || (n > 1 && !continues(b0, 1, bytes[i + 1]))
+            || (n > 2 && !is_continuation(bytes[i + 2]))
+        {
+            return i;
+        }
+        i += n;
+    }
+    len
+}
+
 /// An index in `k - 3..=k` (`4 <= k < bytes.len()`) before which every segmentation of
 /// `bytes` has a unit boundary: `k` when `bytes[k]` is not a continuation byte, else the
 /// last byte before it that is not (a unit only has continuation bytes after its first), else

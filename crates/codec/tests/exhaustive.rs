@@ -33,6 +33,11 @@ fn check_core(bytes: &[u8]) {
         utf8_codec::valid_up_to(bytes),
         std::str::from_utf8(bytes).map_or_else(|e| e.valid_up_to(), str::len)
     );
+    assert_eq!(
+        utf8_codec::is_valid(bytes),
+        std::str::from_utf8(bytes).is_ok(),
+        "{bytes:02X?}"
+    );
     let mut errs = utf8_codec::errors(bytes);
     let mut pos = 0;
     for chunk in bytes.utf8_chunks() {

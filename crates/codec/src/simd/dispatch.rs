@@ -42,16 +42,20 @@ pub(crate) fn is_valid(bytes: &[u8]) -> bool {
     entry(&IS_VALID, bytes) == bytes.len()
 }
 
-/// [`valid_up_to`] and [`is_valid`]: short ASCII here, other input under 64 bytes by the
-/// kernel's short entry point ([`SHORT`]), the rest by the entry point in `f`.
+/// [`valid_up_to`] and [`is_valid`]: short ASCII and other input under 4 bytes here, other
+/// input under 64 bytes by the kernel's short entry point ([`SHORT`]), the rest by the entry
+/// point in `f`.
 #[inline(always)]
 fn entry(mut f: &AtomicPtr<()>, bytes: &[u8]) -> usize {
     if bytes.len() < 64 {
         f = &SHORT;
         match bytes.first_chunk::<8>().map(|w| u64::from_le_bytes(*w)) {
-            // Under 8 bytes: ASCII here, the rest by the kernel (a vector check of the word
-            // where there is one, else core's validator).
+            // Under 8 bytes: ASCII here, and under 4 one sequence at most (a scalar check
+            // takes two thirds of the time of the kernel's call, which sets up its tables),
+            // the rest by the kernel (a vector check of the word where there is one, else
+            // core's validator).
             None if scalar::is_ascii_short(bytes) => return bytes.len(),
+            None if bytes.len() < 4 => return scalar::valid_up_to_tiny(bytes),
             None => {}
             // Text whose first word is not ASCII goes to the kernel at once: the whole ASCII
             // test would be spent on it.
