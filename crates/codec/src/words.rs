@@ -502,26 +502,25 @@ fn words_with(k: Available, w: &mut Words, bytes: &[u8], last: bool) -> usize {
     let mut sure = [0u16; 4 * BATCH / 16];
     loop {
         let n = (bytes.len().saturating_sub(p + 2) / 64).min(BATCH);
-        if n == 0 || !simd::word_blocks_with(k, bytes, p, &mut st, &mut others[..n]) {
-            break;
-        }
         // The kernel counted every run; a run is a word when it holds a printable character,
         // which the table vouches for at most runs' first character. The others are looked
         // into until a printable character or a separator. Their offsets are gathered first,
-        // from the blocks that have any (`busy`, one bit each), four a block without branches
-        // (more in a block go by the loop at once), then checked in one loop: a loop per block
-        // over a varying number of starts would mispredict its exit about once a block.
-        if others[..n].iter().all(|&o| o == 0) {
+        // from the blocks that have any (`busy`, one bit each, from the kernel), four a block
+        // without branches (more in a block go by the loop at once), then checked in one
+        // loop: a loop per block over a varying number of starts would mispredict its exit
+        // about once a block.
+        if n == 0 {
+            break;
+        }
+        let Some(mut busy) = simd::word_blocks_with(k, bytes, p, &mut st, &mut others[..n]) else {
+            break;
+        };
+        if busy == 0 {
             // Every run's first character was vouched for (a batch of English, of code, of
-            // Cyrillic or CJK text, mostly). Tested before `busy` is built: `busy == 0` alone
-            // made 117 MB of Rust sources 5.9 -> 7.1-9.8 ms (the fold is serial).
+            // Cyrillic or CJK text, mostly).
             p += 64 * n;
             continue;
         }
-        let mut busy = others[..n]
-            .iter()
-            .enumerate()
-            .fold(0u32, |acc, (b, &o)| acc | u32::from(o != 0) << b);
         let mut len = 0;
         while busy != 0 {
             let b = busy.trailing_zeros() as usize;

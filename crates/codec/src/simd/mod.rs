@@ -439,8 +439,9 @@ pub(crate) fn count_valid_with(k: Available, bytes: &[u8], acc: &mut TextCounts)
 
 /// Counts the run starts of the 64-byte blocks of `bytes` from `o`, one per element of
 /// `others`, into `st` with kernel `k`, as [`words::word_blocks`]: the run starts
-/// of each block whose first character it cannot vouch for go to `others`; `false` (nothing
-/// done) for the portable kernels.
+/// of each block whose first character it cannot vouch for go to `others`, and the blocks
+/// that have any in the bits of the answer (`others` has at most 32 elements); `None`
+/// (nothing done) for the portable kernels.
 ///
 /// # Panics
 ///
@@ -452,7 +453,7 @@ pub(crate) fn word_blocks_with(
     o: usize,
     st: &mut WordState,
     others: &mut [u64],
-) -> bool {
+) -> Option<u32> {
     assert!(
         o + 64 * others.len() + 2 <= bytes.len(),
         "word blocks past the end"
@@ -467,21 +468,19 @@ pub(crate) fn word_blocks_with(
             Kernel::Avx512 => x86_64::words::word_blocks_avx512,
             Kernel::Avx2 => x86_64::words::word_blocks_avx2,
             Kernel::Sse42 => x86_64::words::word_blocks_sse42,
-            _ => return false,
+            _ => return None,
         };
         // SAFETY: `f` is the entry point of kernel `k`, which is available (an `Available` is
         // the proof); the assert above keeps every read inside `bytes`.
-        unsafe { f(ptr, st, others) };
-        true
+        Some(unsafe { f(ptr, st, others) })
     }
     #[cfg(all(target_arch = "aarch64", target_feature = "neon"))]
     {
         if k.0 != Kernel::Neon {
-            return false;
+            return None;
         }
         // SAFETY: the assert above keeps every read inside `bytes`.
-        unsafe { aarch64::word_blocks_neon(bytes[o..].as_ptr(), st, others) };
-        true
+        Some(unsafe { aarch64::word_blocks_neon(bytes[o..].as_ptr(), st, others) })
     }
     #[cfg(not(any(
         target_arch = "x86_64",
@@ -489,7 +488,7 @@ pub(crate) fn word_blocks_with(
     )))]
     {
         let _ = k;
-        false
+        None
     }
 }
 

@@ -296,7 +296,8 @@ unsafe fn wide_separators<V: Vector>(block: *const u8) -> (u64, u64) {
 /// non-separators is a word when it holds a printable character, and the pass counts them
 /// all. Writes to `others[b]` the run starts of block `b` whose first character it cannot
 /// vouch for (byte `i` in bit `i`): the caller looks further into those runs and takes back
-/// the ones without a printable character.
+/// the ones without a printable character. Returns the blocks that have any (block `b` in bit
+/// `b`; `others` has at most 32 elements).
 ///
 /// # Safety
 ///
@@ -306,7 +307,7 @@ pub(crate) unsafe fn word_blocks<V: Vector>(
     ptr: *const u8,
     st: &mut WordState,
     others: &mut [u64],
-) {
+) -> u32 {
     // SAFETY: the caller's contract is `word_blocks_by`'s, and `classes::<V>`'s holds for
     // every block it is given.
     unsafe { word_blocks_by(ptr, st, others, |b| classes::<V>(b)) }
@@ -324,8 +325,9 @@ pub(crate) unsafe fn word_blocks_by(
     st: &mut WordState,
     others: &mut [u64],
     classes: impl Fn(*const u8) -> Classes,
-) {
+) -> u32 {
     let (mut count, mut open, mut carry) = (st.count, st.open, st.carry);
+    let mut busy = 0;
     for (b, o) in others.iter_mut().enumerate() {
         // SAFETY: the caller's contract covers `ptr + 64 * b .. + 66`.
         let c = classes(unsafe { ptr.add(64 * b) });
@@ -334,9 +336,11 @@ pub(crate) unsafe fn word_blocks_by(
         // the byte before is inside that word).
         let starts = non & !(non << 1 | u64::from(open));
         *o = starts & !c.word;
+        busy |= u32::from(*o != 0) << (b & 31);
         count += u64::from(starts.count_ones());
         open = non >> 63 != 0;
         carry = c.carry;
     }
     *st = WordState { count, open, carry };
+    busy
 }

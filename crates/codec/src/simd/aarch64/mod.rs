@@ -92,7 +92,11 @@ pub(crate) fn count_windows_neon(bytes: &[u8], o: usize, c: &mut WindowCounts) -
 /// # Safety
 ///
 /// The contract of [`words::word_blocks`] (the ranges it reads).
-pub(crate) unsafe fn word_blocks_neon(ptr: *const u8, st: &mut WordState, others: &mut [u64]) {
+pub(crate) unsafe fn word_blocks_neon(
+    ptr: *const u8,
+    st: &mut WordState,
+    others: &mut [u64],
+) -> u32 {
     // SAFETY: NEON is enabled at compile time; the ranges are the caller's contract.
     unsafe { words::word_blocks::<Neon>(ptr, st, others) }
 }

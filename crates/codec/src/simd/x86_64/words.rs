@@ -11,7 +11,7 @@ use crate::simd::words::{self, BYTE_CLASSES, Classes, WordState, class};
 /// # Safety
 ///
 /// Call one only on a CPU with its kernel's ISA, under [`words::word_blocks`]'s contract.
-pub(crate) type WordBlocks = unsafe fn(*const u8, &mut WordState, &mut [u64]);
+pub(crate) type WordBlocks = unsafe fn(*const u8, &mut WordState, &mut [u64]) -> u32;
 
 /// Whether this CPU has AVX-512 VBMI (byte permutes across the whole register).
 #[inline]
@@ -30,7 +30,11 @@ pub(crate) fn vbmi() -> bool {
 /// # Safety
 /// The CPU must support SSE4.2 and POPCNT; the contract of [`words::word_blocks`].
 #[target_feature(enable = "sse4.2,popcnt")]
-pub(crate) unsafe fn word_blocks_sse42(ptr: *const u8, st: &mut WordState, others: &mut [u64]) {
+pub(crate) unsafe fn word_blocks_sse42(
+    ptr: *const u8,
+    st: &mut WordState,
+    others: &mut [u64],
+) -> u32 {
     // SAFETY: SSE4.2 is present and the ranges are valid (this function's contract).
     unsafe { words::word_blocks::<Sse>(ptr, st, others) }
 }
@@ -39,7 +43,11 @@ pub(crate) unsafe fn word_blocks_sse42(ptr: *const u8, st: &mut WordState, other
 /// # Safety
 /// The CPU must support AVX2 and POPCNT; the contract of [`words::word_blocks`].
 #[target_feature(enable = "avx2,popcnt")]
-pub(crate) unsafe fn word_blocks_avx2(ptr: *const u8, st: &mut WordState, others: &mut [u64]) {
+pub(crate) unsafe fn word_blocks_avx2(
+    ptr: *const u8,
+    st: &mut WordState,
+    others: &mut [u64],
+) -> u32 {
     // SAFETY: AVX2 is present and the ranges are valid (this function's contract).
     unsafe { words::word_blocks::<Avx2>(ptr, st, others) }
 }
@@ -49,7 +57,11 @@ pub(crate) unsafe fn word_blocks_avx2(ptr: *const u8, st: &mut WordState, others
 /// The CPU must support AVX-512F, AVX-512BW and POPCNT; the contract of
 /// [`words::word_blocks`].
 #[target_feature(enable = "avx512f,avx512bw,popcnt")]
-pub(crate) unsafe fn word_blocks_avx512(ptr: *const u8, st: &mut WordState, others: &mut [u64]) {
+pub(crate) unsafe fn word_blocks_avx512(
+    ptr: *const u8,
+    st: &mut WordState,
+    others: &mut [u64],
+) -> u32 {
     // SAFETY: AVX-512F/BW are present and the ranges are valid (this function's contract).
     unsafe { words::word_blocks::<Avx512>(ptr, st, others) }
 }
@@ -61,7 +73,11 @@ pub(crate) unsafe fn word_blocks_avx512(ptr: *const u8, st: &mut WordState, othe
 /// The CPU must support AVX-512F, AVX-512BW, AVX-512VBMI and POPCNT; the contract of
 /// [`words::word_blocks`].
 #[target_feature(enable = "avx512f,avx512bw,avx512vbmi,popcnt")]
-pub(crate) unsafe fn word_blocks_vbmi(ptr: *const u8, st: &mut WordState, others: &mut [u64]) {
+pub(crate) unsafe fn word_blocks_vbmi(
+    ptr: *const u8,
+    st: &mut WordState,
+    others: &mut [u64],
+) -> u32 {
     // The two halves of the 128-byte tables as 64-byte arrays.
     let (ascii, third) = (ASCII.as_chunks::<64>().0, THIRD.as_chunks::<64>().0);
     // SAFETY: AVX-512F/BW/VBMI are present (this function's contract); each load reads the
@@ -433,8 +449,8 @@ pub(crate) fn vbmi_and_avx512(
     // SAFETY: this CPU has AVX-512F/BW/VBMI (checked above); `v` has `64 * blocks + 2`
     // readable bytes from `at` (asserted above).
     unsafe {
-        word_blocks_vbmi(v[at..].as_ptr(), &mut a.0, &mut a.1[..blocks]);
-        word_blocks_avx512(v[at..].as_ptr(), &mut b.0, &mut b.1[..blocks]);
+        let _ = word_blocks_vbmi(v[at..].as_ptr(), &mut a.0, &mut a.1[..blocks]);
+        let _ = word_blocks_avx512(v[at..].as_ptr(), &mut b.0, &mut b.1[..blocks]);
     }
     Some([a, b])
 }
