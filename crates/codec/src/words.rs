@@ -23,10 +23,10 @@
 //! after it) and the bytes that surely begin a printable character (printable ASCII, the
 //! leads of scripts with no unprintable character, followed by their continuation bytes, most
 //! kana; with AVX-512 VBMI also the whole 64-code-point blocks of other three-byte leads, the
-//! rest of the kana and emoji) for 64 bytes at a time, and counts every run. A run whose first character the masks cannot
-//! vouch for is decoded and looked up; if that character is not printable either, the run is
-//! read on until a printable character (a word after all) or a separator (not a word: taken
-//! back).
+//! rest of the kana and emoji) for 64 bytes at a time, and counts every run. A run whose
+//! first character the masks cannot vouch for is decoded and looked up; if that character is
+//! not printable either, the run is read on until a printable character (a word after all)
+//! or a separator (not a word: taken back).
 
 mod table;
 

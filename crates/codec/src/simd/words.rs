@@ -131,7 +131,8 @@ pub(crate) mod class {
 }
 
 /// The class bits ([`class`]) of every byte value, for kernels that look a byte up in a
-/// 256-entry table (AVX-512 VBMI); the same classes the nibble tables of [`classes`] give.
+/// 256-entry table (AVX-512 VBMI); the same classes the nibble tables of [`classes`] give
+/// (kana apart, which those test as a pair of bytes: VBMI has sequence tables of its own).
 #[cfg(target_arch = "x86_64")]
 pub(crate) const BYTE_CLASSES: [u8; 256] = {
     let (hi, lo) = WORD_LEADS;
@@ -326,6 +327,8 @@ pub(crate) unsafe fn word_blocks_by(
     others: &mut [u64],
     classes: impl Fn(*const u8) -> Classes,
 ) -> u32 {
+    // One bit of the answer a block.
+    assert!(others.len() <= 32, "at most 32 blocks a call");
     let (mut count, mut open, mut carry) = (st.count, st.open, st.carry);
     let mut busy = 0;
     for (b, o) in others.iter_mut().enumerate() {
@@ -336,7 +339,7 @@ pub(crate) unsafe fn word_blocks_by(
         // the byte before is inside that word).
         let starts = non & !(non << 1 | u64::from(open));
         *o = starts & !c.word;
-        busy |= u32::from(*o != 0) << (b & 31);
+        busy |= u32::from(*o != 0) << b;
         count += u64::from(starts.count_ones());
         open = non >> 63 != 0;
         carry = c.carry;

@@ -336,6 +336,21 @@ fn word_leads_are_always_words() {
 }
 
 #[test]
+fn kana_the_tables_vouch_for_are_always_words() {
+    // KANA: lead E3, second byte 81..83, third byte 99..BF: printable, not a separator; and
+    // the three code points below 99 that are not (so the third byte's bound is needed).
+    for s1 in 0x81..=0x83u32 {
+        for s2 in 0x99..=0xBFu32 {
+            let cp = 0x3000 | (s1 & 0x3F) << 6 | (s2 & 0x3F);
+            assert!(is_printable(cp) && !is_wide_separator(cp), "U+{cp:04X}");
+        }
+    }
+    for cp in [0x3040, 0x3097, 0x3098] {
+        assert!(!is_printable(cp), "U+{cp:04X}");
+    }
+}
+
+#[test]
 fn a_run_that_begins_unprintable_anywhere_in_a_batch() {
     // One run that begins with a character that is not printable (a control, an unassigned
     // code point, a stray continuation byte, a truncated sequence), at every offset of the
