@@ -361,7 +361,8 @@ fn long_repairs_agree_with_naive() {
 /// this file with each) against `count`, on long runs of every script with a sequence or an
 /// error placed at every position around two block boundaries, and after 64 KiB of text; and
 /// the same cut at every length around the boundaries (a block that ends inside a sequence
-/// the end cuts short: the count taken back from a block that ran past the valid prefix).
+/// the end cuts short: the count taken back from a block that ran past the valid prefix), and
+/// around the ends of the AVX-512 count's segments.
 #[test]
 fn counter_without_lengths_counts_as_count_around_blocks() {
     let check = |v: &[u8], what: &dyn std::fmt::Debug| {
@@ -403,6 +404,17 @@ fn counter_without_lengths_counts_as_count_around_blocks() {
                 let mut long = run.as_bytes()[..65_536].to_vec();
                 long.extend_from_slice(&v);
                 check(&long, &(fill, x, at, "after 64 KiB"));
+            }
+            // Around the end of the first 8 KiB (checked block by block) and of two of the
+            // 1 KiB segments after it that the AVX-512 count checks with their errors tested
+            // once (a segment with an error is checked again, block by block).
+            for at in (8_192 - 6..8_192 + 6)
+                .chain(16_384 - 6..16_384 + 6)
+                .chain(32_768 - 6..32_768 + 6)
+            {
+                let mut long = run.as_bytes()[..40_000].to_vec();
+                long[at..at + x.len()].copy_from_slice(x);
+                check(&long, &(fill, x, at, "around a segment's end"));
             }
         }
     }

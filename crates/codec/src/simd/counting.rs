@@ -41,8 +41,33 @@ pub(crate) unsafe fn validate_and_count<V: Vector, const COUNT: bool, const LENG
         let t = Tables::<V>::new();
         let ptr = bytes.as_ptr();
         let mut c = Cursor::at(&t, 0);
-        let mut counts = Count::<V, COUNT, LENGTHS>::new();
-        blocks(&t, ptr, bytes.len(), &mut c, &mut counts);
+        let mut counts = Count::<V, COUNT, LENGTHS, false>::new();
+        // `c` is at a block that failed.
+        let mut failed = false;
+        if COUNT && !LENGTHS && V::QUICK_COUNT && bytes.len() >= QUICK_FROM + SEGMENT {
+            // The first bytes block by block (text with errors calls again after each, and
+            // an error there costs nothing more), then segments checked with their errors
+            // tested once, at the end, and counted straight into the totals; the segment with
+            // an error, and what follows, again block by block below, from the state saved at
+            // its start.
+            failed = !blocks(&t, ptr, QUICK_FROM, &mut c, &mut counts);
+            if !failed {
+                let mut quick = Count::<V, true, false, true>::new();
+                quick.totals = counts.totals;
+                while c.o + SEGMENT <= bytes.len() {
+                    let (start, totals) = (c, quick.totals);
+                    blocks(&t, ptr, c.o + SEGMENT, &mut c, &mut quick);
+                    if c.error.any() {
+                        (c, quick.totals) = (start, totals);
+                        break;
+                    }
+                }
+                counts.totals = quick.totals;
+            }
+        }
+        if !failed {
+            blocks(&t, ptr, bytes.len(), &mut c, &mut counts);
+        }
         let Cursor {
             o,
             incomplete: prev_incomplete,
@@ -147,9 +172,18 @@ pub(crate) unsafe fn validate_and_count<V: Vector, const COUNT: bool, const LENG
     }
 }
 
+/// Bytes a segment of [`validate_and_count`] checks with its errors tested once (where
+/// [`Vector::QUICK_COUNT`]): a segment with an error is checked twice.
+const SEGMENT: usize = 1024;
+/// Bytes [`validate_and_count`] checks block by block before its first segment.
+const QUICK_FROM: usize = 8192;
+const _: () = assert!(SEGMENT.is_multiple_of(BLOCK) && QUICK_FROM.is_multiple_of(BLOCK));
+
 /// The [`Visit`] of [`validate_and_count`]: with `COUNT`, the counts of each block, kept
-/// until it is known to be valid (a block that fails is counted by the dense scanner).
-struct Count<V, const COUNT: bool, const LENGTHS: bool> {
+/// until it is known to be valid (a block that fails is counted by the dense scanner); with
+/// `QUICK` (and `COUNT` without `LENGTHS`), every block's counts straight into the totals
+/// and the errors tested once, after the loop.
+struct Count<V, const COUNT: bool, const LENGTHS: bool, const QUICK: bool> {
     /// Counts of the blocks known to be valid (bytes >= C0, >= E0, >= F0, newlines; without
     /// `LENGTHS`, bytes that are not continuations and newlines), in registers; `acc` is
     /// written once at the end.
@@ -176,7 +210,9 @@ const _: () = {
     }
 };
 
-impl<V: Vector, const COUNT: bool, const LENGTHS: bool> Count<V, COUNT, LENGTHS> {
+impl<V: Vector, const COUNT: bool, const LENGTHS: bool, const QUICK: bool>
+    Count<V, COUNT, LENGTHS, QUICK>
+{
     /// Nothing counted.
     ///
     /// # Safety
@@ -198,7 +234,10 @@ impl<V: Vector, const COUNT: bool, const LENGTHS: bool> Count<V, COUNT, LENGTHS>
     }
 }
 
-impl<V: Vector, const COUNT: bool, const LENGTHS: bool> Visit<V> for Count<V, COUNT, LENGTHS> {
+impl<V: Vector, const COUNT: bool, const LENGTHS: bool, const QUICK: bool> Visit<V>
+    for Count<V, COUNT, LENGTHS, QUICK>
+{
+    const BASIC: bool = QUICK;
     // Measured slower with AVX2 on mixed-script text (and no faster on ASCII): an ASCII
     // block costs a compare and a popcount here, a checked one four more of each (one more
     // without `LENGTHS`: faster in L2 then, but still slower on a 256 MiB file).
@@ -226,8 +265,15 @@ impl<V: Vector, const COUNT: bool, const LENGTHS: bool> Visit<V> for Count<V, CO
             // SAFETY: as below. The bytes that are not continuations (ASCII and leads).
             unsafe {
                 let cont = input.high_nibbles().lookup(self.b2).high_bit_mask();
-                self.block[0] += V::LANES as u32 - cont.count_ones();
-                self.block[3] += input.eq(self.newline).high_bit_mask().count_ones();
+                let chars = V::LANES as u32 - cont.count_ones();
+                let lines = input.eq(self.newline).high_bit_mask().count_ones();
+                if QUICK {
+                    self.totals[0] += u64::from(chars);
+                    self.totals[3] += u64::from(lines);
+                } else {
+                    self.block[0] += chars;
+                    self.block[3] += lines;
+                }
             }
         } else if COUNT {
             // SAFETY: V's ISA (the trait's contract); register operations only. Leads are

@@ -21,6 +21,7 @@ pub(crate) struct Sse(pub(crate) __m128i);
 impl Vector for Sse {
     const LANES: usize = 16;
     const PREV_LOADS: bool = true;
+    const QUICK_COUNT: bool = false;
     #[inline(always)]
     unsafe fn splat(b: u8) -> Self {
         // SAFETY: SSE2 is baseline on x86_64.
@@ -151,6 +152,7 @@ pub(crate) struct Avx2(__m256i);
 impl Vector for Avx2 {
     const LANES: usize = 32;
     const PREV_LOADS: bool = true;
+    const QUICK_COUNT: bool = false;
     #[inline(always)]
     unsafe fn splat(b: u8) -> Self {
         // SAFETY: AVX2 checked by the entry point's caller.
@@ -275,6 +277,7 @@ pub(crate) struct Avx512(__m512i);
 impl Vector for Avx512 {
     const LANES: usize = 64;
     const PREV_LOADS: bool = true;
+    const QUICK_COUNT: bool = true;
     #[inline(always)]
     unsafe fn splat(b: u8) -> Self {
         // SAFETY: AVX-512F checked by the entry point's caller.
