@@ -24,10 +24,11 @@ pub(crate) trait Vector: Copy {
     /// `vpalignr` a vector) and loads have ports of their own; not with NEON, whose `ext`
     /// is one instruction each (the loop's instructions are counted against simdutf8's).
     const PREV_LOADS: bool;
-    /// Whether the count checks 16 KiB at a time with the errors tested once and the counts
-    /// added straight to the totals (`counting.rs`), instead of block by block: with one
-    /// vector a block (AVX-512), where the test and the block's totals are a larger share
-    /// of the work (17% faster in L2; with AVX2 the extra live registers made it slower).
+    /// Whether the count without lengths checks input past its first 8 KiB in 1 KiB
+    /// segments with the errors tested once and the counts added straight to the totals
+    /// (`counting.rs`), instead of block by block: with one vector a block (AVX-512), where
+    /// the test and the block's totals are a larger share of the work (16% faster in L2;
+    /// with AVX2 the extra live registers made it slower).
     const QUICK_COUNT: bool;
     /// All bytes `b`.
     unsafe fn splat(b: u8) -> Self;
