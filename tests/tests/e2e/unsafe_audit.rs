@@ -176,14 +176,20 @@ fn safety_documented(lines: &[&str], i: usize) -> bool {
         }
         break;
     }
-    // A method: find the enclosing item at column 0.
+    // A method: find the enclosing item at column 0 (its header may run over several lines,
+    // up to the brace that opens it on a line of its own).
     let Some(k) = (0..i).rev().find(|&k| {
         let l = lines[k];
-        !l.starts_with(' ') && !l.starts_with('}') && !l.trim().is_empty() && !l.starts_with("//")
+        !l.starts_with(' ')
+            && !l.starts_with('}')
+            && !l.starts_with('{')
+            && !l.trim().is_empty()
+            && !l.starts_with("//")
     }) else {
         return false;
     };
-    let head = lines[k];
+    let end = (k..i).find(|&e| lines[e].contains('{')).unwrap_or(k);
+    let head = lines[k..=end].join(" ");
     if head.starts_with("impl") && head.contains(" for ") {
         // Implementations of a trait: the trait carries the contract.
         return true;
