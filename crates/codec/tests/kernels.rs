@@ -602,3 +602,62 @@ fn errors_in_and_after_untested_runs() {
         }
     }
 }
+
+/// Inputs of 16 MiB and more, which the x86-64 kernels check with their far prefetch and
+/// (AVX-512) shifts in place of loads of the bytes before each vector: an error, a sequence
+/// cut short and one cut by the end at places after the first block, across block boundaries
+/// deep inside, and at the end, after mixed text or after an ASCII prefix (where the far loop
+/// starts with nothing before it), through every kernel's `valid_up_to` and the active
+/// kernel's `is_valid` and `validate` (CI runs this test again with `UTF8_CODEC_KERNEL=avx2`),
+/// against std.
+#[test]
+fn large_inputs_errors_at_the_start_deep_inside_and_at_the_end() {
+    let kernels = simd_kernels();
+    const MIB: usize = 1 << 20;
+    let unit = "Grüße aus Köln, 你好 😀 and ASCII, жж. ".as_bytes();
+    for (ascii_prefix, len) in [(0, 16 * MIB), (1000, 16 * MIB + 37)] {
+        let mut v: Vec<u8> = vec![b'a'; ascii_prefix];
+        while v.len() < len {
+            v.extend_from_slice(unit);
+        }
+        // A whole character at the end.
+        while v.len() > len || std::str::from_utf8(&v).is_err() {
+            v.pop();
+        }
+        let len = v.len();
+        let mut places = vec![64, 65, 127, 200, ascii_prefix + 64, ascii_prefix + 130];
+        places.extend(9 * MIB - 3..9 * MIB + 66);
+        places.extend([
+            len - 200,
+            len - 65,
+            len - 64,
+            len - 63,
+            len - 4,
+            len - 3,
+            len - 1,
+        ]);
+        let check = |v: &[u8], what: &str| {
+            assert_kernels(&kernels, v);
+            let std = std::str::from_utf8(v);
+            assert_eq!(utf8_codec::is_valid(v), std.is_ok(), "{what}");
+            assert_eq!(
+                utf8_codec::validate(v)
+                    .map(|_| ())
+                    .map_err(|e| (e.valid_up_to(), e.error_len())),
+                std.map(|_| ())
+                    .map_err(|e| (e.valid_up_to(), e.error_len())),
+                "{what}"
+            );
+        };
+        check(&v, "valid");
+        for &at in &places {
+            for bad in [&[0xFF][..], &[0xE2, 0x82][..], &[0xF0, 0x9F, 0x98]] {
+                let end = (at + bad.len()).min(len);
+                let saved = v[at..end].to_vec();
+                v[at..end].copy_from_slice(&bad[..end - at]);
+                check(&v, &format!("{len} {at} {bad:02X?}"));
+                v[at..end].copy_from_slice(&saved);
+            }
+        }
+    }
+}

@@ -24,6 +24,11 @@ pub(crate) trait Vector: Copy {
     /// `vpalignr` a vector) and loads have ports of their own; not with NEON, whose `ext`
     /// is one instruction each (the loop's instructions are counted against simdutf8's).
     const PREV_LOADS: bool;
+    /// [`PREV_LOADS`](Vector::PREV_LOADS) where validation checks a large input (see
+    /// `lean::FAR_MIN`), whose blocks mostly come from memory: not with AVX-512, whose loads
+    /// of the bytes before a block all straddle two cache lines and, on lines still on their
+    /// way from memory, made validation of 64 MiB 2.5 times slower (Zen 5) than the shifts.
+    const FAR_PREV_LOADS: bool;
     /// Whether the count without lengths checks input past its first 8 KiB in 1 KiB
     /// segments with the errors tested once and the counts added straight to the totals
     /// (`counting.rs`), instead of block by block: with one vector a block (AVX-512), where

@@ -47,7 +47,7 @@ pub(crate) fn is_valid_neon(bytes: &[u8]) -> usize {
 fn check_neon<const BASIC: bool>(bytes: &[u8], o: usize) -> usize {
     assert!(bytes.len() >= 64 && o <= bytes.len());
     // SAFETY: NEON is enabled at compile time; the lengths are checked just above.
-    unsafe { lean::check_from::<Neon, BASIC>(bytes, o, finish_neon) }
+    unsafe { lean::check_from::<Neon, BASIC, false>(bytes, o, finish_neon) }
 }
 
 /// The whole kernel from a unit boundary at most 3 bytes before `o` (see [`lean::finish`]),

@@ -24,6 +24,7 @@ static BIT_WEIGHTS: [u8; 16] = [1, 2, 4, 8, 16, 32, 64, 128, 1, 2, 4, 8, 16, 32,
 impl Vector for Neon {
     const LANES: usize = 16;
     const PREV_LOADS: bool = false;
+    const FAR_PREV_LOADS: bool = false;
     const QUICK_COUNT: bool = false;
     #[inline(always)]
     unsafe fn splat(b: u8) -> Self {

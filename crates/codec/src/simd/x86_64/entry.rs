@@ -71,7 +71,7 @@ pub(crate) unsafe fn is_valid_sse42(bytes: &[u8]) -> usize {
 unsafe fn check_sse42<const BASIC: bool>(bytes: &[u8], o: usize) -> usize {
     // SAFETY: SSE4.2 is present (this function's contract), for the block loop and for
     // `finish_sse42`, which has the same contract (and gets `o <= bytes.len()`).
-    unsafe { lean::check_from::<Sse, BASIC>(bytes, o, |b, o| finish_sse42(b, o)) }
+    unsafe { lean::check_from::<Sse, BASIC, false>(bytes, o, |b, o| finish_sse42(b, o)) }
 }
 
 /// The whole SSE4.2 validation kernel from a unit boundary at most 3 bytes before `o` (see
@@ -124,7 +124,7 @@ pub(crate) unsafe fn is_valid_avx2(bytes: &[u8]) -> usize {
     unsafe { entry::<Avx2>(bytes, |b| short_avx2(b), |b, o| check_avx2::<true>(b, o)) }
 }
 
-/// The AVX2 block loop from `o` (see [`lean::check_from`]).
+/// The AVX2 block loop from `o` (see [`lean::check_from`]), far from [`lean::FAR_MIN`] bytes.
 ///
 /// # Safety
 ///
@@ -135,7 +135,13 @@ pub(crate) unsafe fn is_valid_avx2(bytes: &[u8]) -> usize {
 unsafe fn check_avx2<const BASIC: bool>(bytes: &[u8], o: usize) -> usize {
     // SAFETY: AVX2 is present (this function's contract), for the block loop and for
     // `finish_avx2`, which has the same contract (and gets `o <= bytes.len()`).
-    unsafe { lean::check_from::<Avx2, BASIC>(bytes, o, |b, o| finish_avx2(b, o)) }
+    unsafe {
+        if bytes.len() >= lean::FAR_MIN {
+            lean::check_from::<Avx2, BASIC, true>(bytes, o, |b, o| finish_avx2(b, o))
+        } else {
+            lean::check_from::<Avx2, BASIC, false>(bytes, o, |b, o| finish_avx2(b, o))
+        }
+    }
 }
 
 /// The whole AVX2 validation kernel from a unit boundary at most 3 bytes before `o` (see
@@ -185,7 +191,7 @@ pub(crate) unsafe fn is_valid_avx512(bytes: &[u8]) -> usize {
 }
 
 /// The AVX-512 block loop from `o` (see [`lean::check_from`]), in 256-bit vectors under
-/// [`AVX512_MIN`] bytes.
+/// [`AVX512_MIN`] bytes, far from [`lean::FAR_MIN`].
 ///
 /// # Safety
 ///
@@ -197,11 +203,19 @@ unsafe fn check_avx512<const BASIC: bool>(bytes: &[u8], o: usize) -> usize {
     if bytes.len() < AVX512_MIN {
         // SAFETY: AVX-512F implies AVX2 (this function's contract), for the block loop and
         // for `finish_avx2`, which has the same contract (and gets `o <= bytes.len()`).
-        return unsafe { lean::check_from::<Avx2, BASIC>(bytes, o, |b, o| finish_avx2(b, o)) };
+        return unsafe {
+            lean::check_from::<Avx2, BASIC, false>(bytes, o, |b, o| finish_avx2(b, o))
+        };
     }
     // SAFETY: AVX-512F and AVX-512BW are present (this function's contract), for the block
     // loop and for `finish_avx512`, which has the same contract (and gets `o <= bytes.len()`).
-    unsafe { lean::check_from::<Avx512, BASIC>(bytes, o, |b, o| finish_avx512(b, o)) }
+    unsafe {
+        if bytes.len() >= lean::FAR_MIN {
+            lean::check_from::<Avx512, BASIC, true>(bytes, o, |b, o| finish_avx512(b, o))
+        } else {
+            lean::check_from::<Avx512, BASIC, false>(bytes, o, |b, o| finish_avx512(b, o))
+        }
+    }
 }
 
 /// The whole AVX-512F and AVX-512BW validation kernel from a unit boundary at most 3 bytes

@@ -21,6 +21,7 @@ pub(crate) struct Sse(pub(crate) __m128i);
 impl Vector for Sse {
     const LANES: usize = 16;
     const PREV_LOADS: bool = true;
+    const FAR_PREV_LOADS: bool = true;
     const QUICK_COUNT: bool = false;
     #[inline(always)]
     unsafe fn splat(b: u8) -> Self {
@@ -152,6 +153,7 @@ pub(crate) struct Avx2(__m256i);
 impl Vector for Avx2 {
     const LANES: usize = 32;
     const PREV_LOADS: bool = true;
+    const FAR_PREV_LOADS: bool = true;
     const QUICK_COUNT: bool = false;
     #[inline(always)]
     unsafe fn splat(b: u8) -> Self {
@@ -277,6 +279,7 @@ pub(crate) struct Avx512(__m512i);
 impl Vector for Avx512 {
     const LANES: usize = 64;
     const PREV_LOADS: bool = true;
+    const FAR_PREV_LOADS: bool = false;
     const QUICK_COUNT: bool = true;
     #[inline(always)]
     unsafe fn splat(b: u8) -> Self {
