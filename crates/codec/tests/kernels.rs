@@ -609,7 +609,8 @@ fn errors_in_and_after_untested_runs() {
 /// deep inside, and at the end, after mixed text or after an ASCII prefix (where the far loop
 /// starts with nothing before it), through every kernel's `valid_up_to` and the active
 /// kernel's `is_valid` and `validate` (CI runs this test again with `UTF8_CODEC_KERNEL=avx2`),
-/// against std.
+/// against std; and at some of those places the counts, which the x86-64 kernels count from
+/// 16 MiB with their far prefetch.
 #[test]
 fn large_inputs_errors_at_the_start_deep_inside_and_at_the_end() {
     let kernels = simd_kernels();
@@ -649,13 +650,31 @@ fn large_inputs_errors_at_the_start_deep_inside_and_at_the_end() {
                 "{what}"
             );
         };
+        // The counts (every kernel's, and the counter without lengths given the whole input
+        // at once) at a few of the places, against the naive oracle.
+        let counted = |v: &[u8], what: &str| {
+            assert_counts(v);
+            let mut lean = utf8_codec::Counter::without_lengths();
+            lean.update(v);
+            let (want, got) = (common::naive_counts(v), lean.finish());
+            assert_eq!(
+                (got.chars, got.lines, got.errors),
+                (want.chars, want.lines, want.errors),
+                "{what}"
+            );
+        };
         check(&v, "valid");
-        for &at in &places {
+        counted(&v, "valid");
+        for (i, &at) in places.iter().enumerate() {
             for bad in [&[0xFF][..], &[0xE2, 0x82][..], &[0xF0, 0x9F, 0x98]] {
                 let end = (at + bad.len()).min(len);
                 let saved = v[at..end].to_vec();
                 v[at..end].copy_from_slice(&bad[..end - at]);
-                check(&v, &format!("{len} {at} {bad:02X?}"));
+                let what = format!("{len} {at} {bad:02X?}");
+                check(&v, &what);
+                if i % 40 == 0 || at + 2 >= len {
+                    counted(&v, &what);
+                }
                 v[at..end].copy_from_slice(&saved);
             }
         }

@@ -16,10 +16,12 @@ pub(crate) const BLOCK: usize = 64;
 /// more), with no loss on input that fits in L1 or L2.
 pub(crate) const PREFETCH: usize = 2048;
 
-/// [`PREFETCH`] for a [`Visit`] that is [`FAR`](Visit::FAR): 16 KiB. Validating 64 MiB of
-/// mixed text that is not in the cache took 41 -> 35 ms a GiB with AVX2 (no change in L2),
-/// and with AVX-512 (without its loads of the bytes before a block) 38 -> 23 (8 KiB: 25).
-pub(crate) const FAR_PREFETCH: usize = 16384;
+/// [`PREFETCH`] for a large input ([`Visit::AHEAD`]): 8 KiB. On 64 MiB not in the cache
+/// (Zen 5, ms a GiB): validation of mixed text 43 -> 36 with AVX2, 38 -> 25 with AVX-512
+/// (without its loads of the bytes before a block); the counter without lengths 35 -> 28
+/// (AVX-512), on ASCII 30 -> 23 with either. 16 KiB validated 5% faster but counted mixed
+/// text no faster than 2 KiB.
+pub(crate) const FAR_PREFETCH: usize = 8192;
 
 /// What one use of [`blocks`] does besides checking. Every method is inlined into the loop;
 /// the defaults do nothing.
@@ -42,10 +44,12 @@ pub(crate) trait Visit<V: Vector> {
     /// With `SKIP_ASCII`, blocks after one that is not ASCII are checked untested (see
     /// [`blocks`]).
     const STREAKS: bool = true;
-    /// The input is large and its blocks mostly come from memory: the cache line
-    /// [`FAR_PREFETCH`] bytes ahead is asked for, and the bytes before a vector are loaded
-    /// only where [`Vector::FAR_PREV_LOADS`].
-    const FAR: bool = false;
+    /// How far ahead of the block the cache line is asked for: [`PREFETCH`], or
+    /// [`FAR_PREFETCH`] for a large input whose blocks mostly come from memory.
+    const AHEAD: usize = PREFETCH;
+    /// The bytes before a vector may be loaded, where [`Vector::PREV_LOADS`] (not for a large
+    /// input where not [`Vector::FAR_PREV_LOADS`]).
+    const PREV_LOADS: bool = true;
 
     /// Called before the block at `o` (of the input at the loop's `ptr`) is tested or, in a
     /// run of untested blocks, checked: another prefetch, for one.
@@ -139,7 +143,7 @@ impl<V: Vector> Cursor<V> {
 /// many blocks (validation of mixed-script text about 17% faster with AVX-512, 5% with
 /// AVX2), and in ASCII text with a few other characters here and there nothing changes.
 ///
-/// With [`Vector::PREV_LOADS`] ([`Vector::FAR_PREV_LOADS`] for a [`Visit::FAR`]), a block at 3 or more bytes from `ptr` is checked with the 3
+/// With [`Vector::PREV_LOADS`] (and [`Visit::PREV_LOADS`]), a block at 3 or more bytes from `ptr` is checked with the 3
 /// bytes before it loaded from `ptr`'s buffer, not taken from `c.prev`: a caller that starts
 /// at such a `c.o` must have there the bytes `c.prev` ends with, or ASCII bytes where those
 /// are ASCII or `c.prev` is zero (all ASCII bytes before a block check alike).
@@ -167,11 +171,7 @@ pub(crate) unsafe fn blocks<V: Vector, S: Visit<V>>(
     // Blocks checked in full after the next test that finds text that is not ASCII, if it
     // is at `run_end`, where the last such run ended.
     let (mut streak, mut run_end) = (0u32, usize::MAX);
-    let (ahead, prev_loads) = if S::FAR {
-        (FAR_PREFETCH, V::FAR_PREV_LOADS)
-    } else {
-        (PREFETCH, V::PREV_LOADS)
-    };
+    let (ahead, prev_loads) = (S::AHEAD, S::PREV_LOADS && V::PREV_LOADS);
     // SAFETY: V's ISA (the caller's contract). Every load reads `n` bytes at `ptr + o + k - d`
     // with `d <= 3`, `d <= o` (`d > 0` only where `o >= 3`) and `o + k + n <= o + BLOCK <=
     // len`; a prefetch reads nothing (its address may be past the end: `wrapping_add`
@@ -297,7 +297,8 @@ pub(crate) unsafe fn high<A: Vector>(ptr: *const u8, n: usize) -> A {
     }
 }
 
-/// The [`Visit`] that only checks (with `FAR`, a large input: [`Visit::FAR`]).
+/// The [`Visit`] that only checks (with `FAR`, a large input: [`FAR_PREFETCH`], and the bytes
+/// before a vector loaded only where [`Vector::FAR_PREV_LOADS`]).
 pub(crate) struct Check<const BASIC: bool, const SKIP_ASCII: bool, const FAR: bool = false>;
 
 impl<V: Vector, const B: bool, const S: bool, const F: bool> Visit<V> for Check<B, S, F> {
@@ -305,5 +306,6 @@ impl<V: Vector, const B: bool, const S: bool, const F: bool> Visit<V> for Check<
     const SKIP_ASCII: bool = S;
     // Input checked block by block from its start is short.
     const PREFETCHES: bool = S;
-    const FAR: bool = F;
+    const AHEAD: usize = if F { FAR_PREFETCH } else { PREFETCH };
+    const PREV_LOADS: bool = !F || V::FAR_PREV_LOADS;
 }

@@ -4,7 +4,7 @@
 //! and valid runs ([`count_valid`]). `generic.rs` holds the validation algorithm and the
 //! dense scanner they build on.
 
-use super::blocks::{BLOCK, Check, Cursor, Visit, blocks};
+use super::blocks::{BLOCK, Check, Cursor, FAR_PREFETCH, PREFETCH, Visit, blocks};
 use super::generic::{BYTE_2_HIGH, DenseMasks, Tables, Vector, dense};
 use crate::scalar::{self, TextCounts};
 
@@ -16,13 +16,14 @@ use crate::scalar::{self, TextCounts};
 #[inline(always)]
 pub(crate) unsafe fn valid_up_to<V: Vector>(bytes: &[u8]) -> usize {
     // SAFETY: the caller's contract.
-    unsafe { validate_and_count::<V, false, false>(bytes, &mut TextCounts::default()).0 }
+    unsafe { validate_and_count::<V, false, false, false>(bytes, &mut TextCounts::default()).0 }
 }
 
 /// Validation and, with `COUNT`, counting in the same pass: returns the length of the longest
 /// valid prefix and the length `c` of the prefix whose counts were added to `acc`
 /// (as [`scalar::count_valid`] counts, or without `LENGTHS` as [`TextCounts::lean`] puts
-/// them: fewer compares a vector); `c` is a block
+/// them: fewer compares a vector), with `FAR` (for a large input) the block loop's far
+/// prefetch; `c` is a block
 /// boundary within 3 bytes of the valid length, either side of it (a block can end inside a
 /// sequence that turns out to be an error).
 ///
@@ -30,7 +31,12 @@ pub(crate) unsafe fn valid_up_to<V: Vector>(bytes: &[u8]) -> usize {
 ///
 /// Only on a CPU with `V`'s ISA.
 #[inline(always)]
-pub(crate) unsafe fn validate_and_count<V: Vector, const COUNT: bool, const LENGTHS: bool>(
+pub(crate) unsafe fn validate_and_count<
+    V: Vector,
+    const COUNT: bool,
+    const LENGTHS: bool,
+    const FAR: bool,
+>(
     bytes: &[u8],
     acc: &mut TextCounts,
 ) -> (usize, usize) {
@@ -41,7 +47,7 @@ pub(crate) unsafe fn validate_and_count<V: Vector, const COUNT: bool, const LENG
         let t = Tables::<V>::new();
         let ptr = bytes.as_ptr();
         let mut c = Cursor::at(&t, 0);
-        let mut counts = Count::<V, COUNT, LENGTHS, false>::new();
+        let mut counts = Count::<V, COUNT, LENGTHS, false, FAR>::new();
         // `c` is at a block that failed.
         let mut failed = false;
         if COUNT && !LENGTHS && V::QUICK_COUNT && bytes.len() >= QUICK_FROM + SEGMENT {
@@ -52,7 +58,7 @@ pub(crate) unsafe fn validate_and_count<V: Vector, const COUNT: bool, const LENG
             // its start.
             failed = !blocks(&t, ptr, QUICK_FROM, &mut c, &mut counts);
             if !failed {
-                let mut quick = Count::<V, true, false, true>::new();
+                let mut quick = Count::<V, true, false, true, FAR>::new();
                 quick.totals = counts.totals;
                 while c.o + SEGMENT <= bytes.len() {
                     let (start, totals) = (c, quick.totals);
@@ -182,8 +188,8 @@ const _: () = assert!(SEGMENT.is_multiple_of(BLOCK) && QUICK_FROM.is_multiple_of
 /// The [`Visit`] of [`validate_and_count`]: with `COUNT`, the counts of each block, kept
 /// until it is known to be valid (a block that fails is counted by the dense scanner); with
 /// `QUICK` (and `COUNT` without `LENGTHS`), every block's counts straight into the totals
-/// and the errors tested once, after the loop.
-struct Count<V, const COUNT: bool, const LENGTHS: bool, const QUICK: bool> {
+/// and the errors tested once, after the loop; with `FAR`, the block loop's far prefetch.
+struct Count<V, const COUNT: bool, const LENGTHS: bool, const QUICK: bool, const FAR: bool> {
     /// Counts of the blocks known to be valid (bytes >= C0, >= E0, >= F0, newlines; without
     /// `LENGTHS`, bytes that are not continuations and newlines), in registers; `acc` is
     /// written once at the end.
@@ -210,8 +216,8 @@ const _: () = {
     }
 };
 
-impl<V: Vector, const COUNT: bool, const LENGTHS: bool, const QUICK: bool>
-    Count<V, COUNT, LENGTHS, QUICK>
+impl<V: Vector, const COUNT: bool, const LENGTHS: bool, const QUICK: bool, const FAR: bool>
+    Count<V, COUNT, LENGTHS, QUICK, FAR>
 {
     /// Nothing counted.
     ///
@@ -234,10 +240,11 @@ impl<V: Vector, const COUNT: bool, const LENGTHS: bool, const QUICK: bool>
     }
 }
 
-impl<V: Vector, const COUNT: bool, const LENGTHS: bool, const QUICK: bool> Visit<V>
-    for Count<V, COUNT, LENGTHS, QUICK>
+impl<V: Vector, const COUNT: bool, const LENGTHS: bool, const QUICK: bool, const FAR: bool> Visit<V>
+    for Count<V, COUNT, LENGTHS, QUICK, FAR>
 {
     const BASIC: bool = QUICK;
+    const AHEAD: usize = if FAR { FAR_PREFETCH } else { PREFETCH };
     // Measured slower with AVX2 on mixed-script text (and no faster on ASCII): an ASCII
     // block costs a compare and a popcount here, a checked one four more of each (one more
     // without `LENGTHS`: faster in L2 then, but still slower on a 256 MiB file).

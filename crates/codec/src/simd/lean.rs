@@ -17,10 +17,11 @@ use super::counting;
 use super::generic::{Tables, Vector, check, check3};
 use crate::scalar;
 
-/// Inputs from this length are checked with the block loop's far prefetch (and, where the ISA
-/// wants it, shifts in place of loads of the bytes before a vector): at 16 MiB and more of mixed
-/// text, 29 -> 22 ms a GiB with AVX-512 (Zen 5), 60 -> 23 at 64 MiB; at 8 MiB, which the cache
-/// still holds, the loads were faster (20 against 21 ms), and in L2 much faster (16 against 20).
+/// Inputs from this length are validated (and counted, `counting.rs`) with the block loop's
+/// far prefetch and, where the ISA wants it, shifts in place of loads of the bytes before a
+/// vector (`FAR_PREFETCH`, `Vector::FAR_PREV_LOADS`): mixed text validated with AVX-512
+/// (Zen 5) at 16 MiB in 29 -> 22 ms a GiB, at 64 MiB in 60 -> 25; at 8 MiB, which the cache
+/// still holds, the loads were faster (20 against 21 ms), in L2 much faster (16 against 20).
 /// (The x86-64 kernels': NEON prefetches nothing and shifts in every block.)
 #[cfg(target_arch = "x86_64")]
 pub(crate) const FAR_MIN: usize = 16 << 20;
@@ -39,7 +40,7 @@ pub(crate) const SHORT: usize = 256;
 /// [`is_valid`](crate::is_valid)) the errors of every block are or-ed and tested once, at the
 /// end, and an error found there is located by a second pass, `exact(bytes, 0)`: two
 /// instructions less per block where the input is valid. With `FAR` (for inputs of
-/// [`FAR_MIN`] bytes or more) the block loop is [`Visit::FAR`](super::blocks::Visit::FAR).
+/// [`FAR_MIN`] bytes or more) the block loop is `Check`'s far one.
 ///
 /// # Safety
 ///

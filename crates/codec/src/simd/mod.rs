@@ -380,16 +380,14 @@ pub(crate) fn validate_and_count_with<const LENGTHS: bool>(
         #[cfg(target_arch = "x86_64")]
         // SAFETY: `k` is available (an `Available` is the proof).
         Kernel::Avx512 => unsafe {
-            x86_64::vectors::validate_and_count_avx512::<LENGTHS>(bytes, acc)
+            x86_64::entry::validate_and_count_avx512::<LENGTHS>(bytes, acc)
         },
         #[cfg(target_arch = "x86_64")]
         // SAFETY: `k` is available (an `Available` is the proof).
-        Kernel::Avx2 => unsafe { x86_64::vectors::validate_and_count_avx2::<LENGTHS>(bytes, acc) },
+        Kernel::Avx2 => unsafe { x86_64::entry::validate_and_count_avx2::<LENGTHS>(bytes, acc) },
         #[cfg(target_arch = "x86_64")]
         // SAFETY: as above.
-        Kernel::Sse42 => unsafe {
-            x86_64::vectors::validate_and_count_sse42::<LENGTHS>(bytes, acc)
-        },
+        Kernel::Sse42 => unsafe { x86_64::entry::validate_and_count_sse42::<LENGTHS>(bytes, acc) },
         #[cfg(all(target_arch = "aarch64", target_feature = "neon"))]
         Kernel::Neon => aarch64::validate_and_count_neon::<LENGTHS>(bytes, acc),
         _ => (scalar::valid_up_to(bytes), 0),

@@ -78,7 +78,7 @@ pub(crate) fn validate_and_count_neon<const LENGTHS: bool>(
     acc: &mut TextCounts,
 ) -> (usize, usize) {
     // SAFETY: NEON is enabled at compile time.
-    unsafe { counting::validate_and_count::<Neon, true, LENGTHS>(bytes, acc) }
+    unsafe { counting::validate_and_count::<Neon, true, LENGTHS, false>(bytes, acc) }
 }
 
 /// The dense scanner's windows, counted (see [`counting::count_windows`]).

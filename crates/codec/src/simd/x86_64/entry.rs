@@ -16,11 +16,15 @@
 //! - `finish_*`: out of line and cold, the whole kernel from a unit boundary, for errors and
 //!   odd tails.
 //!
-//! And validate-and-copy for repair (`copy.rs`), in AVX2 for the AVX2 and AVX-512 kernels.
+//! And validate-and-copy for repair (`copy.rs`), in AVX2 for the AVX2 and AVX-512 kernels;
+//! validate-and-count (`counting.rs`), with the block loop's far prefetch from
+//! [`lean::FAR_MIN`] bytes in a function of its own.
 
 use super::vectors::{Avx2, Avx512, Sse};
+use crate::scalar::TextCounts;
 #[cfg(feature = "alloc")]
 use crate::simd::copy;
+use crate::simd::counting;
 use crate::simd::lean::{self, entry};
 use crate::simd::short;
 
@@ -247,4 +251,93 @@ pub(crate) unsafe fn push_valid_avx2(bytes: &[u8], out: &mut alloc::string::Stri
     // contract, gets `o <= bytes.len()` and returns the length of the valid prefix
     // (`lean::finish`), at most `bytes.len()`, as `push_valid` requires.
     unsafe { copy::push_valid::<Avx2>(bytes, out, |b, o| finish_avx2(b, o)) }
+}
+
+/// The SSE4.2 kernel, validating and counting in one pass (lengths too with `LENGTHS`).
+///
+/// # Safety
+///
+/// The CPU must support SSE4.2.
+#[target_feature(enable = "sse4.2,popcnt")]
+pub(crate) unsafe fn validate_and_count_sse42<const LENGTHS: bool>(
+    bytes: &[u8],
+    acc: &mut TextCounts,
+) -> (usize, usize) {
+    // SAFETY: SSE4.2 (and POPCNT, which every SSE4.2 CPU has) is present (this function's contract).
+    unsafe { counting::validate_and_count::<Sse, true, LENGTHS, false>(bytes, acc) }
+}
+
+/// The AVX2 kernel, validating and counting in one pass (lengths too with `LENGTHS`).
+///
+/// # Safety
+///
+/// The CPU must support AVX2.
+#[target_feature(enable = "avx2,popcnt")]
+pub(crate) unsafe fn validate_and_count_avx2<const LENGTHS: bool>(
+    bytes: &[u8],
+    acc: &mut TextCounts,
+) -> (usize, usize) {
+    // SAFETY: AVX2 (and POPCNT, which every AVX2 CPU has) is present (this function's contract).
+    // Inputs from `FAR_MIN` with the far prefetch, out of line (one function for both
+    // measured 3% slower on input in L2).
+    unsafe {
+        if bytes.len() >= lean::FAR_MIN {
+            return validate_and_count_far_avx2::<LENGTHS>(bytes, acc);
+        }
+        counting::validate_and_count::<Avx2, true, LENGTHS, false>(bytes, acc)
+    }
+}
+
+/// [`validate_and_count_avx2`] for an input of `lean::FAR_MIN` bytes or more: the block
+/// loop's far prefetch.
+///
+/// # Safety
+///
+/// The CPU must support AVX2.
+#[target_feature(enable = "avx2,popcnt")]
+#[inline(never)]
+unsafe fn validate_and_count_far_avx2<const LENGTHS: bool>(
+    bytes: &[u8],
+    acc: &mut TextCounts,
+) -> (usize, usize) {
+    // SAFETY: AVX2 (and POPCNT) are present (this function's contract).
+    unsafe { counting::validate_and_count::<Avx2, true, LENGTHS, true>(bytes, acc) }
+}
+
+/// The AVX-512F and AVX-512BW kernel, validating and counting in one pass (lengths too with
+/// `LENGTHS`).
+///
+/// # Safety
+///
+/// The CPU must support AVX-512F and AVX-512BW.
+#[target_feature(enable = "avx512f,avx512bw,popcnt")]
+pub(crate) unsafe fn validate_and_count_avx512<const LENGTHS: bool>(
+    bytes: &[u8],
+    acc: &mut TextCounts,
+) -> (usize, usize) {
+    // SAFETY: AVX-512F/BW (and POPCNT, which every such CPU has) are present (this function's contract).
+    // Inputs from `FAR_MIN` with the far prefetch, out of line (one function for both
+    // measured 3% slower on input in L2).
+    unsafe {
+        if bytes.len() >= lean::FAR_MIN {
+            return validate_and_count_far_avx512::<LENGTHS>(bytes, acc);
+        }
+        counting::validate_and_count::<Avx512, true, LENGTHS, false>(bytes, acc)
+    }
+}
+
+/// [`validate_and_count_avx512`] for an input of `lean::FAR_MIN` bytes or more: the block
+/// loop's far prefetch.
+///
+/// # Safety
+///
+/// The CPU must support AVX-512F/BW.
+#[target_feature(enable = "avx512f,avx512bw,popcnt")]
+#[inline(never)]
+unsafe fn validate_and_count_far_avx512<const LENGTHS: bool>(
+    bytes: &[u8],
+    acc: &mut TextCounts,
+) -> (usize, usize) {
+    // SAFETY: AVX-512F/BW (and POPCNT) are present (this function's contract).
+    unsafe { counting::validate_and_count::<Avx512, true, LENGTHS, true>(bytes, acc) }
 }

@@ -476,49 +476,6 @@ pub(crate) unsafe fn dense_avx512(block: &[u8; 64]) -> generic::DenseMasks {
     unsafe { generic::dense::<Avx512>(block.as_ptr()) }
 }
 
-/// The SSE4.2 kernel, validating and counting in one pass (lengths too with `LENGTHS`).
-///
-/// # Safety
-///
-/// The CPU must support SSE4.2.
-#[target_feature(enable = "sse4.2,popcnt")]
-pub(crate) unsafe fn validate_and_count_sse42<const LENGTHS: bool>(
-    bytes: &[u8],
-    acc: &mut TextCounts,
-) -> (usize, usize) {
-    // SAFETY: SSE4.2 (and POPCNT, which every SSE4.2 CPU has) is present (this function's contract).
-    unsafe { counting::validate_and_count::<Sse, true, LENGTHS>(bytes, acc) }
-}
-
-/// The AVX2 kernel, validating and counting in one pass (lengths too with `LENGTHS`).
-///
-/// # Safety
-///
-/// The CPU must support AVX2.
-#[target_feature(enable = "avx2,popcnt")]
-pub(crate) unsafe fn validate_and_count_avx2<const LENGTHS: bool>(
-    bytes: &[u8],
-    acc: &mut TextCounts,
-) -> (usize, usize) {
-    // SAFETY: AVX2 (and POPCNT, which every AVX2 CPU has) is present (this function's contract).
-    unsafe { counting::validate_and_count::<Avx2, true, LENGTHS>(bytes, acc) }
-}
-
-/// The AVX-512F and AVX-512BW kernel, validating and counting in one pass (lengths too with
-/// `LENGTHS`).
-///
-/// # Safety
-///
-/// The CPU must support AVX-512F and AVX-512BW.
-#[target_feature(enable = "avx512f,avx512bw,popcnt")]
-pub(crate) unsafe fn validate_and_count_avx512<const LENGTHS: bool>(
-    bytes: &[u8],
-    acc: &mut TextCounts,
-) -> (usize, usize) {
-    // SAFETY: AVX-512F/BW (and POPCNT, which every such CPU has) are present (this function's contract).
-    unsafe { counting::validate_and_count::<Avx512, true, LENGTHS>(bytes, acc) }
-}
-
 /// The dense scanner's windows with SSE4.2, counted (see [`counting::count_windows`]).
 ///
 /// # Safety
