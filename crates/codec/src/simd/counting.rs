@@ -178,6 +178,13 @@ pub(crate) unsafe fn validate_and_count<
     }
 }
 
+/// Inputs from this length are counted (by the x86-64 kernels) with the block loop's far
+/// prefetch, which costs nothing where the input is in the cache: lower than validation's
+/// `lean::FAR_MIN`, which also gives up AVX-512's loads of the bytes before a block. (The
+/// pieces utf8-count hands its counter for several passes each, 256 KiB, stay under it.)
+#[cfg(target_arch = "x86_64")]
+pub(crate) const FAR_MIN: usize = 1 << 20;
+
 /// Bytes a segment of [`validate_and_count`] checks with its errors tested once (where
 /// [`Vector::QUICK_COUNT`]): a segment with an error is checked twice.
 const SEGMENT: usize = 1024;

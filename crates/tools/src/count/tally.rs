@@ -189,7 +189,15 @@ pub(crate) fn count_mapped(
     next_byte: Option<u8>,
 ) -> io::Result<Tally> {
     let mut counting = Counting::new(mode);
-    crate::mmap::read_mapped(file, start, end, CHUNK_SIZE, |piece| {
+    // Pieces that stay in the cache for the passes after the first; the codec's counter
+    // alone makes one pass and gets each window whole (the kernels prefetch farther ahead
+    // in an input that large).
+    let piece = if counting.fast && !mode.words {
+        crate::mmap::WINDOW
+    } else {
+        CHUNK_SIZE
+    };
+    crate::mmap::read_mapped(file, start, end, piece, |piece| {
         counting.update(piece);
         Ok(())
     })?;

@@ -18,7 +18,7 @@
 //!
 //! And validate-and-copy for repair (`copy.rs`), in AVX2 for the AVX2 and AVX-512 kernels;
 //! validate-and-count (`counting.rs`), with the block loop's far prefetch from
-//! [`lean::FAR_MIN`] bytes in a function of its own.
+//! [`counting::FAR_MIN`] bytes in a function of its own.
 
 use super::vectors::{Avx2, Avx512, Sse};
 use crate::scalar::TextCounts;
@@ -278,17 +278,17 @@ pub(crate) unsafe fn validate_and_count_avx2<const LENGTHS: bool>(
     acc: &mut TextCounts,
 ) -> (usize, usize) {
     // SAFETY: AVX2 (and POPCNT, which every AVX2 CPU has) is present (this function's contract).
-    // Inputs from `FAR_MIN` with the far prefetch, out of line (one function for both
+    // Inputs from `counting::FAR_MIN` with the far prefetch, out of line (one function for both
     // measured 3% slower on input in L2).
     unsafe {
-        if bytes.len() >= lean::FAR_MIN {
+        if bytes.len() >= counting::FAR_MIN {
             return validate_and_count_far_avx2::<LENGTHS>(bytes, acc);
         }
         counting::validate_and_count::<Avx2, true, LENGTHS, false>(bytes, acc)
     }
 }
 
-/// [`validate_and_count_avx2`] for an input of `lean::FAR_MIN` bytes or more: the block
+/// [`validate_and_count_avx2`] for an input of [`counting::FAR_MIN`] bytes or more: the block
 /// loop's far prefetch.
 ///
 /// # Safety
@@ -316,17 +316,17 @@ pub(crate) unsafe fn validate_and_count_avx512<const LENGTHS: bool>(
     acc: &mut TextCounts,
 ) -> (usize, usize) {
     // SAFETY: AVX-512F/BW (and POPCNT, which every such CPU has) are present (this function's contract).
-    // Inputs from `FAR_MIN` with the far prefetch, out of line (one function for both
+    // Inputs from `counting::FAR_MIN` with the far prefetch, out of line (one function for both
     // measured 3% slower on input in L2).
     unsafe {
-        if bytes.len() >= lean::FAR_MIN {
+        if bytes.len() >= counting::FAR_MIN {
             return validate_and_count_far_avx512::<LENGTHS>(bytes, acc);
         }
         counting::validate_and_count::<Avx512, true, LENGTHS, false>(bytes, acc)
     }
 }
 
-/// [`validate_and_count_avx512`] for an input of `lean::FAR_MIN` bytes or more: the block
+/// [`validate_and_count_avx512`] for an input of [`counting::FAR_MIN`] bytes or more: the block
 /// loop's far prefetch.
 ///
 /// # Safety
