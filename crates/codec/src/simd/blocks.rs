@@ -16,11 +16,11 @@ pub(crate) const BLOCK: usize = 64;
 /// more), with no loss on input that fits in L1 or L2.
 pub(crate) const PREFETCH: usize = 2048;
 
-/// [`PREFETCH`] for a large input ([`Visit::AHEAD`]): 8 KiB. On 64 MiB not in the cache
-/// (Zen 5, ms a GiB): validation of mixed text 43 -> 36 with AVX2, 38 -> 25 with AVX-512
-/// (without its loads of the bytes before a block); the counter without lengths 35 -> 28
-/// (AVX-512), on ASCII 30 -> 23 with either. 16 KiB counted mixed text no faster than 2 KiB
-/// but validates 5% faster: [`FAR_CHECK_PREFETCH`].
+/// [`PREFETCH`] for counting a large input ([`Visit::AHEAD`]): 8 KiB. On 64 MiB not in the
+/// cache (Zen 5, ms a GiB): the counter without lengths 35 -> 28 on mixed text (AVX-512), 30
+/// -> 23 on ASCII with AVX2 or AVX-512; 16 KiB counted mixed text no faster than 2 KiB.
+/// (Validation with 8 KiB: 43 -> 36 with AVX2, 38 -> 25 with AVX-512 without its loads of the
+/// bytes before a block; it takes [`FAR_CHECK_PREFETCH`].)
 pub(crate) const FAR_PREFETCH: usize = 8192;
 
 /// [`FAR_PREFETCH`] for validation alone ([`Check`]): 16 KiB, 64 MiB of mixed text not in the
@@ -43,13 +43,15 @@ pub(crate) trait Visit<V: Vector> {
     /// checked in full: a short input, where an ASCII block among others would be a branch
     /// on the data, mispredicted as often as not in mixed text.
     const SKIP_ASCII: bool = true;
-    /// The cache line [`PREFETCH`] bytes ahead is asked for (not worth it in a short input).
+    /// The cache line [`AHEAD`](Visit::AHEAD) bytes ahead is asked for (not worth it in a
+    /// short input).
     const PREFETCHES: bool = true;
     /// With `SKIP_ASCII`, blocks after one that is not ASCII are checked untested (see
     /// [`blocks`]).
     const STREAKS: bool = true;
-    /// How far ahead of the block the cache line is asked for: [`PREFETCH`], or
-    /// [`FAR_PREFETCH`] for a large input whose blocks mostly come from memory.
+    /// How far ahead of the block the cache line is asked for: [`PREFETCH`], or for a large
+    /// input whose blocks mostly come from memory [`FAR_PREFETCH`] (counting) or
+    /// [`FAR_CHECK_PREFETCH`] (validation).
     const AHEAD: usize = PREFETCH;
     /// The bytes before a vector may be loaded, where [`Vector::PREV_LOADS`] (not for a large
     /// input where not [`Vector::FAR_PREV_LOADS`]).
