@@ -149,10 +149,11 @@ impl<V: Vector> Cursor<V> {
 /// many blocks (validation of mixed-script text about 17% faster with AVX-512, 5% with
 /// AVX2), and in ASCII text with a few other characters here and there nothing changes.
 ///
-/// With [`Vector::PREV_LOADS`] (and [`Visit::PREV_LOADS`]), a block at 3 or more bytes from `ptr` is checked with the 3
-/// bytes before it loaded from `ptr`'s buffer, not taken from `c.prev`: a caller that starts
-/// at such a `c.o` must have there the bytes `c.prev` ends with, or ASCII bytes where those
-/// are ASCII or `c.prev` is zero (all ASCII bytes before a block check alike).
+/// With [`Vector::PREV_LOADS`] (and [`Visit::PREV_LOADS`]), a block at 3 or more bytes from
+/// `ptr` is checked with the 3 bytes before it loaded from `ptr`'s buffer, not taken from
+/// `c.prev`: a caller that starts at such a `c.o` must have there the bytes `c.prev` ends
+/// with, or ASCII bytes where those are ASCII or `c.prev` is zero (all ASCII bytes before a
+/// block check alike).
 ///
 /// # Safety
 ///
@@ -303,8 +304,8 @@ pub(crate) unsafe fn high<A: Vector>(ptr: *const u8, n: usize) -> A {
     }
 }
 
-/// The [`Visit`] that only checks (with `FAR`, a large input: [`FAR_CHECK_PREFETCH`], and the bytes
-/// before a vector loaded only where [`Vector::FAR_PREV_LOADS`]).
+/// The [`Visit`] that only checks (with `FAR`, a large input: [`FAR_CHECK_PREFETCH`], and the
+/// bytes before a vector loaded only where [`Vector::FAR_PREV_LOADS`]).
 pub(crate) struct Check<const BASIC: bool, const SKIP_ASCII: bool, const FAR: bool = false>;
 
 impl<V: Vector, const B: bool, const S: bool, const F: bool> Visit<V> for Check<B, S, F> {

@@ -23,9 +23,8 @@ pub(crate) unsafe fn valid_up_to<V: Vector>(bytes: &[u8]) -> usize {
 /// valid prefix and the length `c` of the prefix whose counts were added to `acc`
 /// (as [`scalar::count_valid`] counts, or without `LENGTHS` as [`TextCounts::lean`] puts
 /// them: fewer compares a vector), with `FAR` (for a large input) the block loop's far
-/// prefetch; `c` is a block
-/// boundary within 3 bytes of the valid length, either side of it (a block can end inside a
-/// sequence that turns out to be an error).
+/// prefetch; `c` is a block boundary within 3 bytes of the valid length, either side of it (a
+/// block can end inside a sequence that turns out to be an error).
 ///
 /// # Safety
 ///

@@ -376,15 +376,30 @@ pub(crate) fn validate_and_count_with<const LENGTHS: bool>(
     bytes: &[u8],
     acc: &mut TextCounts,
 ) -> (usize, usize) {
+    // The x86-64 kernels count a large input with the block loop's far prefetch.
+    #[cfg(target_arch = "x86_64")]
+    let far = bytes.len() >= counting::FAR_MIN;
     match k.0 {
         #[cfg(target_arch = "x86_64")]
         // SAFETY: `k` is available (an `Available` is the proof).
-        Kernel::Avx512 => unsafe {
-            x86_64::entry::validate_and_count_avx512::<LENGTHS>(bytes, acc)
+        Kernel::Avx512 if far => unsafe {
+            x86_64::entry::validate_and_count_avx512::<LENGTHS, true>(bytes, acc)
         },
         #[cfg(target_arch = "x86_64")]
-        // SAFETY: `k` is available (an `Available` is the proof).
-        Kernel::Avx2 => unsafe { x86_64::entry::validate_and_count_avx2::<LENGTHS>(bytes, acc) },
+        // SAFETY: as above.
+        Kernel::Avx512 => unsafe {
+            x86_64::entry::validate_and_count_avx512::<LENGTHS, false>(bytes, acc)
+        },
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: as above.
+        Kernel::Avx2 if far => unsafe {
+            x86_64::entry::validate_and_count_avx2::<LENGTHS, true>(bytes, acc)
+        },
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: as above.
+        Kernel::Avx2 => unsafe {
+            x86_64::entry::validate_and_count_avx2::<LENGTHS, false>(bytes, acc)
+        },
         #[cfg(target_arch = "x86_64")]
         // SAFETY: as above.
         Kernel::Sse42 => unsafe { x86_64::entry::validate_and_count_sse42::<LENGTHS>(bytes, acc) },
