@@ -14,7 +14,10 @@
 use std::io::{self, Read};
 
 use chardetng::EncodingDetector;
+
+mod look;
 use encoding_rs::{DecoderResult, Encoding, ISO_2022_JP, UTF_8};
+pub use look::{LOOK_LEN, Look, look, read_first};
 
 /// How many bytes of a stream are looked at before an encoding is chosen: 1 MiB.
 pub const SNIFF_LEN: usize = 1 << 20;
@@ -30,16 +33,21 @@ pub enum Evidence {
     Detected,
     /// Named on the command line (`--from LABEL`).
     Given,
+    /// No byte order mark, but NUL bytes in most odd (UTF-16LE) or most even (UTF-16BE)
+    /// positions of the first block ([`look`]).
+    NulPattern,
 }
 
 impl Evidence {
-    /// The words for it in reports: `byte order mark`, `valid UTF-8`, `detected`, `given`.
+    /// The words for it in reports: `byte order mark`, `valid UTF-8`, `detected`, `given`,
+    /// `NUL pattern of UTF-16`.
     pub fn as_str(self) -> &'static str {
         match self {
             Evidence::Bom => "byte order mark",
             Evidence::Utf8 => "valid UTF-8",
             Evidence::Detected => "detected",
             Evidence::Given => "given",
+            Evidence::NulPattern => "NUL pattern of UTF-16",
         }
     }
 }
@@ -85,9 +93,10 @@ impl Utf8Stats {
 
 /// The encoding of a stream that begins with `prefix` (`complete`: the whole stream).
 ///
-/// A byte order mark decides; then UTF-8 unless the prefix is not UTF-8 (see the module
-/// docs); then chardetng. Pure ASCII with ISO-2022-JP escapes is ISO-2022-JP when
-/// chardetng says so (every other ASCII text is UTF-8).
+/// A byte order mark decides; then the NUL pattern of UTF-16 ([`Look::Utf16`]); then
+/// UTF-8 unless the prefix is not UTF-8 (see the module docs); then chardetng. Pure ASCII
+/// with ISO-2022-JP escapes is ISO-2022-JP when chardetng says so (every other ASCII text
+/// is UTF-8).
 ///
 /// ```
 /// use utf8_tools::detect::{guess, Evidence};
@@ -101,6 +110,12 @@ pub fn guess(prefix: &[u8], complete: bool) -> Guess {
         return Guess {
             encoding,
             evidence: Evidence::Bom,
+        };
+    }
+    if let Look::Utf16(encoding) = look(prefix) {
+        return Guess {
+            encoding,
+            evidence: Evidence::NulPattern,
         };
     }
     let utf8 = Guess {
@@ -127,8 +142,8 @@ pub fn guess(prefix: &[u8], complete: bool) -> Guess {
     detected(detector(prefix, complete).guess(None, false))
 }
 
-/// The legacy encoding to suggest for a stream that begins with `prefix`, if any: the
-/// prefix is not UTF-8 (not even damaged UTF-8), chardetng is confident of its guess, and
+/// The encoding to suggest for a stream that begins with `prefix`, if any: UTF-16 by its
+/// NUL pattern ([`Look::Utf16`]), or a legacy encoding when the prefix is not UTF-8 (not even damaged UTF-8), chardetng is confident of its guess, and
 /// the prefix decodes as that encoding without a single malformed sequence.
 ///
 /// ```
@@ -139,7 +154,12 @@ pub fn guess(prefix: &[u8], complete: bool) -> Guess {
 /// assert_eq!(hint(b"caf\xC3\xA9, na\xC3\xAFve, \xFF", true), None); // damaged UTF-8
 /// ```
 pub fn hint(prefix: &[u8], complete: bool) -> Option<&'static Encoding> {
-    if Encoding::for_bom(prefix).is_some() || Utf8Stats::of(prefix, complete).looks_utf8() {
+    match look(prefix) {
+        Look::Utf16(enc) => return Some(enc),
+        Look::Text => {}
+        Look::Bom(_) | Look::Utf32Bom(_) | Look::Binary => return None,
+    }
+    if Utf8Stats::of(prefix, complete).looks_utf8() {
         return None;
     }
     let (enc, confident) = detector(prefix, complete).guess_assess(None, false);

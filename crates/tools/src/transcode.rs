@@ -105,8 +105,10 @@ impl Reading {
 }
 
 /// How an input that begins with `prefix` (the whole input when `complete`) is read,
-/// for `from`. For [`FromArg::Auto`], a prefix that is not UTF-8 and holds a NUL byte is a
-/// binary file, read as its bytes (chardetng would guess a legacy encoding for it).
+/// for `from`. For [`FromArg::Auto`], a prefix with the NUL pattern of UTF-16
+/// ([`detect::Look::Utf16`]) is UTF-16, and one that is not UTF-8 and holds a NUL byte
+/// otherwise is a binary file, read as its bytes (chardetng would guess a legacy encoding
+/// for it).
 ///
 /// ```
 /// use utf8_tools::transcode::{decide, FromArg, Reading};
@@ -150,7 +152,12 @@ pub fn decide(from: FromArg, prefix: &[u8], complete: bool) -> Reading {
             evidence: Evidence::Given,
         }),
         (FromArg::Auto, None) => {
-            if utf8_prefix(prefix, complete) {
+            if let detect::Look::Utf16(encoding) = detect::look(prefix) {
+                read(Guess {
+                    encoding,
+                    evidence: Evidence::NulPattern,
+                })
+            } else if utf8_prefix(prefix, complete) {
                 read(Guess {
                     encoding: UTF_8,
                     evidence: Evidence::Utf8,

@@ -186,12 +186,24 @@ fn markus_kuhn_stress_test() {
     };
     let dir = tempdir();
     let input = conf.join("UTF-8-test.txt");
+    // The file holds a NUL (its U+0000 case), which makes it look binary: without
+    // `--from utf-8` it is repaired with a warning (binary_files_are_refused_or_warned).
     let o = repair(dir.path()).args([&input]).run();
     o.assert_code(0);
+    assert!(o.err().contains("looks like a binary file"), "{}", o.err());
+    let o = repair(dir.path())
+        .args(["--from".as_ref(), "utf-8".as_ref(), input.as_os_str()])
+        .run();
+    o.assert_code(0);
+    assert!(o.stderr.is_empty());
     let expected = std::fs::read(conf.join("UTF-8-test.replaced.txt")).unwrap();
     assert!(o.stdout == expected, "UTF-8-test.replaced.txt");
     let o = repair(dir.path())
-        .args(["--report=json".as_ref(), input.as_os_str()])
+        .args([
+            "--report=json".as_ref(),
+            "--from=utf-8".as_ref(),
+            input.as_os_str(),
+        ])
         .run();
     o.assert_code(0);
     let rows = std::fs::read_to_string(conf.join("UTF-8-test.errors.tsv")).unwrap();
@@ -231,7 +243,12 @@ fn conformance_vectors() {
         names.push(name);
         expected.extend_from_slice(&v.replaced);
     }
-    let o = repair(dir.path()).args(&names).run();
+    // UTF-8 test vectors, read as UTF-8 whatever their first bytes (some start with FF FE,
+    // some hold NUL bytes).
+    let o = repair(dir.path())
+        .args(["--from", "utf-8"])
+        .args(&names)
+        .run();
     o.assert_code(0);
     assert!(o.stdout == expected);
 }

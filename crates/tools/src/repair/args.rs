@@ -12,6 +12,13 @@ const AFTER_HELP: &str = "\
 Valid input passes through byte for byte. By default every maximal subpart of ill-formed
 input (the Unicode, WHATWG, CPython and Rust segmentation) becomes one U+FFFD.
 
+Without --from, a file that starts with a UTF-16 byte order mark is converted to UTF-8
+(the same text, without the mark); one with a UTF-32 mark is refused. A file with NUL
+bytes in most odd or most even positions of its first 32 KiB (UTF-16 without a mark), or
+with any other NUL there (a binary file), is refused by --in-place and -o, left as it is,
+with what to pass (--from utf-16le, --from utf-16be, or --from utf-8 to repair its bytes
+as UTF-8); to standard output it is repaired as UTF-8 with a warning.
+
 --in-place writes a temporary file in the file's directory, fsyncs it and renames it over
 the original, keeping its mode, owner and group: an interrupted run leaves either the
 original or the repaired file. A symlink stays a symlink (its target is repaired); a file
@@ -91,16 +98,18 @@ pub struct RepairArgs {
     pub report: Option<ReportFormat>,
 
     /// Decode the input from ENCODING (any WHATWG label: windows-1252, iso-8859-2,
-    /// shift_jis, euc-kr, gb18030, utf-16le, ...); a byte order mark overrides it. `auto`
-    /// chooses from the first MiB of each input: a byte order mark, UTF-8 (valid, or
-    /// damaged in fewer places than it has non-ASCII characters), or the guess of the
+    /// shift_jis, euc-kr, gb18030, utf-16le, ...); a byte order mark overrides it.
+    /// `utf-8` reads the bytes as UTF-8 whatever they look like. `auto` chooses from the
+    /// first MiB of each input: a byte order mark, the NUL bytes of UTF-16, UTF-8 (valid,
+    /// or damaged in fewer places than it has non-ASCII characters), or the guess of the
     /// chardetng detector; `--report` says which.
     #[arg(long, value_name = "ENCODING")]
     pub from: Option<String>,
 
     /// Print no hints: without --from, an input that is not UTF-8 but reads cleanly as a
     /// legacy encoding gets a note on standard error naming it ("this looks like
-    /// windows-1252 text; try --from windows-1252").
+    /// windows-1252 text; try --from windows-1252"), and one that looks like UTF-16 or
+    /// binary, repaired to standard output, a warning.
     #[arg(short = 'q', long)]
     pub quiet: bool,
 

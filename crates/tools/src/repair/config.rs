@@ -51,6 +51,9 @@ pub(super) struct Config {
     pub source: Decoding,
     /// Whether UTF-8 input with errors is looked at for a legacy encoding (no `--quiet`).
     pub hints: bool,
+    /// `--quiet`: no hints, and no warning when an input that looks like UTF-16 or binary
+    /// is repaired as UTF-8 to standard output.
+    pub quiet: bool,
     /// `--fix-mojibake`.
     pub fix_mojibake: bool,
     pub mode: Mode,
@@ -95,7 +98,8 @@ impl TryFrom<&RepairArgs> for Config {
             (ActionArg::Escape, None) => Substitute::Escape,
         };
         let source = match a.from.as_deref().map(FromArg::parse).transpose() {
-            Ok(None | Some(FromArg::Bytes)) => Decoding::Utf8,
+            Ok(None) => Decoding::Sniff,
+            Ok(Some(FromArg::Bytes)) => Decoding::Utf8,
             Ok(Some(FromArg::Auto)) => Decoding::Auto,
             Ok(Some(FromArg::Label(enc))) => Decoding::From(enc),
             // (`FromArg::parse` gives no other.)
@@ -144,6 +148,7 @@ impl TryFrom<&RepairArgs> for Config {
             engine,
             strip_bom: a.bom == BomArg::Strip,
             hints: !a.quiet && a.from.is_none(),
+            quiet: a.quiet,
             fix_mojibake: a.fix_mojibake,
             source,
             mode,
@@ -217,6 +222,7 @@ mod tests {
     #[test]
     fn encodings_and_modes() {
         assert_eq!(config(&["--from", "utf8"]).unwrap().source, Decoding::Utf8);
+        assert_eq!(config(&[]).unwrap().source, Decoding::Sniff);
         let c = config(&["--from", "latin1"]).unwrap();
         assert_eq!(c.source, Decoding::From(encoding_rs::WINDOWS_1252));
         assert_eq!(config(&["--from", "AUTO"]).unwrap().source, Decoding::Auto);

@@ -8,13 +8,13 @@
 
 use std::io::{self, Cursor, Read, Write};
 
-use encoding_rs::{DecoderResult, Encoding};
+use encoding_rs::{DecoderResult, Encoding, UTF_8};
 use utf8_codec::stream::Event;
 use utf8_codec::{RepairOptions, Repairer};
 
 use super::reporter::Reporter;
 use super::unmojibake::Unmojibake;
-use crate::detect::{self, Tee};
+use crate::detect::{self, Evidence, Guess, Look, Tee};
 use crate::engine::Engine;
 use crate::engine::Scanner;
 use crate::input::{CHUNK_SIZE, Chunks, ReadBuf};
@@ -38,12 +38,20 @@ pub(super) struct Pipeline<'a> {
     pub hints: bool,
     /// `--fix-mojibake`: undo UTF-8 decoded as windows-1252 or Latin-1 in the output.
     pub fix_mojibake: bool,
+    /// Whether an input that looks like UTF-16 without a byte order mark or like a binary
+    /// file ([`Look::Utf16`], [`Look::Binary`]) is refused ([`Failure::Refused`]) rather
+    /// than repaired as UTF-8 with a warning: when the output replaces a file.
+    pub refuse_suspects: bool,
 }
 
 /// What a stream is decoded from (`--from`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(super) enum Decoding {
-    /// UTF-8, repaired by the codec.
+    /// No `--from`: the first bytes decide ([`detect::look`]). A UTF-16 byte order mark
+    /// means UTF-16 (converted), a UTF-32 one is refused, NUL bytes make the input suspect
+    /// ([`Pipeline::refuse_suspects`]); anything else is UTF-8, repaired by the codec.
+    Sniff,
+    /// `--from utf-8`: UTF-8 repaired by the codec, whatever the first bytes look like.
     Utf8,
     /// Another encoding, transcoded by encoding_rs (a byte order mark overrides it).
     From(&'static Encoding),
@@ -58,6 +66,10 @@ pub(super) enum Failure {
     Input(io::Error),
     /// Writing the output (or the `--check --json` lines) failed.
     Output(io::Error),
+    /// The input is not text this run may write out (a UTF-32 byte order mark; UTF-16
+    /// without one or a binary file when [`Pipeline::refuse_suspects`]): why, and what to
+    /// pass. Nothing was written.
+    Refused(String),
 }
 
 /// What a stream held.
@@ -67,6 +79,12 @@ pub(super) struct Findings {
     pub errors: u64,
     /// The legacy encoding UTF-8 input with errors seems to be in ([`detect::hint`]).
     pub hint: Option<&'static Encoding>,
+    /// The encoding a byte order mark or `--from auto` chose, when it is not UTF-8: the
+    /// input was converted.
+    pub converted: Option<Guess>,
+    /// What the input looked like when it was repaired as UTF-8 although it seems not to
+    /// be text ([`Look::Utf16`] or [`Look::Binary`]): a warning is due.
+    pub suspect: Option<Look>,
 }
 
 impl Pipeline<'_> {
@@ -97,35 +115,92 @@ impl Pipeline<'_> {
         out: &mut dyn Write,
         reporter: Option<&mut Reporter>,
     ) -> Result<Findings, Failure> {
+        let mut reader = reader;
+        let mut reporter = reporter;
         match self.source {
             Decoding::From(enc) => self.transcode(reader, enc, name, out, reporter),
-            Decoding::Utf8 if self.hints => {
-                let mut tee = Tee::new(reader, detect::SNIFF_LEN);
-                let mut tally = self.repair(&mut tee, name, out, reporter)?;
-                if tally.errors > 0 {
-                    let (kept, complete) = tee.kept();
-                    tally.hint = detect::hint(kept, complete);
-                }
-                Ok(tally)
-            }
             Decoding::Utf8 => self.repair(reader, name, out, reporter),
+            Decoding::Sniff => {
+                let (first, _) = detect::read_first(&mut reader).map_err(Failure::Input)?;
+                let look = detect::look(&first);
+                let reader = Cursor::new(first).chain(reader);
+                match look {
+                    Look::Bom(encoding) if encoding != UTF_8 => {
+                        let guess = Guess {
+                            encoding,
+                            evidence: Evidence::Bom,
+                        };
+                        self.convert(reader, guess, name, out, reporter)
+                    }
+                    Look::Text | Look::Bom(_) if self.hints => {
+                        let mut tee = Tee::new(reader, detect::SNIFF_LEN);
+                        let mut tally = self.repair(&mut tee, name, out, reporter)?;
+                        if tally.errors > 0 {
+                            let (kept, complete) = tee.kept();
+                            tally.hint = detect::hint(kept, complete);
+                        }
+                        Ok(tally)
+                    }
+                    Look::Text | Look::Bom(_) => self.repair(reader, name, out, reporter),
+                    _ => self.suspect(look, reader, name, out, reporter),
+                }
+            }
             Decoding::Auto => {
-                let mut reader = reader;
                 let (prefix, complete) =
                     detect::read_prefix(&mut reader, detect::SNIFF_LEN).map_err(Failure::Input)?;
+                let look = detect::look(&prefix);
                 let guess = detect::guess(&prefix, complete);
-                let mut reporter = reporter;
+                let reader = Cursor::new(prefix).chain(reader);
+                if matches!(look, Look::Utf32Bom(_) | Look::Binary) {
+                    return self.suspect(look, reader, name, out, reporter);
+                }
+                if guess.encoding != UTF_8 {
+                    return self.convert(reader, guess, name, out, reporter);
+                }
                 if let Some(r) = reporter.as_deref_mut() {
                     r.decoded(name, guess);
                 }
-                let reader = Cursor::new(prefix).chain(reader);
-                if guess.encoding == encoding_rs::UTF_8 {
-                    self.repair(reader, name, out, reporter)
-                } else {
-                    self.transcode(reader, guess.encoding, name, out, reporter)
-                }
+                self.repair(reader, name, out, reporter)
             }
         }
+    }
+
+    /// An input in `guess.encoding`, not UTF-8, converted (and said so in the report).
+    fn convert(
+        &self,
+        reader: impl Read,
+        guess: Guess,
+        name: &str,
+        out: &mut dyn Write,
+        mut reporter: Option<&mut Reporter>,
+    ) -> Result<Findings, Failure> {
+        if let Some(r) = reporter.as_deref_mut() {
+            r.decoded(name, guess);
+        }
+        let mut tally = self.transcode(reader, guess.encoding, name, out, reporter)?;
+        tally.converted = Some(guess);
+        Ok(tally)
+    }
+
+    /// An input that seems not to be UTF-8 text (`look`): refused, or repaired as UTF-8
+    /// with [`Findings::suspect`] set. A UTF-32 byte order mark is always refused.
+    fn suspect(
+        &self,
+        look: Look,
+        reader: impl Read,
+        name: &str,
+        out: &mut dyn Write,
+        reporter: Option<&mut Reporter>,
+    ) -> Result<Findings, Failure> {
+        if let Look::Utf32Bom(_) = look {
+            return Err(Failure::Refused(suspect_message(look, true)));
+        }
+        if self.refuse_suspects {
+            return Err(Failure::Refused(suspect_message(look, true)));
+        }
+        let mut tally = self.repair(reader, name, out, reporter)?;
+        tally.suspect = Some(look);
+        Ok(tally)
     }
 
     fn repair(
@@ -288,6 +363,62 @@ impl Pipeline<'_> {
             r.failed().map_err(Failure::Output)?;
         }
         Ok(tally)
+    }
+}
+
+/// What is wrong with an input that looks like `look` (UTF-16 without a byte order mark,
+/// a binary file, UTF-32), and what to pass: why it was `refused`, or (not refused) the
+/// warning that it was repaired as UTF-8 anyway. The program's name and the input's go
+/// before it.
+///
+/// ```text
+/// looks like UTF-16LE without a byte order mark (NUL bytes in most odd positions); not
+/// changed: pass --from utf-16le to convert it to UTF-8, or --from utf-8 to repair its
+/// bytes as UTF-8
+/// ```
+pub(super) fn suspect_message(look: Look, refused: bool) -> String {
+    let (what, label) = match look {
+        Look::Utf32Bom(name) => {
+            return format!(
+                "starts with a {name} byte order mark, and UTF-32 is not decoded here; not \
+                 changed: convert it first (iconv -f {name} -t UTF-8), or pass --from utf-8 \
+                 to repair its bytes as UTF-8"
+            );
+        }
+        Look::Utf16(enc) => {
+            let (name, parity) = if enc == encoding_rs::UTF_16LE {
+                ("UTF-16LE", "odd")
+            } else {
+                ("UTF-16BE", "even")
+            };
+            (
+                format!(
+                    "looks like {name} without a byte order mark (NUL bytes in most {parity} \
+                     positions)"
+                ),
+                Some(name.to_ascii_lowercase()),
+            )
+        }
+        _ => (
+            format!(
+                "looks like a binary file (a NUL byte in its first {} KiB)",
+                detect::LOOK_LEN / 1024
+            ),
+            None,
+        ),
+    };
+    match (refused, label) {
+        (true, Some(l)) => format!(
+            "{what}; not changed: pass --from {l} to convert it to UTF-8, or --from utf-8 to \
+             repair its bytes as UTF-8"
+        ),
+        (true, None) => {
+            format!("{what}; not changed: pass --from utf-8 to repair its bytes as UTF-8")
+        }
+        (false, Some(l)) => {
+            format!("{what}; repaired as UTF-8 anyway: pass --from {l} to convert it")
+        }
+        (false, None) => format!("{what}; repaired as UTF-8 anyway"),
     }
 }
 

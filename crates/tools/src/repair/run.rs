@@ -10,9 +10,9 @@ use encoding_rs::Encoding;
 
 use super::atomic::{AtomicFile, Keep};
 use super::config::{Config, Mode, Report};
-use super::pipeline::{Failure, Pipeline};
+use super::pipeline::{Failure, Findings, Pipeline, suspect_message};
 use super::reporter::{ReportTo, Reporter};
-use crate::detect;
+use crate::detect::{self, Look};
 use crate::diag::{Diag, ToolError};
 use crate::exit::Status;
 use crate::input::Input;
@@ -35,6 +35,7 @@ impl Config {
             source: self.source,
             hints: self.hints,
             fix_mojibake: self.fix_mojibake,
+            refuse_suspects: matches!(self.mode, Mode::File(_) | Mode::InPlace { .. }),
         }
     }
 
@@ -105,14 +106,22 @@ impl Config {
             }
             match result {
                 Ok(t) => {
-                    if let Some(enc) = t.hint {
+                    if check {
+                        self.check_notes(diag, &name, &t);
+                    } else if let Some(look) = t.suspect {
+                        if !self.quiet {
+                            let warning = suspect_message(look, false);
+                            diag.line(format_args!("{name}: warning: {warning}"));
+                        }
+                    } else if let Some(enc) = t.hint {
                         hint(diag, &name, enc);
-                    }
-                    if check && t.errors > 0 {
-                        diag.record(Status::False);
                     }
                 }
                 Err(Failure::Input(e)) => diag.error(&ToolError::input(&name, &e)),
+                Err(Failure::Refused(message)) => diag.error(&ToolError::Input {
+                    path: name.clone(),
+                    message,
+                }),
                 Err(Failure::Output(e)) => return Err(ToolError::Output(e)),
             }
             if let Some(r) = reporter.as_deref_mut() {
@@ -122,6 +131,32 @@ impl Config {
         match reporter {
             Some(r) => r.failed().map_err(ToolError::Output),
             None => Ok(()),
+        }
+    }
+
+    /// What `--check` says of an input beyond its first error, and its status: an input
+    /// that needs repair, or is UTF-16 (converted, or suspected by its NUL bytes), is
+    /// status 1; a hint names the encoding to pass.
+    fn check_notes(&self, diag: &mut Diag, name: &str, t: &Findings) {
+        if let Some(g) = t.converted {
+            diag.line(format_args!(
+                "{name}: {} text ({}), not UTF-8: without --check it is converted to UTF-8",
+                g.encoding.name(),
+                g.evidence.as_str()
+            ));
+            diag.record(Status::False);
+        } else if let Some(look) = t.suspect {
+            if !self.quiet {
+                diag.line(format_args!("{name}: {}", check_message(look)));
+            }
+            if matches!(look, Look::Utf16(_)) {
+                diag.record(Status::False);
+            }
+        } else if let Some(enc) = t.hint {
+            hint(diag, name, enc);
+        }
+        if t.errors > 0 {
+            diag.record(Status::False);
         }
     }
 
@@ -162,7 +197,8 @@ impl Config {
         if diag.status() == Status::Trouble {
             return Err(ToolError::Input {
                 path: name,
-                message: "not written, because an input could not be read".to_string(),
+                message: "not written, because an input could not be read or was refused"
+                    .to_string(),
             });
         }
         file.commit(None).map_err(fail)
@@ -198,6 +234,12 @@ impl Config {
         let same = match pipeline.run(original, &name, &mut cmp, None) {
             Ok(_) => cmp.at_end().map_err(fail)?,
             Err(Failure::Input(e)) => return Err(fail(e)),
+            Err(Failure::Refused(message)) => {
+                return Err(ToolError::Input {
+                    path: name,
+                    message,
+                });
+            }
             Err(Failure::Output(e)) if cmp.differs => {
                 drop(e);
                 false
@@ -217,6 +259,13 @@ impl Config {
         let found = match r {
             Ok(t) => t.hint,
             Err(Failure::Input(e) | Failure::Output(e)) => return Err(fail(e)),
+            // (Pass 1 read the same bytes and was not refused.)
+            Err(Failure::Refused(message)) => {
+                return Err(ToolError::Input {
+                    path: name,
+                    message,
+                });
+            }
         };
         if let Some(r) = reporter.as_mut() {
             r.end_input(&name);
@@ -238,6 +287,23 @@ impl Config {
         };
         let mut reporter = Reporter::new(PROGRAM, self.json, self.color_err, true, to);
         self.each_input(&mut io::sink(), Some(&mut reporter), diag)
+    }
+}
+
+/// What `--check` says of an input that looks like UTF-16 without a byte order mark or
+/// like a binary file.
+fn check_message(look: Look) -> String {
+    match look {
+        Look::Utf16(enc) => format!(
+            "looks like {} without a byte order mark (NUL bytes in every other position), not \
+             UTF-8; try --from {}",
+            enc.name(),
+            enc.name().to_ascii_lowercase()
+        ),
+        _ => format!(
+            "looks like a binary file (a NUL byte in its first {} KiB)",
+            detect::LOOK_LEN / 1024
+        ),
     }
 }
 
