@@ -107,7 +107,7 @@ fn extra(tool: Tool) -> Extra {
                 ),
                 (
                     "Repair files in place, atomically, keeping a backup of each changed file:",
-                    "utf8-repair --in-place --backup=.orig *.txt",
+                    "utf8-repair --in-place --suffix=.orig *.txt",
                 ),
                 (
                     "Check without writing (exit status 1 when a file needs repair):",

@@ -16,7 +16,12 @@ use crate::exit::Status;
 /// assert_eq!(utf8_tools::diag::io_message(&e), "No such file or directory");
 /// ```
 pub fn io_message(err: &io::Error) -> String {
-    let text = err.to_string();
+    let mut text = err.to_string();
+    // The tempfile crate names its temporary file after the OS's message (` at path
+    // "..."`): a path the user never gave, gone by the time it is read.
+    if let Some(i) = text.find(" at path \"") {
+        text.truncate(i);
+    }
     match text.rfind(" (os error ") {
         Some(i) if text.ends_with(')') => text[..i].to_string(),
         _ => text,

@@ -544,7 +544,7 @@ fn in_place_sigint_sigterm_sighup_leave_no_temporary_file() {
         ("HUP", &["-i", "f.txt"]),
         ("INT", &["-o", "out.txt", "f.txt"]),
         ("INT", &["-i", "--backup", "f.txt"]),
-        ("TERM", &["-i", "--backup=.orig", "f.txt"]),
+        ("TERM", &["-i", "--suffix=.orig", "f.txt"]),
     ];
     for (sig, args) in cases {
         let mut child = spawn_repair(d, args);

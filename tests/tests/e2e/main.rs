@@ -17,6 +17,7 @@ mod grep_regex;
 mod hostile;
 mod legacy;
 mod repair;
+mod repair_backups;
 mod repair_formats;
 mod resources;
 mod unsafe_audit;

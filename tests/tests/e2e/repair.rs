@@ -607,7 +607,7 @@ fn in_place() {
     assert_eq!(mode(&d.join("bad.txt")), 0o640);
     assert!(leftovers(d).is_empty());
 
-    // Backups: default suffix '~', or the one given.
+    // Backups: default suffix '~', or the one given with -S (repair_backups.rs has the rest).
     write(d, "b1.txt", b"x\xFF");
     write(d, "b2.txt", b"y\xFF");
     repair(d)
@@ -615,7 +615,7 @@ fn in_place() {
         .run()
         .assert_code(0);
     repair(d)
-        .args(["-i", "--backup=.orig", "b2.txt"])
+        .args(["-i", "-S", ".orig", "b2.txt"])
         .run()
         .assert_code(0);
     assert_eq!(std::fs::read(d.join("b1.txt~")).unwrap(), b"x\xFF");

@@ -54,17 +54,27 @@ pub struct RepairArgs {
     #[arg(short = 'i', long, conflicts_with = "check")]
     pub in_place: bool,
 
-    /// With --in-place, keep the original of each changed file as FILE followed by SUFFIX
-    /// (default '~').
+    /// Keep the original of each file replaced by --in-place or -o, as cp, mv and install
+    /// do: CONTROL is none (off), numbered (t: FILE.~N~), existing (nil: numbered if FILE
+    /// has numbered backups, else simple) or simple (never: FILE followed by the suffix);
+    /// without CONTROL, $VERSION_CONTROL, else existing.
     #[arg(
         long,
-        value_name = "SUFFIX",
+        value_name = "CONTROL",
         num_args = 0..=1,
         require_equals = true,
-        default_missing_value = "~",
-        requires = "in_place"
+        default_missing_value = ""
     )]
-    pub backup: Option<OsString>,
+    pub backup: Option<String>,
+
+    /// Like --backup without CONTROL.
+    #[arg(short = 'b')]
+    pub backup_default: bool,
+
+    /// The suffix of simple backups (default: $SIMPLE_BACKUP_SUFFIX, else '~'); implies
+    /// --backup.
+    #[arg(short = 'S', long, value_name = "SUFFIX", allow_hyphen_values = true)]
+    pub suffix: Option<OsString>,
 
     /// How ill-formed input is cut into substitutes: one per maximal subpart, one per byte,
     /// or one per sequence announced by a lead byte (C0..FD, up to 6 bytes).

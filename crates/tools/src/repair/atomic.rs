@@ -24,13 +24,16 @@ fn temps() -> MutexGuard<'static, Vec<PathBuf>> {
 fn install_handler() -> io::Result<()> {
     static INSTALLED: OnceLock<Result<(), String>> = OnceLock::new();
     let r = INSTALLED.get_or_init(|| {
-        use signal_hook::consts::{SIGHUP, SIGINT, SIGTERM};
-        let mut signals = signal_hook::iterator::Signals::new([SIGINT, SIGTERM, SIGHUP])
+        use signal_hook::consts::{SIGHUP, SIGINT, SIGTERM, SIGXFSZ};
+        // SIGXFSZ (a write past `ulimit -f`) is caught and ignored, so that the write fails
+        // with EFBIG, which is reported and removes the temporary file, instead of killing
+        // the process with the file left behind.
+        let mut signals = signal_hook::iterator::Signals::new([SIGINT, SIGTERM, SIGHUP, SIGXFSZ])
             .map_err(|e| e.to_string())?;
         std::thread::Builder::new()
             .name("signals".into())
             .spawn(move || {
-                if let Some(sig) = signals.forever().next() {
+                if let Some(sig) = signals.forever().find(|&s| s != SIGXFSZ) {
                     // Held until the process is gone: no rename can start after this.
                     let guard = temps();
                     for p in guard.iter() {
@@ -156,32 +159,35 @@ impl AtomicFile {
     }
 
     /// Flushes, fsyncs, renames over the destination (after hard-linking the destination to
-    /// `backup`, when given) and fsyncs the directory.
+    /// `backup`, when given, replacing an older file of that name) and fsyncs the directory.
     ///
     /// # Errors
     ///
     /// Any of those steps; the temporary file is then removed and the destination unchanged.
-    pub fn commit(mut self, backup: Option<&Path>) -> io::Result<()> {
+    pub fn commit(mut self, backup: Option<&Path>) -> Result<(), CommitError> {
         let (path, dest) = (self.path.clone(), self.dest.clone());
         let Some(writer) = self.writer.take() else {
             return Ok(());
         };
-        let tmp = writer.into_inner().map_err(|e| e.into_error())?;
-        tmp.as_file().sync_all()?;
+        let tmp = writer
+            .into_inner()
+            .map_err(|e| CommitError::Write(e.into_error()))?;
+        tmp.as_file().sync_all().map_err(CommitError::Write)?;
         if let Some(backup) = backup {
+            let fail = |e| CommitError::Backup(backup.to_path_buf(), e);
             match fs::remove_file(backup) {
-                Err(e) if e.kind() != io::ErrorKind::NotFound => return Err(e),
+                Err(e) if e.kind() != io::ErrorKind::NotFound => return Err(fail(e)),
                 _ => {}
             }
             if fs::hard_link(&dest, backup).is_err() {
-                fs::copy(&dest, backup)?;
+                fs::copy(&dest, backup).map_err(fail)?;
             }
         }
         let mut guard = temps();
         let r = tmp.persist(&dest);
         guard.retain(|p| p != &path);
         drop(guard);
-        r.map_err(|e| e.error)?;
+        r.map_err(|e| CommitError::Write(e.error))?;
         if let Some(dir) = dest.parent() {
             let dir = if dir.as_os_str().is_empty() {
                 Path::new(".")
@@ -195,6 +201,15 @@ impl AtomicFile {
         }
         Ok(())
     }
+}
+
+/// Why [`AtomicFile::commit`] failed.
+#[derive(Debug)]
+pub(super) enum CommitError {
+    /// Writing, syncing or renaming the new contents.
+    Write(io::Error),
+    /// Making the backup at this path.
+    Backup(PathBuf, io::Error),
 }
 
 impl Drop for AtomicFile {

@@ -8,6 +8,7 @@ use std::path::{Path, PathBuf};
 use utf8_codec::{Action, Practice, RepairOptions};
 
 use super::args::{ActionArg, BomArg, RepairArgs, ReportFormat};
+use super::backup::{Backup, Env};
 use super::pipeline::Decoding;
 use crate::diag::ToolError;
 use crate::engine::Engine;
@@ -18,8 +19,13 @@ use crate::transcode::FromArg;
 #[derive(Debug)]
 pub(super) enum Mode {
     Stdout,
-    File(PathBuf),
-    InPlace { backup: Option<OsString> },
+    File {
+        path: PathBuf,
+        backup: Option<Backup>,
+    },
+    InPlace {
+        backup: Option<Backup>,
+    },
     Check,
 }
 
@@ -107,6 +113,21 @@ impl TryFrom<&RepairArgs> for Config {
             Err(e) => return Err(ToolError::Usage(e)),
         };
         let inputs = inputs(&a.files, None)?;
+        let backup = Backup::from_args(
+            a.backup.as_deref(),
+            a.backup_default,
+            a.suffix.as_deref(),
+            &Env::get(),
+        )
+        .map_err(ToolError::Usage)?;
+        let asked_backup = a.backup.is_some() || a.backup_default || a.suffix.is_some();
+        if asked_backup && !a.in_place && a.output.is_none() {
+            return Err(ToolError::Usage(
+                "--backup, -b and -S go with --in-place or -o: they keep the original of a \
+                 file that is replaced"
+                    .to_string(),
+            ));
+        }
         let mode = if a.check {
             Mode::Check
         } else if a.in_place {
@@ -120,17 +141,16 @@ impl TryFrom<&RepairArgs> for Config {
                     "--in-place cannot repair standard input".to_string(),
                 ));
             }
-            if a.backup.as_ref().is_some_and(|s| s.is_empty()) {
-                return Err(ToolError::Usage(
-                    "--backup needs a non-empty SUFFIX".to_string(),
-                ));
+            if a.backup.as_deref() == Some("") {
+                refuse_suffix_as_operand(&a.files)?;
             }
-            Mode::InPlace {
-                backup: a.backup.clone(),
-            }
+            Mode::InPlace { backup }
         } else if let Some(out) = &a.output {
             refuse_output_among_inputs(out, &inputs)?;
-            Mode::File(out.clone())
+            Mode::File {
+                path: out.clone(),
+                backup,
+            }
         } else {
             Mode::Stdout
         };
@@ -162,6 +182,26 @@ impl TryFrom<&RepairArgs> for Config {
             line_buffered: a.common.line_buffered,
         })
     }
+}
+
+/// `--backup .orig` takes `.orig` as a FILE (a value of `--backup` is only ever given
+/// with `=`): an operand that does not exist and starts as a suffix does (`.`, `~`, `-`, `_`)
+/// is refused before any file is changed, naming `-S`.
+fn refuse_suffix_as_operand(files: &[OsString]) -> Result<(), ToolError> {
+    for f in files {
+        let starts_as_suffix = matches!(
+            f.as_encoded_bytes().first(),
+            Some(b'.' | b'~' | b'-' | b'_')
+        );
+        if starts_as_suffix && f != "-" && fs::symlink_metadata(f).is_err() {
+            let f = f.to_string_lossy();
+            return Err(ToolError::Usage(format!(
+                "'{f}' is not a file; --backup takes a CONTROL only after '=', and a backup \
+                 suffix is given with -S {f} (or --suffix={f})"
+            )));
+        }
+    }
+    Ok(())
 }
 
 /// `-o FILE` naming one of the inputs (the same device and inode, whatever the names) is

@@ -13,6 +13,7 @@
 
 mod args;
 mod atomic;
+mod backup;
 mod config;
 mod pipeline;
 mod reporter;

@@ -1,19 +1,19 @@
 //! The run of `utf8-repair` from its validated [`Config`]: to stdout, `-o FILE`, in place,
 //! or `--check`, every input through one [`Pipeline`].
 
-use std::ffi::OsStr;
 use std::fs::{self, File};
 use std::io::{self, BufWriter, Read, Write};
 use std::path::{Path, PathBuf};
 
 use encoding_rs::Encoding;
 
-use super::atomic::{AtomicFile, Keep};
+use super::atomic::{AtomicFile, CommitError, Keep};
+use super::backup::Backup;
 use super::config::{Config, Mode, Report};
 use super::pipeline::{Failure, Findings, Pipeline, suspect_message};
 use super::reporter::{ReportTo, Reporter};
 use crate::detect::{self, Look};
-use crate::diag::{Diag, ToolError};
+use crate::diag::{Diag, ToolError, io_message};
 use crate::exit::Status;
 use crate::input::Input;
 use crate::output::Output;
@@ -35,7 +35,7 @@ impl Config {
             source: self.source,
             hints: self.hints,
             fix_mojibake: self.fix_mojibake,
-            refuse_suspects: matches!(self.mode, Mode::File(_) | Mode::InPlace { .. }),
+            refuse_suspects: matches!(self.mode, Mode::File { .. } | Mode::InPlace { .. }),
         }
     }
 
@@ -61,11 +61,11 @@ impl Config {
                 self.run_to(&mut out, diag)?;
                 out.flush()
             }
-            Mode::File(path) => self.run_to_file(path, diag),
+            Mode::File { path, backup } => self.run_to_file(path, backup.as_ref(), diag),
             Mode::InPlace { backup } => {
                 for input in &self.inputs {
                     if let Input::Path(p) = input {
-                        match self.in_place(p, backup.as_deref()) {
+                        match self.in_place(p, backup.as_ref()) {
                             Ok(Some(enc)) => hint(diag, &input.name(), enc),
                             Ok(None) => {}
                             Err(e) => diag.error(&e),
@@ -160,11 +160,18 @@ impl Config {
         }
     }
 
-    /// `-o FILE`: atomically, unless FILE is a device or a pipe (written directly). Nothing
-    /// is written when an input cannot be read.
-    fn run_to_file(&self, path: &Path, diag: &mut Diag) -> Result<(), ToolError> {
+    /// `-o FILE`: atomically, unless FILE is a device or a pipe (written directly), with a
+    /// backup of the file it replaces when asked. Nothing is written when an input cannot be
+    /// read or is refused. Errors name FILE, never the temporary file beside it.
+    fn run_to_file(
+        &self,
+        path: &Path,
+        backup: Option<&Backup>,
+        diag: &mut Diag,
+    ) -> Result<(), ToolError> {
         let name = path.to_string_lossy().into_owned();
         let fail = |e: io::Error| ToolError::input(&name, &e);
+        let cannot = |e: io::Error| about(&name, "cannot write it", &e);
         match fs::metadata(path) {
             Ok(m) if !m.is_file() && !m.is_dir() => {
                 let file = File::options().write(true).open(path).map_err(fail)?;
@@ -189,9 +196,9 @@ impl Config {
             Err(e) if e.kind() == io::ErrorKind::NotFound => None,
             Err(e) => return Err(fail(e)),
         };
-        let mut file = AtomicFile::create(&dest, keep.as_ref(), false).map_err(fail)?;
+        let mut file = AtomicFile::create(&dest, keep.as_ref(), false).map_err(cannot)?;
         self.run_to(file.writer(), diag).map_err(|e| match e {
-            ToolError::Output(e) => fail(e),
+            ToolError::Output(e) => cannot(e),
             e => e,
         })?;
         if diag.status() == Status::Trouble {
@@ -201,17 +208,25 @@ impl Config {
                     .to_string(),
             });
         }
-        file.commit(None).map_err(fail)
+        // A backup only of a file that is there to be replaced.
+        let backup = match (backup, &keep) {
+            (Some(b), Some(_)) => Some(b.path_for(&dest).map_err(cannot)?),
+            _ => None,
+        };
+        file.commit(backup.as_deref())
+            .map_err(|e| commit_error(&name, "cannot write it", e))
     }
 
-    /// `--in-place` for one file; the legacy encoding it seems to be in, if any.
+    /// `--in-place` for one file; the legacy encoding it seems to be in, if any. Errors name
+    /// the file, never the temporary file beside it, which is removed.
     fn in_place(
         &self,
         path: &Path,
-        backup: Option<&OsStr>,
+        backup: Option<&Backup>,
     ) -> Result<Option<&'static Encoding>, ToolError> {
         let name = path.to_string_lossy().into_owned();
         let fail = |e: io::Error| ToolError::input(&name, &e);
+        let beside = |e: io::Error| about(&name, "cannot write beside it", &e);
         let target = resolve(path).map_err(fail)?;
         let meta = fs::metadata(&target).map_err(fail)?;
         if !meta.is_file() {
@@ -253,12 +268,13 @@ impl Config {
             return Ok(None);
         }
         // Pass 2: write the repaired file beside the original and rename it over.
-        let mut file = AtomicFile::create(&target, Some(&Keep::of(&meta)), true).map_err(fail)?;
+        let mut file = AtomicFile::create(&target, Some(&Keep::of(&meta)), true).map_err(beside)?;
         let source = File::open(&target).map_err(fail)?;
         let r = pipeline.run(source, &name, file.writer(), reporter.as_mut());
         let found = match r {
             Ok(t) => t.hint,
-            Err(Failure::Input(e) | Failure::Output(e)) => return Err(fail(e)),
+            Err(Failure::Input(e)) => return Err(fail(e)),
+            Err(Failure::Output(e)) => return Err(beside(e)),
             // (Pass 1 read the same bytes and was not refused.)
             Err(Failure::Refused(message)) => {
                 return Err(ToolError::Input {
@@ -270,12 +286,12 @@ impl Config {
         if let Some(r) = reporter.as_mut() {
             r.end_input(&name);
         }
-        let backup = backup.map(|suffix| {
-            let mut b = target.clone().into_os_string();
-            b.push(suffix);
-            PathBuf::from(b)
-        });
-        file.commit(backup.as_deref()).map_err(fail)?;
+        let backup = backup
+            .map(|b| b.path_for(&target))
+            .transpose()
+            .map_err(beside)?;
+        file.commit(backup.as_deref())
+            .map_err(|e| commit_error(&name, "cannot write beside it", e))?;
         Ok(found)
     }
 
@@ -304,6 +320,26 @@ fn check_message(look: Look) -> String {
             "looks like a binary file (a NUL byte in its first {} KiB)",
             detect::LOOK_LEN / 1024
         ),
+    }
+}
+
+/// `NAME: DOING: MESSAGE`, the error of a step on a file the user named.
+fn about(name: &str, doing: &str, e: &io::Error) -> ToolError {
+    ToolError::Input {
+        path: name.to_string(),
+        message: format!("{doing}: {}", io_message(e)),
+    }
+}
+
+/// The error of [`AtomicFile::commit`] on the file `name`: writing it (`doing`), or making
+/// its backup.
+fn commit_error(name: &str, doing: &str, e: CommitError) -> ToolError {
+    match e {
+        CommitError::Write(e) => about(name, doing, &e),
+        CommitError::Backup(path, e) => {
+            let doing = format!("cannot make the backup '{}'", path.to_string_lossy());
+            about(name, &doing, &e)
+        }
     }
 }
 
