@@ -12,26 +12,15 @@
 use std::io;
 use std::path::{Path, PathBuf};
 
-use clap_complete::{Generator, Shell};
+use clap_complete::Shell;
 
 use crate::tool::{TOOLS, Tool};
 
-/// The shells completions are written for.
-pub const SHELLS: [Shell; 5] = [
-    Shell::Bash,
-    Shell::Zsh,
-    Shell::Fish,
-    Shell::Elvish,
-    Shell::PowerShell,
-];
+pub use utf8_tools::generate::SHELLS;
 
 /// The completion script of one tool for one shell: (file name, contents).
 pub fn script(tool: Tool, shell: Shell) -> (String, Vec<u8>) {
-    let mut cmd = tool.command();
-    let name = tool.name();
-    let mut buf = Vec::new();
-    clap_complete::generate(shell, &mut cmd, name, &mut buf);
-    (shell.file_name(name), buf)
+    utf8_tools::generate::completion(tool.command(), shell)
 }
 
 /// Every script: (file name, contents), for every tool and shell.

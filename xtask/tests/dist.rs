@@ -241,6 +241,37 @@ fn dist_archive() {
         }
         check_man(&page);
     }
+
+    // `--generate` prints what the archive holds: the man page but for its date line, and
+    // every completion script byte for byte.
+    let without_date = |page: &[u8]| -> Vec<String> {
+        String::from_utf8_lossy(page)
+            .lines()
+            .filter(|l| !l.starts_with(".TH "))
+            .map(String::from)
+            .collect()
+    };
+    for tool in TOOLS {
+        let out = run(bin(tool).args(["--generate", "man"]), b"");
+        assert_eq!(out.status.code(), Some(0), "{out:?}");
+        let page = std::fs::read(root.join("man/man1").join(format!("{tool}.1"))).unwrap();
+        assert_eq!(without_date(&out.stdout), without_date(&page), "{tool}");
+        for (kind, file) in [
+            ("complete-bash", format!("{tool}.bash")),
+            ("complete-zsh", format!("_{tool}")),
+            ("complete-fish", format!("{tool}.fish")),
+            ("complete-powershell", format!("_{tool}.ps1")),
+            ("complete-elvish", format!("{tool}.elv")),
+        ] {
+            let out = run(bin(tool).arg(format!("--generate={kind}")), b"");
+            assert_eq!(out.status.code(), Some(0), "{out:?}");
+            let script = std::fs::read(root.join("completions").join(&file)).unwrap();
+            assert!(
+                out.stdout == script,
+                "{tool} --generate {kind} differs from {file}"
+            );
+        }
+    }
 }
 
 /// `man --warnings -l` (or `groff -ww`) prints nothing on stderr for `page`.

@@ -40,6 +40,29 @@ pub struct CommonArgs {
     /// (on a terminal it always is): `tail -f LOG | utf8-repair --line-buffered | ...`.
     #[arg(long = "line-buffered")]
     pub line_buffered: bool,
+
+    /// Print the man page (man) or a shell completion script (complete-bash, complete-zsh,
+    /// complete-fish, complete-powershell, complete-elvish) and exit; alone on the command
+    /// line: `utf8-count --generate man | man -l -`.
+    #[arg(long, value_enum, value_name = "KIND", exclusive = true)]
+    pub generate: Option<GenerateKind>,
+}
+
+/// What `--generate` prints ([`crate::generate`]).
+#[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum GenerateKind {
+    /// The man page (roff; `man -l -` shows it).
+    Man,
+    /// The bash completion script.
+    CompleteBash,
+    /// The zsh completion script.
+    CompleteZsh,
+    /// The fish completion script.
+    CompleteFish,
+    /// The PowerShell completion script.
+    CompletePowershell,
+    /// The elvish completion script.
+    CompleteElvish,
 }
 
 /// The value of `--color`.

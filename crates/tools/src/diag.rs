@@ -1,8 +1,10 @@
 //! Diagnostics on stderr: `PROGRAM: PATH: MESSAGE`, and [`ToolError`], which carries the
 //! context (the path) with the I/O error it wraps.
 
+use std::cell::RefCell;
 use std::fmt;
-use std::io::{self, Write};
+use std::io::{self, BufWriter, StdoutLock, Write};
+use std::rc::{Rc, Weak};
 
 use crate::capture::Capture;
 use crate::exit::Status;
@@ -26,6 +28,34 @@ pub fn io_message(err: &io::Error) -> String {
         Some(i) if text.ends_with(')') => text[..i].to_string(),
         _ => text,
     }
+}
+
+/// Standard output's buffer.
+pub(crate) type Buffered = BufWriter<StdoutLock<'static>>;
+
+std::thread_local! {
+    /// The buffer of this thread's newest [`crate::output::Output`] on standard output,
+    /// which [`flush_before_diagnostic`] empties.
+    static PENDING: RefCell<Weak<RefCell<Buffered>>> = const { RefCell::new(Weak::new()) };
+}
+
+/// Writes out what this thread's standard output holds, before a diagnostic goes to
+/// standard error, as GNU's `error()` flushes stdout first: through one pipe (`2>&1 | cat`)
+/// the lines stay in the order they were made. A write error here is left for the output's
+/// next write to report.
+pub(crate) fn flush_before_diagnostic() {
+    PENDING.with(|p| {
+        if let Some(w) = p.borrow().upgrade()
+            && let Ok(mut w) = w.try_borrow_mut()
+        {
+            let _ = w.flush();
+        }
+    });
+}
+
+/// Makes `w` the buffer [`flush_before_diagnostic`] empties on this thread.
+pub(crate) fn flush_first(w: &Rc<RefCell<Buffered>>) {
+    PENDING.with(|p| *p.borrow_mut() = Rc::downgrade(w));
 }
 
 /// An error with the context where it happened; its variant alone decides the exit status
@@ -163,12 +193,14 @@ impl Diag {
         self.line(format_args!("{err}"));
     }
 
-    /// Prints `PROGRAM: MESSAGE` on stderr without recording a status.
+    /// Prints `PROGRAM: MESSAGE` on stderr without recording a status, after what standard
+    /// output holds ([`flush_before_diagnostic`]).
     pub fn line(&self, message: fmt::Arguments<'_>) {
         if self.capture.is_some() {
             self.raw_line(&format!("{}: {}", self.program, message));
             return;
         }
+        flush_before_diagnostic();
         let mut stderr = io::stderr().lock();
         let _ = writeln!(stderr, "{}: {}", self.program, message);
     }
@@ -181,6 +213,7 @@ impl Diag {
             c.err.push((at, line.to_string()));
             return;
         }
+        flush_before_diagnostic();
         let mut stderr = io::stderr().lock();
         let _ = writeln!(stderr, "{line}");
     }

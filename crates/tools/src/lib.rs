@@ -16,7 +16,8 @@
 //!   mapped back to the file's (utf8-grep's and utf8-count's `--from`);
 //! * [`mojibake`]: undoing UTF-8 decoded as windows-1252 or Latin-1 (`--fix-mojibake`);
 //! * [`diag`], [`output`], [`exit`]: diagnostics, stdout with quiet closed pipes, and the
-//!   0/1/2 exit status table.
+//!   0/1/2 exit status table;
+//! * [`generate`]: the man pages and shell completions (`--generate KIND`, `cargo xtask man`).
 //!
 //! Each tool is a module with `command()` (its clap `Command`, for man pages and
 //! completions) and `main()` (what its binary calls). Within it, `args` (clap) is what was
@@ -33,6 +34,7 @@ pub mod detect;
 pub mod diag;
 pub mod engine;
 pub mod exit;
+pub mod generate;
 pub mod grep;
 pub mod input;
 #[cfg(unix)]

@@ -1,11 +1,13 @@
 //! Standard output and the one exit path: a closed pipe ends quietly with the status of what
 //! was found; any other write error is one diagnostic and exit 2.
 
-use std::io::{self, BufWriter, StdoutLock, Write};
+use std::cell::RefCell;
+use std::io::{self, BufWriter, Write};
 use std::process::ExitCode;
+use std::rc::Rc;
 
 use crate::capture::{Capture, Spill};
-use crate::diag::{Diag, ToolError};
+use crate::diag::{Buffered, Diag, ToolError};
 use crate::exit::Status;
 
 /// Buffered standard output, or memory standing in for it ([`Output::capturing`]). Write
@@ -19,7 +21,7 @@ enum Inner {
     /// terminal, as GNU grep's and ripgrep's are, or [`Output::flush_lines`]): a search
     /// shows what it found as it goes, not 64 KiB at a time.
     Stdout {
-        w: BufWriter<StdoutLock<'static>>,
+        w: Rc<RefCell<Buffered>>,
         lines: bool,
     },
     /// Captured, handed to `spill` each time more than `limit` bytes are held, or with
@@ -52,11 +54,14 @@ impl Output {
     pub fn new() -> Output {
         use std::io::IsTerminal;
         let stdout = io::stdout();
+        let lines = stdout.is_terminal();
+        let w = Rc::new(RefCell::new(BufWriter::with_capacity(
+            64 * 1024,
+            stdout.lock(),
+        )));
+        crate::diag::flush_first(&w);
         Output {
-            inner: Inner::Stdout {
-                lines: stdout.is_terminal(),
-                w: BufWriter::with_capacity(64 * 1024, stdout.lock()),
-            },
+            inner: Inner::Stdout { lines, w },
         }
     }
 
@@ -138,6 +143,7 @@ impl Write for Output {
     fn write_all(&mut self, buf: &[u8]) -> io::Result<()> {
         match &mut self.inner {
             Inner::Stdout { w, lines } => {
+                let mut w = w.borrow_mut();
                 w.write_all(buf)?;
                 if *lines && memchr::memchr(b'\n', buf).is_some() {
                     w.flush()?;
@@ -165,7 +171,7 @@ impl Write for Output {
 
     fn flush(&mut self) -> io::Result<()> {
         match &mut self.inner {
-            Inner::Stdout { w, .. } => w.flush(),
+            Inner::Stdout { w, .. } => w.borrow_mut().flush(),
             Inner::Memory { .. } => Ok(()),
         }
     }

@@ -7,8 +7,10 @@
 mod count;
 mod count_mapped;
 mod count_words;
+mod diagnostics_order;
 mod encodings;
 mod faults;
+mod generate;
 mod grep;
 mod grep_conventions;
 mod grep_deep;

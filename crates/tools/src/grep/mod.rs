@@ -47,10 +47,14 @@ pub fn command() -> clap::Command {
 
 /// Runs `utf8-grep` with the process's arguments.
 pub fn main() -> ExitCode {
-    run::run(std::env::args_os())
+    main_with(std::env::args_os())
 }
 
 /// Runs `utf8-grep` with the given arguments (the first is the program name).
 pub fn main_with(args: impl IntoIterator<Item = std::ffi::OsString>) -> ExitCode {
+    let args: Vec<std::ffi::OsString> = args.into_iter().collect();
+    if let Some(code) = crate::generate::intercept(job::PROGRAM, &args, command) {
+        return code;
+    }
     run::run(args)
 }

@@ -133,7 +133,10 @@ impl Reporter {
             return;
         }
         let r = match self.to {
-            ReportTo::Stderr => io::stderr().lock().write_all(&self.pending),
+            ReportTo::Stderr => {
+                crate::diag::flush_before_diagnostic();
+                io::stderr().lock().write_all(&self.pending)
+            }
             ReportTo::Stdout => {
                 let mut out = io::stdout().lock();
                 out.write_all(&self.pending).and_then(|()| out.flush())

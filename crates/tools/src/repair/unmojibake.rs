@@ -47,6 +47,7 @@ impl<'w, 'a> Unmojibake<'w, 'a> {
 
     fn drain(&mut self, fixes: &[Fix]) -> io::Result<()> {
         if let Some(r) = &self.report {
+            crate::diag::flush_before_diagnostic();
             let mut err = io::stderr().lock();
             for f in fixes {
                 let line = if r.json {
