@@ -12,6 +12,7 @@
 //! * [`color`]: the named styles and writing a piece with or without them;
 //! * [`report`]: the one formatter of errors, text and JSON, as DESIGN.md shows them;
 //! * [`detect`]: which encoding a stream is in (`--from auto`, the legacy-encoding hint);
+//! * [`labels`]: encoding labels, WHATWG's and glibc iconv's spellings;
 //! * [`transcode`]: a file in another encoding read as the UTF-8 it decodes to, offsets
 //!   mapped back to the file's (utf8-grep's and utf8-count's `--from`);
 //! * [`mojibake`]: undoing UTF-8 decoded as windows-1252 or Latin-1 (`--fix-mojibake`);
@@ -37,6 +38,7 @@ pub mod exit;
 pub mod generate;
 pub mod grep;
 pub mod input;
+pub mod labels;
 #[cfg(unix)]
 pub mod longpath;
 #[allow(unsafe_code)]

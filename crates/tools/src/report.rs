@@ -339,8 +339,9 @@ pub struct Malformed<'a> {
     /// Where it is: `offset` counts the bytes of the input as it is on disk, `line` and
     /// `column` the decoded text.
     pub at: Located<'a>,
-    /// The encoding it is not valid in.
-    pub encoding: &'static encoding_rs::Encoding,
+    /// The name of the encoding it is not valid in (encoding_rs's `Encoding::name`, or
+    /// `US-ASCII`).
+    pub encoding: &'static str,
 }
 
 /// An error report in text and in JSON: [`ErrorReport`] (UTF-8's), [`Malformed`] (another
@@ -369,13 +370,13 @@ impl Report for Malformed<'_> {
     /// ```
     /// use utf8_tools::report::{Located, Malformed, Report};
     /// let at = Located { path: "a.txt", line: 1, column: 2, offset: 1, bytes: b"\x81" };
-    /// let m = Malformed { at, encoding: encoding_rs::SHIFT_JIS };
+    /// let m = Malformed { at, encoding: encoding_rs::SHIFT_JIS.name() };
     /// assert_eq!(m.text("utf8-grep", false),
     ///     "utf8-grep: a.txt:1:2: malformed at byte 1 (81): not a valid Shift_JIS sequence");
     /// assert!(m.json().contains(r#""kind": "malformed", "bytes": "81""#));
     /// ```
     fn text(&self, program: &str, color: bool) -> String {
-        let why = format!("not a valid {} sequence", self.encoding.name());
+        let why = format!("not a valid {} sequence", self.encoding);
         self.at.text(program, color, "malformed", &why)
     }
 
@@ -388,7 +389,7 @@ impl Report for Malformed<'_> {
             bytes: hex(self.at.bytes),
             line: self.at.line,
             column: self.at.column,
-            encoding: Some(self.encoding.name()),
+            encoding: Some(self.encoding),
         })
     }
 }

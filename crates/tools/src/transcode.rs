@@ -12,6 +12,7 @@ use encoding_rs::{Encoding, UTF_8};
 
 use crate::detect::{self, Evidence, Guess};
 use crate::input::READ_ALIGN;
+use crate::labels::{self, Label};
 
 /// What `--from` asks for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -28,7 +29,9 @@ pub enum FromArg {
 }
 
 impl FromArg {
-    /// The value of `--from`: `auto` or any WHATWG label (`utf-8` is [`FromArg::Bytes`]).
+    /// The value of `--from`: `auto`, any WHATWG label or glibc iconv spelling
+    /// ([`labels::resolve`]; `utf-8` is [`FromArg::Bytes`]). ISO-8859-1 and ASCII in
+    /// iconv's meaning are utf8-repair's alone ([`labels::Label::Latin1`]): an error here.
     ///
     /// # Errors
     ///
@@ -37,7 +40,9 @@ impl FromArg {
     /// ```
     /// use utf8_tools::transcode::FromArg;
     /// assert_eq!(FromArg::parse("AUTO"), Ok(FromArg::Auto));
-    /// assert_eq!(FromArg::parse("latin1"), Ok(FromArg::Label(encoding_rs::WINDOWS_1252)));
+    /// assert_eq!(FromArg::parse("cp1252"), Ok(FromArg::Label(encoding_rs::WINDOWS_1252)));
+    /// assert_eq!(FromArg::parse("CP932"), Ok(FromArg::Label(encoding_rs::SHIFT_JIS)));
+    /// assert!(FromArg::parse("latin1").is_err());
     /// assert_eq!(FromArg::parse("utf8"), Ok(FromArg::Bytes));
     /// assert!(FromArg::parse("klingon").is_err());
     /// ```
@@ -45,12 +50,22 @@ impl FromArg {
         if label.eq_ignore_ascii_case("auto") {
             return Ok(FromArg::Auto);
         }
-        match Encoding::for_label(label.as_bytes()) {
-            Some(enc) if enc == UTF_8 => Ok(FromArg::Bytes),
-            Some(enc) => Ok(FromArg::Label(enc)),
+        match labels::resolve(label) {
+            Some(Label::Whatwg(enc)) if enc == UTF_8 => Ok(FromArg::Bytes),
+            Some(Label::Whatwg(enc)) => Ok(FromArg::Label(enc)),
+            Some(Label::Latin1 | Label::Ascii) => Err(format!(
+                "--from {label}: ISO-8859-1 and ASCII as iconv reads them (0x80 as U+0080, or \
+                 as an error) are decoded by utf8-repair only; --from windows-1252 reads \
+                 such text as the web does (0x80 as the euro sign)"
+            )),
+            Some(Label::Unsupported(name)) => Err(format!(
+                "--from {label}: {name} is not decoded here (convert it first: iconv -f {name} \
+                 -t UTF-8)"
+            )),
             None => Err(format!(
-                "unknown encoding '{label}' (expected auto or a WHATWG label such as utf-8, \
-                 windows-1252, iso-8859-2, shift_jis, gb18030 or utf-16le)"
+                "unknown encoding '{label}' (expected auto, a WHATWG label such as utf-8, \
+                 windows-1252, iso-8859-2, shift_jis, gb18030 or utf-16le, or an iconv name \
+                 such as CP932 or UTF16LE; utf8-repair --list lists them all)"
             )),
         }
     }

@@ -17,6 +17,7 @@ mod grep_deep;
 mod grep_parallel;
 mod grep_regex;
 mod hostile;
+mod iconv_habits;
 mod legacy;
 mod repair;
 mod repair_backups;

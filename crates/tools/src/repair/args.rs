@@ -19,6 +19,15 @@ with any other NUL there (a binary file), is refused by --in-place and -o, left 
 with what to pass (--from utf-16le, --from utf-16be, or --from utf-8 to repair its bytes
 as UTF-8); to standard output it is repaired as UTF-8 with a warning.
 
+Labels: --from (-f) takes WHATWG's labels and glibc iconv's names (CP932, UTF16LE,
+EUCJP, CP936, UCS-2LE, ...); --list prints every one, grouped by encoding. Where the two
+disagree, iconv's meaning wins: iso-8859-1, latin1, l1, cp819 and their spellings decode
+each byte to U+0000..U+00FF, and ascii, us-ascii, ansi_x3.4-1968 make each byte over 0x7F an
+error; windows-1252 and cp1252 keep the web's table (0x80 is the euro sign), which --from
+auto chooses too. -t takes UTF-8 only (with //IGNORE, as -c, or //TRANSLIT); -c omits what
+cannot be decoded and exits 1 when it omitted something (POSIX; glibc 2.36's iconv -c exits
+0).
+
 --in-place writes a temporary file in the file's directory, fsyncs it and renames it over
 the original, keeping its mode, owner and group: an interrupted run leaves either the
 original or the repaired file. A symlink stays a symlink (its target is repaired); a file
@@ -26,7 +35,7 @@ with several hard links is refused; a file that needs no change is not touched a
 -o FILE is written the same way (a device such as /dev/stdout is written directly).
 
 Exit status: 0 success (whether or not anything was repaired); 1 an input needs repair
-under --check; 2 trouble (usage, unreadable input, write error, refused file).";
+under --check, or -c omitted something; 2 trouble (usage, unreadable input, write error, refused file).";
 
 /// Repair invalid UTF-8, or transcode any encoding to UTF-8, streaming and safely.
 #[derive(Parser, Debug, Clone)]
@@ -108,13 +117,37 @@ pub struct RepairArgs {
     pub report: Option<ReportFormat>,
 
     /// Decode the input from ENCODING (any WHATWG label: windows-1252, iso-8859-2,
-    /// shift_jis, euc-kr, gb18030, utf-16le, ...); a byte order mark overrides it.
+    /// shift_jis, euc-kr, gb18030, utf-16le, ...; or iconv's name: CP932, UTF16LE, EUCJP,
+    /// CP936, ...; --list lists them); a byte order mark overrides it. iso-8859-1, latin1
+    /// and ascii mean what they mean to iconv (every byte its own code point; bytes over 0x7F
+    /// are errors), windows-1252 what it means to the web.
     /// `utf-8` reads the bytes as UTF-8 whatever they look like. `auto` chooses from the
     /// first MiB of each input: a byte order mark, the NUL bytes of UTF-16, UTF-8 (valid,
     /// or damaged in fewer places than it has non-ASCII characters), or the guess of the
     /// chardetng detector; `--report` says which.
-    #[arg(long, value_name = "ENCODING")]
+    #[arg(
+        short = 'f',
+        long,
+        visible_alias = "from-code",
+        value_name = "ENCODING"
+    )]
     pub from: Option<String>,
+
+    /// The encoding of the output, as iconv's -t: always UTF-8, so only UTF-8's names are
+    /// taken (UTF-8, UTF8, ...), with iconv's //IGNORE (as -c) or //TRANSLIT (nothing to
+    /// transliterate into UTF-8) after it.
+    #[arg(short = 't', long = "to-code", value_name = "ENCODING")]
+    pub to_code: Option<String>,
+
+    /// Omit what cannot be decoded (as --action delete), and exit 1 when something was
+    /// omitted, as iconv -c does.
+    #[arg(short = 'c')]
+    pub omit: bool,
+
+    /// List every encoding label --from takes (WHATWG's and iconv's), grouped by encoding,
+    /// and exit.
+    #[arg(short = 'l', long)]
+    pub list: bool,
 
     /// Print no hints: without --from, an input that is not UTF-8 but reads cleanly as a
     /// legacy encoding gets a note on standard error naming it ("this looks like

@@ -13,6 +13,7 @@ use super::pipeline::Decoding;
 use crate::diag::ToolError;
 use crate::engine::Engine;
 use crate::input::{Input, inputs};
+use crate::labels::{self, Label};
 use crate::transcode::FromArg;
 
 /// Where the repaired text goes.
@@ -27,6 +28,8 @@ pub(super) enum Mode {
         backup: Option<Backup>,
     },
     Check,
+    /// `--list`: the encoding labels, nothing read.
+    List,
 }
 
 /// What each substitute becomes: the codec's [`Action`], owning its replacement string.
@@ -62,6 +65,8 @@ pub(super) struct Config {
     pub quiet: bool,
     /// `--fix-mojibake`.
     pub fix_mojibake: bool,
+    /// `-c` (or `-t ...//IGNORE`): exit 1 when something was omitted, as iconv does.
+    pub omit_status: bool,
     pub mode: Mode,
     pub report: Report,
     /// `--json` (the reports of `--check`).
@@ -91,7 +96,16 @@ impl TryFrom<&RepairArgs> for Config {
 
     fn try_from(a: &RepairArgs) -> Result<Config, ToolError> {
         let engine = a.common.engine()?;
-        let substitute = match (a.action, &a.replacement) {
+        let omit = a.omit || ignore_in_to_code(a.to_code.as_deref())?;
+        if omit && (a.action != ActionArg::Replace || a.replacement.is_some()) {
+            return Err(ToolError::Usage(
+                "-c (or //IGNORE) omits what cannot be decoded: it goes without --action and \
+                 --replacement"
+                    .to_string(),
+            ));
+        }
+        let action = if omit { ActionArg::Delete } else { a.action };
+        let substitute = match (action, &a.replacement) {
             (ActionArg::Replace, r) => {
                 Substitute::Replace(r.clone().unwrap_or_else(|| "\u{FFFD}".to_string()))
             }
@@ -103,14 +117,11 @@ impl TryFrom<&RepairArgs> for Config {
             (ActionArg::Delete, None) => Substitute::Delete,
             (ActionArg::Escape, None) => Substitute::Escape,
         };
-        let source = match a.from.as_deref().map(FromArg::parse).transpose() {
-            Ok(None) => Decoding::Sniff,
-            Ok(Some(FromArg::Bytes)) => Decoding::Utf8,
-            Ok(Some(FromArg::Auto)) => Decoding::Auto,
-            Ok(Some(FromArg::Label(enc))) => Decoding::From(enc),
-            // (`FromArg::parse` gives no other.)
-            Ok(Some(FromArg::Sniff)) => Decoding::Utf8,
-            Err(e) => return Err(ToolError::Usage(e)),
+        let iconv_only = a.from.as_deref().and_then(labels::resolve);
+        let source = match iconv_only {
+            Some(Label::Latin1) => Decoding::Latin1,
+            Some(Label::Ascii) => Decoding::Ascii,
+            _ => Config::decoding(a.from.as_deref())?,
         };
         let inputs = inputs(&a.files, None)?;
         let backup = Backup::from_args(
@@ -128,7 +139,9 @@ impl TryFrom<&RepairArgs> for Config {
                     .to_string(),
             ));
         }
-        let mode = if a.check {
+        let mode = if a.list {
+            Mode::List
+        } else if a.check {
             Mode::Check
         } else if a.in_place {
             if a.files.is_empty() {
@@ -170,6 +183,7 @@ impl TryFrom<&RepairArgs> for Config {
             hints: !a.quiet && a.from.is_none(),
             quiet: a.quiet,
             fix_mojibake: a.fix_mojibake,
+            omit_status: omit,
             source,
             mode,
             report: match a.report {
@@ -182,6 +196,52 @@ impl TryFrom<&RepairArgs> for Config {
             line_buffered: a.common.line_buffered,
         })
     }
+}
+
+impl Config {
+    /// What `--from LABEL` decodes from, but iconv's ISO-8859-1 and ASCII.
+    fn decoding(from: Option<&str>) -> Result<Decoding, ToolError> {
+        Ok(match from.map(FromArg::parse).transpose() {
+            Ok(None) => Decoding::Sniff,
+            Ok(Some(FromArg::Bytes)) => Decoding::Utf8,
+            Ok(Some(FromArg::Auto)) => Decoding::Auto,
+            Ok(Some(FromArg::Label(enc))) => Decoding::From(enc),
+            // (`FromArg::parse` gives no other.)
+            Ok(Some(FromArg::Sniff)) => Decoding::Utf8,
+            Err(e) => return Err(ToolError::Usage(e)),
+        })
+    }
+}
+
+/// `-t ENCODING` as iconv reads it: the output is UTF-8, so only a UTF-8 name is taken, with
+/// iconv's suffixes `//IGNORE` (whether it is there: as `-c`) and `//TRANSLIT` (accepted).
+fn ignore_in_to_code(to: Option<&str>) -> Result<bool, ToolError> {
+    let Some(to) = to else {
+        return Ok(false);
+    };
+    let mut parts = to.split("//");
+    let name = parts.next().unwrap_or_default();
+    if labels::resolve(name) != Some(Label::Whatwg(encoding_rs::UTF_8)) {
+        return Err(ToolError::Usage(format!(
+            "-t {to}: the output is always UTF-8 (-t takes UTF-8, UTF-8//IGNORE or \
+             UTF-8//TRANSLIT; to write another encoding, pipe it to iconv -f UTF-8 -t {name})"
+        )));
+    }
+    let mut ignore = false;
+    for suffix in parts.filter(|p| !p.is_empty()) {
+        for word in suffix.split(',') {
+            match word.to_ascii_uppercase().as_str() {
+                "IGNORE" => ignore = true,
+                "TRANSLIT" => {}
+                _ => {
+                    return Err(ToolError::Usage(format!(
+                        "-t {to}: unknown suffix //{word} (iconv's are //IGNORE and //TRANSLIT)"
+                    )));
+                }
+            }
+        }
+    }
+    Ok(ignore)
 }
 
 /// `--backup .orig` takes `.orig` as a FILE (a value of `--backup` is only ever given
@@ -263,8 +323,22 @@ mod tests {
     fn encodings_and_modes() {
         assert_eq!(config(&["--from", "utf8"]).unwrap().source, Decoding::Utf8);
         assert_eq!(config(&[]).unwrap().source, Decoding::Sniff);
-        let c = config(&["--from", "latin1"]).unwrap();
+        let c = config(&["--from", "cp1252"]).unwrap();
         assert_eq!(c.source, Decoding::From(encoding_rs::WINDOWS_1252));
+        assert_eq!(config(&["-f", "latin1"]).unwrap().source, Decoding::Latin1);
+        assert_eq!(config(&["-f", "US-ASCII"]).unwrap().source, Decoding::Ascii);
+        assert_eq!(
+            config(&["-f", "CP932"]).unwrap().source,
+            Decoding::From(encoding_rs::SHIFT_JIS)
+        );
+        assert!(config(&["-t", "UTF-8//TRANSLIT"]).unwrap().options().action == Action::default());
+        assert_eq!(
+            config(&["-t", "utf8//IGNORE"]).unwrap().options().action,
+            Action::Delete
+        );
+        assert!(config(&["-t", "CP1252"]).is_err());
+        assert!(config(&["-t", "UTF-8//BOGUS"]).is_err());
+        assert!(config(&["-c", "--action", "escape"]).is_err());
         assert_eq!(config(&["--from", "AUTO"]).unwrap().source, Decoding::Auto);
         assert!(config(&[]).unwrap().hints);
         assert!(!config(&["-q"]).unwrap().hints);

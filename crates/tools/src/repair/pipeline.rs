@@ -57,6 +57,10 @@ pub(super) enum Decoding {
     From(&'static Encoding),
     /// `--from auto`: chosen from the first [`detect::SNIFF_LEN`] bytes.
     Auto,
+    /// ISO-8859-1 as iconv reads it: byte N is U+00NN.
+    Latin1,
+    /// US-ASCII as iconv reads it: each byte over 0x7F is an error.
+    Ascii,
 }
 
 /// Why a stream stopped.
@@ -120,6 +124,8 @@ impl Pipeline<'_> {
         match self.source {
             Decoding::From(enc) => self.transcode(reader, enc, name, out, reporter),
             Decoding::Utf8 => self.repair(reader, name, out, reporter),
+            Decoding::Latin1 => self.bytewise(reader, false, name, out, reporter),
+            Decoding::Ascii => self.bytewise(reader, true, name, out, reporter),
             Decoding::Sniff => {
                 let (first, _) = detect::read_first(&mut reader).map_err(Failure::Input)?;
                 let look = detect::look(&first);
@@ -163,6 +169,76 @@ impl Pipeline<'_> {
                 self.repair(reader, name, out, reporter)
             }
         }
+    }
+
+    /// ISO-8859-1 (each byte its own code point) or, with `ascii`, US-ASCII (each byte over
+    /// 0x7F one malformed sequence), as iconv decodes them.
+    fn bytewise(
+        &self,
+        mut reader: impl Read,
+        ascii: bool,
+        name: &str,
+        out: &mut dyn Write,
+        mut reporter: Option<&mut Reporter>,
+    ) -> Result<Findings, Failure> {
+        let mut input = ReadBuf::new(CHUNK_SIZE);
+        let mut text = String::with_capacity(FLUSH_AT + CHUNK_SIZE * 2);
+        let (mut tracker, mut tracked) = (LineTracker::new(), 0usize);
+        let mut tally = Findings::default();
+        let mut base = 0u64;
+        loop {
+            let n = loop {
+                match reader.read(&mut input) {
+                    Ok(n) => break n,
+                    Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+                    Err(e) => return Err(Failure::Input(e)),
+                }
+            };
+            if n == 0 {
+                break;
+            }
+            let mut rest = &input[..n];
+            while !rest.is_empty() {
+                let run = rest.iter().position(|&b| b >= 0x80).unwrap_or(rest.len());
+                // (Bytes under 0x80 are ASCII, which is UTF-8.)
+                text.push_str(std::str::from_utf8(&rest[..run]).unwrap_or_default());
+                let Some(&b) = rest.get(run) else { break };
+                if !ascii {
+                    text.push(char::from(b));
+                } else {
+                    tally.errors += 1;
+                    if let Some(r) = reporter.as_deref_mut() {
+                        tracker.text(&text.as_bytes()[tracked..]);
+                        let offset = base + (n - rest.len() + run) as u64;
+                        r.malformed(name, "US-ASCII", offset, &[b], &tracker);
+                        tracker.error();
+                    }
+                    self.options.action.apply(&[b], &mut text);
+                    tracked = text.len();
+                    if reporter.as_deref().is_some_and(Reporter::stop) {
+                        return Ok(tally);
+                    }
+                }
+                rest = &rest[run + 1..];
+            }
+            base += n as u64;
+            if text.len() >= FLUSH_AT {
+                if let Some(r) = reporter.as_deref_mut() {
+                    tracker.text(&text.as_bytes()[tracked..]);
+                    r.flush();
+                }
+                out.write_all(text.as_bytes()).map_err(Failure::Output)?;
+                (text, tracked) = (String::with_capacity(text.capacity()), 0);
+            }
+        }
+        if let Some(r) = reporter.as_deref_mut() {
+            r.flush();
+        }
+        out.write_all(text.as_bytes()).map_err(Failure::Output)?;
+        if let Some(r) = reporter {
+            r.failed().map_err(Failure::Output)?;
+        }
+        Ok(tally)
     }
 
     /// An input in `guess.encoding`, not UTF-8, converted (and said so in the report).
@@ -313,7 +389,7 @@ impl Pipeline<'_> {
                             tracker.text(&text.as_bytes()[tracked..]);
                             let offset =
                                 (base + end as u64).saturating_sub((back + bytes.len()) as u64);
-                            r.malformed(name, enc, offset, &bytes, &tracker);
+                            r.malformed(name, enc.name(), offset, &bytes, &tracker);
                             tracker.error();
                         }
                         // The action as the codec applies it (practices cut UTF-8 only).

@@ -4,7 +4,6 @@
 use std::fmt::Write as _;
 use std::io::{self, Write};
 
-use encoding_rs::Encoding;
 use utf8_codec::ErrorKind;
 use utf8_codec::stream::StreamError;
 
@@ -96,7 +95,7 @@ impl Reporter {
     pub(super) fn malformed(
         &mut self,
         name: &str,
-        enc: &'static Encoding,
+        enc: &'static str,
         offset: u64,
         bytes: &[u8],
         t: &LineTracker,

@@ -66,8 +66,14 @@ impl Config {
                 for input in &self.inputs {
                     if let Input::Path(p) = input {
                         match self.in_place(p, backup.as_ref()) {
-                            Ok(Some(enc)) => hint(diag, &input.name(), enc),
-                            Ok(None) => {}
+                            Ok((hinted, errors)) => {
+                                if let Some(enc) = hinted {
+                                    hint(diag, &input.name(), enc);
+                                }
+                                if self.omit_status && errors > 0 {
+                                    diag.record(Status::False);
+                                }
+                            }
                             Err(e) => diag.error(&e),
                         }
                     }
@@ -75,6 +81,12 @@ impl Config {
                 Ok(())
             }
             Mode::Check => self.run_check(diag),
+            Mode::List => {
+                let mut out = Output::stdout(false);
+                out.write_all(crate::labels::list().as_bytes())
+                    .map_err(ToolError::Output)?;
+                out.flush()
+            }
         }
     }
 
@@ -106,6 +118,9 @@ impl Config {
             }
             match result {
                 Ok(t) => {
+                    if self.omit_status && t.errors > 0 {
+                        diag.record(Status::False);
+                    }
                     if check {
                         self.check_notes(diag, &name, &t);
                     } else if let Some(look) = t.suspect {
@@ -217,13 +232,14 @@ impl Config {
             .map_err(|e| commit_error(&name, "cannot write it", e))
     }
 
-    /// `--in-place` for one file; the legacy encoding it seems to be in, if any. Errors name
+    /// `--in-place` for one file; the legacy encoding it seems to be in, if any, and how many
+    /// errors were repaired (none when the file was left as it was). Errors name
     /// the file, never the temporary file beside it, which is removed.
     fn in_place(
         &self,
         path: &Path,
         backup: Option<&Backup>,
-    ) -> Result<Option<&'static Encoding>, ToolError> {
+    ) -> Result<(Option<&'static Encoding>, u64), ToolError> {
         let name = path.to_string_lossy().into_owned();
         let fail = |e: io::Error| ToolError::input(&name, &e);
         let beside = |e: io::Error| about(&name, "cannot write beside it", &e);
@@ -265,14 +281,14 @@ impl Config {
             if let Some(r) = reporter.as_mut() {
                 r.end_input(&name);
             }
-            return Ok(None);
+            return Ok((None, 0));
         }
         // Pass 2: write the repaired file beside the original and rename it over.
         let mut file = AtomicFile::create(&target, Some(&Keep::of(&meta)), true).map_err(beside)?;
         let source = File::open(&target).map_err(fail)?;
         let r = pipeline.run(source, &name, file.writer(), reporter.as_mut());
         let found = match r {
-            Ok(t) => t.hint,
+            Ok(t) => (t.hint, t.errors),
             Err(Failure::Input(e)) => return Err(fail(e)),
             Err(Failure::Output(e)) => return Err(beside(e)),
             // (Pass 1 read the same bytes and was not refused.)

@@ -37,7 +37,7 @@ impl FileSearch<'_> {
                 };
                 sink.invalid(&Malformed {
                     at: located,
-                    encoding,
+                    encoding: encoding.name(),
                 });
                 tracker.error();
                 p = (at + 3).min(upto);
