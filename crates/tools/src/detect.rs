@@ -27,8 +27,10 @@ pub const SNIFF_LEN: usize = 1 << 20;
 pub enum Evidence {
     /// A byte order mark (UTF-8, UTF-16LE or UTF-16BE).
     Bom,
-    /// The prefix is UTF-8 (valid, or damaged in a few places).
+    /// The prefix is valid UTF-8.
     Utf8,
+    /// The prefix is UTF-8 damaged in fewer places than it has non-ASCII characters.
+    DamagedUtf8,
     /// chardetng's guess.
     Detected,
     /// Named on the command line (`--from LABEL`).
@@ -39,12 +41,13 @@ pub enum Evidence {
 }
 
 impl Evidence {
-    /// The words for it in reports: `byte order mark`, `valid UTF-8`, `detected`, `given`,
-    /// `NUL pattern of UTF-16`.
+    /// The words for it in reports: `byte order mark`, `valid UTF-8`, `mostly valid UTF-8`,
+    /// `detected`, `given`, `NUL pattern of UTF-16`.
     pub fn as_str(self) -> &'static str {
         match self {
             Evidence::Bom => "byte order mark",
             Evidence::Utf8 => "valid UTF-8",
+            Evidence::DamagedUtf8 => "mostly valid UTF-8",
             Evidence::Detected => "detected",
             Evidence::Given => "given",
             Evidence::NulPattern => "NUL pattern of UTF-16",
@@ -137,7 +140,10 @@ pub fn guess(prefix: &[u8], complete: bool) -> Guess {
         return utf8;
     }
     if stats.looks_utf8() {
-        return utf8;
+        return Guess {
+            encoding: UTF_8,
+            evidence: Evidence::DamagedUtf8,
+        };
     }
     detected(detector(prefix, complete).guess(None, false))
 }

@@ -55,7 +55,7 @@ fn announced_len(b0: u8) -> usize {
 /// assert_eq!(explain(ErrorKind::OutOfRange, b"\xF4", b"\x90\x80\x80"),
 ///            "F4 90 80 80 would encode U+110000, beyond U+10FFFF");
 /// assert_eq!(explain(ErrorKind::Truncated, b"\xE2\x82", b"A"),
-///            "E2 82 is cut short by 41, which cannot continue it");
+///            "E2 82 is cut short by 0x41 ('A'), which cannot continue it");
 /// ```
 pub fn explain(kind: ErrorKind, subpart: &[u8], after: &[u8]) -> String {
     let mut window = [0u8; 8];
@@ -90,7 +90,11 @@ pub fn explain(kind: ErrorKind, subpart: &[u8], after: &[u8]) -> String {
             format!("{sub} is a continuation byte without a lead byte")
         }
         (ErrorKind::Truncated, _) => match after.first() {
-            Some(b) => format!("{sub} is cut short by {b:02X}, which cannot continue it"),
+            Some(&b) if (0x20..0x7F).contains(&b) => format!(
+                "{sub} is cut short by 0x{b:02X} ('{}'), which cannot continue it",
+                char::from(b)
+            ),
+            Some(b) => format!("{sub} is cut short by 0x{b:02X}, which cannot continue it"),
             None => format!("{sub} is cut short"),
         },
         (ErrorKind::UnexpectedEnd, _) => {

@@ -35,7 +35,7 @@ fn from_auto_decodes_and_says_so() {
         .run();
     let first: serde_json::Value = serde_json::from_str(o.err().lines().next().unwrap()).unwrap();
     assert_eq!(first["encoding"], "windows-1252");
-    assert_eq!(first["evidence"], "detected");
+    assert_eq!(first["decided_by"], "detected");
     // In place, and to a file.
     let o = repair(d)
         .args(["--from", "auto", "-o", "out.txt", "notes.txt"])
@@ -93,7 +93,7 @@ fn from_auto_passes_utf8_through_byte_for_byte() {
         .run();
     assert_eq!(o.out(), "déjà vu été\n\u{FFFD}");
     assert!(
-        o.err().contains("decoded as UTF-8 (valid UTF-8)"),
+        o.err().contains("decoded as UTF-8 (mostly valid UTF-8)"),
         "{}",
         o.err()
     );
@@ -250,7 +250,17 @@ fn fix_mojibake_undoes_double_encoding_and_reports_it() {
         err.contains("mojibake at byte 48: Ð¿Ñ€Ð¸Ð²ÐµÑ‚ -> привет\n"),
         "{err}"
     );
-    assert!(err.ends_with("utf8-repair: -: no errors\n"), "{err}");
+    // The summary counts the fixes it listed.
+    let fixes = err
+        .lines()
+        .filter(|l| l.contains(": mojibake at byte "))
+        .count();
+    assert!(
+        err.ends_with(&format!(
+            "utf8-repair: -: no errors; {fixes} mojibake fixes\n"
+        )),
+        "{err}"
+    );
     let o = repair(d)
         .args(["--fix-mojibake", "--report=json"])
         .stdin("cafÃ©\n")

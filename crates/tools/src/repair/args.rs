@@ -105,7 +105,7 @@ pub struct RepairArgs {
     pub check: bool,
 
     /// Report every repaired error on standard error, as text (with a summary by kind) or
-    /// JSON lines.
+    /// JSON lines (--json alone means --report=json; standard output carries the text).
     #[arg(
         long,
         value_enum,

@@ -186,8 +186,11 @@ impl TryFrom<&RepairArgs> for Config {
             omit_status: omit,
             source,
             mode,
+            // --json is --report=json (but for --check, whose reports --json makes JSON).
             report: match a.report {
+                None if a.common.json && !a.check => Report::Json,
                 None => Report::None,
+                Some(_) if a.common.json => Report::Json,
                 Some(ReportFormat::Text) => Report::Text,
                 Some(ReportFormat::Json) => Report::Json,
             },
@@ -348,6 +351,12 @@ mod tests {
         assert!(config(&["--in-place", "-"]).is_err());
         assert!(matches!(config(&["--check"]).unwrap().mode, Mode::Check));
         assert_eq!(config(&["--report=json"]).unwrap().report, Report::Json);
+        assert_eq!(config(&["--json"]).unwrap().report, Report::Json);
+        assert_eq!(
+            config(&["--json", "--report"]).unwrap().report,
+            Report::Json
+        );
+        assert_eq!(config(&["--json", "--check"]).unwrap().report, Report::None);
         assert!(config(&["--check", "--report"]).is_err());
     }
 }

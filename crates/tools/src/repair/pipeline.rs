@@ -104,10 +104,14 @@ impl Pipeline<'_> {
         if !self.fix_mojibake {
             return self.decode(reader, name, out, reporter);
         }
+        let mut reporter = reporter;
         let report = reporter.as_deref().and_then(|r| r.fix_report(name));
         let mut fixer = Unmojibake::new(out, report);
-        let tally = self.decode(reader, name, &mut fixer, reporter)?;
-        fixer.finish().map_err(Failure::Output)?;
+        let tally = self.decode(reader, name, &mut fixer, reporter.as_deref_mut())?;
+        let fixed = fixer.finish().map_err(Failure::Output)?;
+        if let Some(r) = reporter {
+            r.fixed(fixed);
+        }
         Ok(tally)
     }
 

@@ -23,6 +23,8 @@ pub(super) struct Unmojibake<'w, 'a> {
     partial: Vec<u8>,
     out: String,
     report: Option<FixReport<'a>>,
+    /// Fixes made so far (counted only when reported).
+    fixed: u64,
 }
 
 impl<'w, 'a> Unmojibake<'w, 'a> {
@@ -33,19 +35,22 @@ impl<'w, 'a> Unmojibake<'w, 'a> {
             partial: Vec::new(),
             out: String::new(),
             report,
+            fixed: 0,
         }
     }
 
-    /// Fixes and writes what is held: the end of the stream.
-    pub fn finish(&mut self) -> io::Result<()> {
+    /// Fixes and writes what is held: the end of the stream. How many fixes were reported.
+    pub fn finish(&mut self) -> io::Result<u64> {
         if !self.partial.is_empty() {
             return Err(io::Error::other("repaired text ends inside a character"));
         }
         let fixes = self.fixer.finish(&mut self.out);
-        self.drain(&fixes)
+        self.drain(&fixes)?;
+        Ok(self.fixed)
     }
 
     fn drain(&mut self, fixes: &[Fix]) -> io::Result<()> {
+        self.fixed += fixes.len() as u64;
         if let Some(r) = &self.report {
             crate::diag::flush_before_diagnostic();
             let mut err = io::stderr().lock();
