@@ -1,7 +1,7 @@
-//! utf8-grep end to end: differential against GNU grep -F, the edges grep gets wrong
+//! utf8-grep end to end: differential against GNU grep (-F, and the default -G on literal
+//! patterns, which runs the fixed-string search), the edges grep gets wrong
 //! (invalid text, invalid needles), binary files, JSON and snapshots of what users see.
 
-use std::ffi::OsString;
 use std::path::Path;
 use std::process::Command;
 
@@ -33,7 +33,6 @@ fn utf8_locale() -> Option<String> {
 
 fn gnu(dir: &Path, locale: &str, args: &[&str]) -> Outcome {
     let out = Command::new("grep")
-        .arg("-F")
         .args(args)
         .current_dir(dir)
         .env("LC_ALL", locale)
@@ -77,7 +76,8 @@ fn differential(
     let mut n = 0;
     for opts in option_sets {
         for pats in patterns {
-            let mut args: Vec<&str> = opts.to_vec();
+            let mut args: Vec<&str> = vec!["-F"];
+            args.extend_from_slice(opts);
             args.extend_from_slice(pats);
             args.extend_from_slice(files);
             let want = gnu(dir, locale, &args);
@@ -301,37 +301,146 @@ fn invalid_text_never_hides_a_line() {
     }
 }
 
+/// A pattern that is not UTF-8 matches its bytes, as GNU grep's does (`grep $'\\xff'`): such a
+/// byte matches itself wherever it is, even inside a character (GNU grep 3.8 finds `\\xC3` in
+/// `é`), with -F, -G and -E alike; a class or `.` never matches it. Compared with GNU grep in
+/// a UTF-8 locale, with `-a` (it calls a file with an encoding error binary).
+#[cfg(unix)]
 #[test]
-fn invalid_needle_is_a_usage_error() {
+fn invalid_pattern_matches_its_bytes() {
+    use std::os::unix::ffi::OsStrExt;
     let dir = tempdir();
-    write(dir.path(), "a.txt", "abc\n");
-    #[cfg(unix)]
-    {
-        use std::os::unix::ffi::OsStringExt;
-        let pat = OsString::from_vec(b"ab\xED\xA0\x80".to_vec());
-        let o = grep(dir.path()).args([pat.clone(), "a.txt".into()]).run();
-        o.assert_code(2);
-        assert_snapshot!("grep_invalid_needle", o.snapshot());
-        let o = grep(dir.path())
-            .args([
-                OsString::from("-e"),
-                "abc".into(),
-                "-e".into(),
-                pat,
-                "a.txt".into(),
-            ])
-            .run();
-        o.assert_code(2);
-        assert!(o.err().contains("surrogate at byte 2"), "{}", o.err());
+    let text: &[u8] = b"caf\xC3\xA9\nx\xC3y\nz\xA9\n\xFF\n\xFF\xFF\nab\xED\xA0\x80\nabc\n\n";
+    write(dir.path(), "t.txt", text);
+    let cases: &[&[u8]] = &[
+        b"\xFF",
+        b"\xC3",
+        b"\xA9",
+        b"f\xC3",
+        b"x\xC3.",
+        b"^\xFF*$",
+        b"[^a]\xA9",
+        b"\\(\xC3\\)",
+        b"[\xC3a]",
+        b"[a-\xC3]",
+        b"ab\xED\xA0\x80",
+        b"\xFF\\{2\\}",
+    ];
+    let mut compared = 0;
+    for pat in cases {
+        for mode in ["-G", "-E", "-F"] {
+            for extra in [
+                &["-a", "-n"][..],
+                &["-a", "-o"],
+                &["-a", "-c"],
+                &["-a", "-x"],
+            ] {
+                let mut args: Vec<&std::ffi::OsStr> = vec![mode.as_ref()];
+                args.extend(extra.iter().map(std::ffi::OsStr::new));
+                args.push(std::ffi::OsStr::from_bytes(pat));
+                args.push("t.txt".as_ref());
+                let o = grep(dir.path()).args(&args).run();
+                assert_ne!(o.code, 2, "{args:?}: {}", o.err());
+                if let Some(locale) = utf8_locale().filter(|_| have_gnu_grep()) {
+                    let g = Command::new("grep")
+                        .args(&args)
+                        .current_dir(dir.path())
+                        .env("LC_ALL", &locale)
+                        .output()
+                        .expect("run grep");
+                    assert_eq!(
+                        (o.code, o.stdout.as_slice()),
+                        (g.status.code().unwrap_or(-1), g.stdout.as_slice()),
+                        "utf8-grep {args:?} differs from GNU grep"
+                    );
+                    compared += 1;
+                }
+            }
+        }
     }
-    write(dir.path(), "pats", b"abc\nx\xC1\x81\n");
-    let o = ours(dir.path(), &["-f", "pats", "a.txt"]);
+    // Without GNU grep, the answers known from it.
+    let o = ours(dir.path(), &["-a", "-c", "\u{FFFD}", "t.txt"]);
+    assert_eq!(o.out(), "0\n");
+    let o = grep(dir.path())
+        .args([
+            std::ffi::OsStr::from_bytes(b"-ac"),
+            std::ffi::OsStr::from_bytes(b"\xC3"),
+            "t.txt".as_ref(),
+        ])
+        .run();
+    assert_eq!(o.out(), "2\n");
+    if have_gnu_grep() && utf8_locale().is_some() {
+        assert_eq!(compared, cases.len() * 12);
+    }
+    // -P takes a UTF-8 pattern only.
+    let o = grep(dir.path())
+        .args([
+            "-P".as_ref(),
+            std::ffi::OsStr::from_bytes(b"a\xFF"),
+            "t.txt".as_ref(),
+        ])
+        .run();
     o.assert_code(2);
-    assert_eq!(
-        o.err(),
-        "utf8-grep: pats:2: the pattern is not valid UTF-8: overlong at byte 1 (C1)\n\
-         Try 'utf8-grep --help' for more information.\n"
-    );
+}
+
+/// `utf8-grep -axv '.*'` lists exactly the lines that are not well-formed UTF-8 (std's
+/// `str::from_utf8` refuses them), as GNU grep does in a UTF-8 locale, but for what glibc
+/// decodes that Unicode does not (surrogates, code points past U+10FFFF: see grep_regex.rs);
+/// `-c` counts them.
+#[test]
+fn lines_that_are_not_utf8() {
+    let dir = tempdir();
+    let mut text = crate::util::corpus(7, 200_000, true);
+    text.extend_from_slice(b"\nnul\0inside\n\n\xC0\x80overlong\nlast \xE2\x82");
+    write(dir.path(), "mixed.txt", &text);
+    let lines: Vec<&[u8]> = text
+        .strip_suffix(b"\n")
+        .unwrap_or(&text)
+        .split(|&b| b == b'\n')
+        .collect();
+    let bad: Vec<usize> = (1..=lines.len())
+        .filter(|&n| std::str::from_utf8(lines[n - 1]).is_err())
+        .collect();
+    assert!(bad.len() > 10, "the corpus has errors");
+    let o = ours(dir.path(), &["-naxv", ".*", "mixed.txt"]);
+    o.assert_code(0);
+    let numbers: Vec<usize> = o
+        .out()
+        .lines()
+        .map(|l| l.split(':').next().unwrap().parse().unwrap())
+        .collect();
+    assert_eq!(numbers, bad);
+    let o = ours(dir.path(), &["-caxv", ".*", "mixed.txt"]);
+    assert_eq!(o.out(), format!("{}\n", bad.len()));
+    // Byte for byte, the lines as they are.
+    let o = ours(dir.path(), &["-axv", ".*", "mixed.txt"]);
+    let want: Vec<u8> = bad
+        .iter()
+        .flat_map(|&n| lines[n - 1].iter().copied().chain([b'\n']))
+        .collect();
+    assert_eq!(o.stdout, want);
+    if let Some(locale) = utf8_locale().filter(|_| have_gnu_grep()) {
+        // Without the sequences glibc decodes and Unicode does not, GNU grep agrees.
+        let glibc_only = |l: &&[u8]| {
+            l.windows(2).any(|w| w[0] == 0xED && w[1] >= 0xA0)
+                || l.windows(2).any(|w| w[0] == 0xF4 && w[1] >= 0x90)
+                || l.iter().any(|&b| b >= 0xF5)
+        };
+        let plain: Vec<u8> = lines
+            .iter()
+            .filter(|l| !glibc_only(l))
+            .flat_map(|l| l.iter().copied().chain([b'\n']))
+            .collect();
+        write(dir.path(), "plain.txt", &plain);
+        for args in [
+            &["-naxv", ".*", "plain.txt"][..],
+            &["-caxv", ".*", "plain.txt"],
+        ] {
+            let g = gnu(dir.path(), &locale, args);
+            let o = ours(dir.path(), args);
+            assert_eq!((o.code, o.out()), (g.code, g.out()), "{args:?}");
+        }
+    }
 }
 
 #[test]

@@ -94,10 +94,31 @@ fn matchers_and_their_conflicts() {
         "{}",
         o.err()
     );
-    // Fixed strings stay the default: `a|b` is searched as it is.
+    // -F: `a|b` and `a.c` are searched as they are.
     same_as_gnu(&["-F", "-o", "a|b"], "a|b a\n", "a|b\n", 0);
-    let o = grep(dir.path()).args(["-o", "a|b"]).stdin("a|b a\n").run();
-    assert_eq!(o.out(), "a|b\n");
+    same_as_gnu(&["-F", "-c", "a.c"], "abc\na.c\n", "1\n", 0);
+}
+
+/// A pattern is a GNU basic regular expression by default, as grep's (`-G`): the habits
+/// issue 56 lists, each as GNU grep 3.8 answers it.
+#[test]
+fn a_basic_regexp_by_default() {
+    let text = "foo bar baz\nfn main() {\nfoooo\nid 12345\na|b\n(x)\n";
+    same_as_gnu(&["foo.*baz"], text, "foo bar baz\n", 0);
+    same_as_gnu(&["-c", "^fn "], text, "1\n", 0);
+    same_as_gnu(&["-o", r"fo\+"], text, "foo\nfoooo\n", 0);
+    same_as_gnu(&["-o", r"[0-9]\+"], text, "12345\n", 0);
+    // The extended operators are literal in a basic expression.
+    same_as_gnu(&["-o", "a|b"], text, "a|b\n", 0);
+    same_as_gnu(&["-o", "(x)"], text, "(x)\n", 0);
+    same_as_gnu(&["-o", r"\(x\)"], text, "x\n", 0);
+    same_as_gnu(&["-c", "a.c"], "abc\na.c\n", "2\n", 0);
+    same_as_gnu(&["-x", "-e", "f.*o", "-e", "x"], text, "foooo\n", 0);
+    same_as_gnu(&["-c", "-i", "FOO"], text, "2\n", 0);
+    same_as_gnu(&["-w", "-o", "o*"], "o oo ooo\n", "o\noo\nooo\n", 0);
+    // Errors as -G's.
+    same_as_gnu(&["a\\{1"], text, "", 2);
+    same_as_gnu(&["[a"], text, "", 2);
 }
 
 #[test]

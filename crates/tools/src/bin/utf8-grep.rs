@@ -1,4 +1,5 @@
-//! `utf8-grep`: search for fixed strings in UTF-8 text on raw bytes; see `--help`.
+//! `utf8-grep`: search for regular expressions or fixed strings in UTF-8 text on raw bytes;
+//! see `--help`.
 #![forbid(unsafe_code)]
 fn main() -> std::process::ExitCode {
     utf8_tools::grep::main()

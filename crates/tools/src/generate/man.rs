@@ -82,7 +82,7 @@ fn extra(tool: Tool) -> Extra {
                 ("1", "No line was selected."),
                 (
                     "2",
-                    "Trouble: a usage error, a pattern that is not valid UTF-8, an unreadable input or a failed write (unless -q found a match).",
+                    "Trouble: a usage error, an invalid pattern, an unreadable input or a failed write (unless -q found a match).",
                 ),
             ],
             examples: &[
@@ -101,6 +101,10 @@ fn extra(tool: Tool) -> Extra {
                 (
                     "Several patterns, one per line of a file, with the matches only:",
                     "utf8-grep -o -f words.txt book.txt",
+                ),
+                (
+                    "List the lines that are not well-formed UTF-8, with their numbers:",
+                    "utf8-grep -naxv '.*' data.txt",
                 ),
                 (
                     "Search a tree of files in mixed encodings (UTF-8, UTF-16, GBK, Shift_JIS, windows-1252, ...), byte offsets counted in each file:",

@@ -7,12 +7,14 @@ use clap::{ArgAction, Parser, ValueEnum};
 use crate::args::CommonArgs;
 
 const AFTER_HELP: &str = "\
-PATTERN is a fixed string (as grep -F), searched on raw bytes without decoding, unless -G,
--E or -P makes it a regular expression: `utf8-grep -G` stands in for `grep`, whose default
-is -G. A pattern holding newlines is several patterns. Fixed strings and -G/-E match
-leftmost-longest (POSIX), -P leftmost-first (Perl). A regular expression matches whole
-characters only, never part of one nor an ill-formed sequence, and never across lines;
-back-references (\\1) are not supported. A pattern that is not valid UTF-8 is a usage error.
+PATTERN is a regular expression in GNU grep's basic syntax (-G, grep's default) unless -F
+(fixed strings), -E or -P says otherwise; a pattern with no special character is searched
+as a fixed string, on raw bytes without decoding. A pattern holding newlines is several
+patterns. Fixed strings and -G/-E match leftmost-longest (POSIX), -P leftmost-first (Perl).
+A regular expression matches whole characters only, never part of one nor an ill-formed
+sequence, and never across lines; back-references (\\1) are not supported. Bytes of a
+pattern that are not UTF-8 match themselves, as in GNU grep (`utf8-grep $'\\xff'`), so
+`utf8-grep -axv '.*'` lists the lines that are not well-formed UTF-8.
 
 Invalid UTF-8 in the text never hides a line: lines are printed as they are (or repaired
 with --repair-output). A file holding NUL bytes is binary unless -a: as in GNU grep, lines
@@ -24,13 +26,13 @@ shrinks while it is searched, utf8-grep stops with exit status 2.
 Exit status: 0 if a line is selected, 1 if none is, 2 on trouble (usage, unreadable input,
 write error) unless -q found a match.";
 
-/// Search for fixed strings or regular expressions in UTF-8 text, on raw bytes, correctly
+/// Search for regular expressions or fixed strings in UTF-8 text, on raw bytes, correctly
 /// on any bytes.
 #[derive(Parser, Debug, Clone)]
 // Version, help width and getopt's rule for repeated options: `CommonArgs`, flattened below.
 #[command(
     name = "utf8-grep",
-    about = "Search for fixed strings or regular expressions in UTF-8 text, on raw bytes, \
+    about = "Search for regular expressions or fixed strings in UTF-8 text, on raw bytes, \
              correctly on any bytes",
     after_help = AFTER_HELP,
     disable_help_flag = true,
@@ -54,11 +56,12 @@ pub struct GrepArgs {
     #[arg(short = 'f', long = "file", value_name = "FILE", action = ArgAction::Append, allow_hyphen_values = true)]
     pub file: Vec<OsString>,
 
-    /// PATTERNS are fixed strings (the default).
+    /// PATTERNS are fixed strings.
     #[arg(short = 'F', long = "fixed-strings")]
     pub fixed_strings: bool,
 
-    /// PATTERNS are POSIX basic regular expressions, with GNU's extensions (grep's default).
+    /// PATTERNS are POSIX basic regular expressions, with GNU's extensions (the default, as
+    /// grep's).
     #[arg(short = 'G', long = "basic-regexp")]
     pub basic_regexp: bool,
 

@@ -81,7 +81,7 @@ impl Settings {
     }
 }
 
-/// The pattern syntax `-F`, `-G`, `-E` or `-P` asks (fixed strings without one); two
+/// The pattern syntax `-F`, `-G`, `-E` or `-P` asks (`-G` without one, as in grep); two
 /// different ones are refused, as GNU grep refuses them.
 fn dialect(a: &GrepArgs) -> Result<Dialect, ToolError> {
     let asked = [
@@ -98,27 +98,10 @@ fn dialect(a: &GrepArgs) -> Result<Dialect, ToolError> {
     Ok(first)
 }
 
-/// Splits `bytes` at newlines into patterns, each checked as UTF-8; `what` names the source.
-fn split_patterns(
-    bytes: &[u8],
-    out: &mut Vec<String>,
-    what: &dyn Fn(usize) -> String,
-) -> Result<(), ToolError> {
-    for (i, line) in bytes.split(|&b| b == b'\n').enumerate() {
-        match utf8_codec::validate(line) {
-            Ok(s) => out.push(s.to_string()),
-            Err(e) => {
-                return Err(ToolError::Usage(format!(
-                    "{} is not valid UTF-8: {} at byte {} ({})",
-                    what(i),
-                    e.kind(),
-                    e.offset(),
-                    crate::report::hex(&line[e.range()])
-                )));
-            }
-        }
-    }
-    Ok(())
+/// Splits `bytes` at newlines into patterns (any bytes: one that is not UTF-8 matches its
+/// bytes, as in GNU grep).
+fn split_patterns(bytes: &[u8], out: &mut Vec<Vec<u8>>) {
+    out.extend(bytes.split(|&b| b == b'\n').map(<[u8]>::to_vec));
 }
 
 /// Everything `utf8-grep` was asked, checked: the patterns compiled, the files to search,
@@ -243,24 +226,20 @@ impl Config {
 
 /// The patterns (PATTERN, each `-e`, each line of each `-f FILE`, split at newlines) and the
 /// files: the first operand is a file when `-e` or `-f` gives the patterns.
-fn patterns_and_files(a: &GrepArgs) -> Result<(Vec<String>, Vec<OsString>), ToolError> {
+fn patterns_and_files(a: &GrepArgs) -> Result<(Vec<Vec<u8>>, Vec<OsString>), ToolError> {
     let mut patterns = Vec::new();
     let mut files = a.files.clone();
     if a.regexp.is_empty() && a.file.is_empty() {
         let Some(p) = &a.pattern else {
             return Err(ToolError::Usage("no PATTERN given".to_string()));
         };
-        let b = crate::input::os_bytes(p).into_owned();
-        let lossy = String::from_utf8_lossy(&b).into_owned();
-        split_patterns(&b, &mut patterns, &|_| format!("the pattern '{lossy}'"))?;
+        split_patterns(&crate::input::os_bytes(p), &mut patterns);
     } else {
         if let Some(p) = &a.pattern {
             files.insert(0, p.clone());
         }
         for e in &a.regexp {
-            let b = crate::input::os_bytes(e).into_owned();
-            let lossy = String::from_utf8_lossy(&b).into_owned();
-            split_patterns(&b, &mut patterns, &|_| format!("the pattern '{lossy}'"))?;
+            split_patterns(&crate::input::os_bytes(e), &mut patterns);
         }
         for f in &a.file {
             let name = f.to_string_lossy().into_owned();
@@ -275,9 +254,7 @@ fn patterns_and_files(a: &GrepArgs) -> Result<(Vec<String>, Vec<OsString>), Tool
                 continue;
             }
             let body = bytes.strip_suffix(b"\n").unwrap_or(&bytes);
-            split_patterns(body, &mut patterns, &|i| {
-                format!("{name}:{}: the pattern", i + 1)
-            })?;
+            split_patterns(body, &mut patterns);
         }
     }
     Ok((patterns, files))

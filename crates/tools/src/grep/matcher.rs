@@ -9,18 +9,17 @@ use std::collections::HashSet;
 use aho_corasick::{AhoCorasick, AhoCorasickKind, MatchKind, StartKind};
 use memchr::memmem;
 
-use regex_syntax::escape;
 use utf8_codec::{decode_first, decode_last};
 
 use super::regex::{self, Dialect, Rx};
 use crate::diag::ToolError;
 
-/// What to match: the patterns (valid UTF-8, no newline) and how.
+/// What to match: the patterns (any bytes but a newline) and how.
 #[derive(Debug)]
 pub struct Matcher {
     engine: Engine,
     /// Patterns, longest first (bytes), for `-w` retries and `-x`.
-    patterns: Vec<String>,
+    patterns: Vec<Vec<u8>>,
     word: bool,
     line: bool,
     /// An upper bound of the byte length of any match.
@@ -64,14 +63,25 @@ fn fold_variants_max(patterns: usize) -> usize {
 /// Every spelling of `pats` under Unicode simple case folding (the equivalence regex's
 /// `(?i)` uses), but with only one of the ASCII letters of each orbit: the searcher is
 /// ASCII case insensitive. `k` gives `k` and the Kelvin sign, `é` gives `é` and `É`, `日`
-/// gives `日`. `None` past `max` spellings.
-fn fold_variants(pats: &[String], max: usize) -> Option<Vec<String>> {
+/// gives `日`; a byte that is not UTF-8 only itself. `None` past `max` spellings.
+fn fold_variants(pats: &[Vec<u8>], max: usize) -> Option<Vec<Vec<u8>>> {
     use regex_syntax::hir::{ClassUnicode, ClassUnicodeRange};
     let mut orbits: std::collections::HashMap<char, Vec<char>> = Default::default();
-    let mut out: Vec<String> = Vec::new();
+    let mut out: Vec<Vec<u8>> = Vec::new();
     for p in pats {
-        let mut spellings = vec![String::with_capacity(p.len())];
-        for c in p.chars() {
+        let mut spellings = vec![Vec::with_capacity(p.len())];
+        let units = p.utf8_chunks().flat_map(|chunk| {
+            let raw = chunk.invalid().iter().map(|&b| Err(b));
+            chunk.valid().chars().map(Ok).chain(raw)
+        });
+        for unit in units {
+            let c = match unit {
+                Ok(c) => c,
+                Err(b) => {
+                    spellings.iter_mut().for_each(|s| s.push(b));
+                    continue;
+                }
+            };
             let orbit = orbits.entry(c).or_insert_with(|| {
                 let mut class = ClassUnicode::new([ClassUnicodeRange::new(c, c)]);
                 if class.try_case_fold_simple().is_err() {
@@ -89,8 +99,12 @@ fn fold_variants(pats: &[String], max: usize) -> Option<Vec<String>> {
                 }
                 v
             });
+            let mut buf = [0; 4];
             if orbit.len() == 1 {
-                spellings.iter_mut().for_each(|s| s.push(c));
+                let bytes = c.encode_utf8(&mut buf).as_bytes();
+                spellings
+                    .iter_mut()
+                    .for_each(|s| s.extend_from_slice(bytes));
                 continue;
             }
             // Past `max` spellings, or their bytes past 64 MiB (a long pattern), the regex.
@@ -103,7 +117,7 @@ fn fold_variants(pats: &[String], max: usize) -> Option<Vec<String>> {
                 .flat_map(|s| {
                     orbit.iter().map(move |&o| {
                         let mut t = s.clone();
-                        t.push(o);
+                        t.extend_from_slice(o.encode_utf8(&mut [0; 4]).as_bytes());
                         t
                     })
                 })
@@ -138,7 +152,7 @@ pub fn is_word_char(c: char) -> bool {
 /// `start` says which searches it serves: anchored only when one of the patterns is empty
 /// (see `Engine::ManyWithEmpty`), both with `-x` (the whole line is an anchored match),
 /// else unanchored only: a DFA with both kinds of start takes twice as long to build.
-fn many(pats: &[String], ascii_fold: bool, start: StartKind) -> Result<AhoCorasick, ToolError> {
+fn many(pats: &[Vec<u8>], ascii_fold: bool, start: StartKind) -> Result<AhoCorasick, ToolError> {
     let build = |kind| {
         AhoCorasick::builder()
             .match_kind(MatchKind::LeftmostLongest)
@@ -164,9 +178,9 @@ fn many(pats: &[String], ascii_fold: bool, start: StartKind) -> Result<AhoCorasi
 /// transition by following failure links, as long as the state is deep, so a long
 /// periodic pattern is quadratic: `a` 24,000 times and one more pattern took 3.5 s, `abc`
 /// 300,000 times (under 1 MiB) more than 100 s.
-fn dfa_fits(pats: &[String]) -> bool {
-    let total: usize = pats.iter().map(String::len).sum();
-    let longest = pats.iter().map(String::len).max().unwrap_or(0);
+fn dfa_fits(pats: &[Vec<u8>]) -> bool {
+    let total: usize = pats.iter().map(Vec::len).sum();
+    let longest = pats.iter().map(Vec::len).max().unwrap_or(0);
     pats.len() <= 20_000 && total <= 1 << 20 && total.saturating_mul(longest) <= 1 << 25
 }
 
@@ -181,19 +195,21 @@ fn starts(with_empty: bool, line: bool) -> StartKind {
 }
 
 impl Matcher {
-    /// A matcher for `patterns` (at least one) read in `dialect`.
+    /// A matcher for `patterns` (at least one; bytes, UTF-8 or not, but a `-P` one must be
+    /// UTF-8) read in `dialect`.
     ///
     /// # Errors
     ///
     /// [`ToolError::Usage`] for a malformed regular expression, or when the automaton
     /// cannot be built (too large).
-    pub fn new(
-        patterns: Vec<String>,
+    pub fn new<P: Into<Vec<u8>>>(
+        patterns: Vec<P>,
         dialect: Dialect,
         ignore_case: bool,
         word: bool,
         line: bool,
     ) -> Result<Matcher, ToolError> {
+        let patterns: Vec<Vec<u8>> = patterns.into_iter().map(Into::into).collect();
         if dialect != Dialect::Fixed {
             return Matcher::regex(patterns, dialect, ignore_case, word, line);
         }
@@ -204,19 +220,38 @@ impl Matcher {
     /// The matcher of regular expressions: the fixed-string one when every pattern is a
     /// literal (one pattern only with `-P`, whose alternatives match leftmost-first).
     fn regex(
-        patterns: Vec<String>,
+        patterns: Vec<Vec<u8>>,
         dialect: Dialect,
         ignore_case: bool,
         word: bool,
         line: bool,
     ) -> Result<Matcher, ToolError> {
-        // A pattern of letters, digits, spaces and the punctuation no syntax gives a meaning
-        // to is a literal without parsing (a list of 100,000 words stays cheap).
-        let plain = |p: &str| {
-            p.chars()
-                .all(|c| c.is_alphanumeric() || " _-:;,/'\"@%!=<>&~#".contains(c))
+        // A pattern of letters, digits, spaces, bytes that are not UTF-8 and the punctuation
+        // the syntax gives no meaning to is a literal without parsing (a list of 100,000
+        // words stays cheap).
+        let literal_punct = match dialect {
+            Dialect::Basic => " _-:;,/'\"@%!=<>&~#+?{}|()",
+            _ => " _-:;,/'\"@%!=<>&~#",
         };
-        let text: usize = patterns.iter().filter(|p| !plain(p)).map(String::len).sum();
+        // A -P pattern must be UTF-8 (as GNU grep's): parsing says why not.
+        let raw_ok = dialect != Dialect::Perl;
+        let plain = |p: &[u8]| {
+            p.utf8_chunks().all(|chunk| {
+                (raw_ok || chunk.invalid().is_empty())
+                    && chunk
+                        .valid()
+                        .chars()
+                        .all(|c| c.is_alphanumeric() || literal_punct.contains(c))
+            })
+        };
+        // Every pattern a literal (a -P one alone, whose alternatives are leftmost-first): the
+        // fixed-string matcher, as -F builds it.
+        let literals = dialect != Dialect::Perl || patterns.len() == 1;
+        if literals && patterns.iter().all(|p| plain(p)) {
+            let max = fold_variants_max(patterns.len());
+            return Matcher::build(patterns, ignore_case, word, line, max);
+        }
+        let text: usize = patterns.iter().filter(|p| !plain(p)).map(Vec::len).sum();
         if text > REGEX_TEXT_MAX {
             return Err(ToolError::Usage(format!(
                 "the regular expressions are too large ({text} bytes, at most {REGEX_TEXT_MAX})"
@@ -228,7 +263,7 @@ impl Matcher {
                 .iter()
                 .map(|p| {
                     if plain(p) && !fold {
-                        Ok(regex_syntax::hir::Hir::literal(p.as_bytes()))
+                        Ok(regex_syntax::hir::Hir::literal(p.as_slice()))
                     } else {
                         regex::parse(p, dialect, fold, &mut warnings)
                     }
@@ -237,7 +272,7 @@ impl Matcher {
         };
         let hirs = parse(false)?;
         if dialect != Dialect::Perl || hirs.len() == 1 {
-            let literals: Option<Vec<String>> = hirs.iter().map(regex::literal).collect();
+            let literals: Option<Vec<Vec<u8>>> = hirs.iter().map(regex::literal).collect();
             if let Some(literals) = literals {
                 let mut m = Matcher::new(literals, Dialect::Fixed, ignore_case, word, line)?;
                 m.warnings = warnings;
@@ -262,7 +297,7 @@ impl Matcher {
     /// [`Matcher::new`], with `-i`'s several patterns expanded into at most `max_spellings`
     /// (0: one case-insensitive regex of them all).
     fn build(
-        mut patterns: Vec<String>,
+        mut patterns: Vec<Vec<u8>>,
         ignore_case: bool,
         word: bool,
         line: bool,
@@ -270,24 +305,24 @@ impl Matcher {
     ) -> Result<Matcher, ToolError> {
         patterns.sort_by(|a, b| b.len().cmp(&a.len()).then_with(|| a.cmp(b)));
         patterns.dedup();
-        let longest = patterns.first().map_or(0, String::len);
+        let longest = patterns.first().map_or(0, Vec::len);
         // One pattern goes to the regex (its prefilters), unless it is long enough to make a
         // large automaton of it.
         let several = patterns.len() > 1 || patterns.first().is_some_and(|p| p.len() > 256);
-        let spellings = (ignore_case && several && !patterns.iter().any(String::is_empty))
+        let spellings = (ignore_case && several && !patterns.iter().any(Vec::is_empty))
             .then(|| fold_variants(&patterns, max_spellings))
             .flatten();
         let (engine, max_match_len) = if let Some(mut spellings) = spellings {
             spellings.sort_by(|a, b| b.len().cmp(&a.len()).then_with(|| a.cmp(b)));
             spellings.dedup();
             let ac = many(&spellings, true, starts(false, line))?;
-            let max = spellings.first().map_or(0, String::len);
+            let max = spellings.first().map_or(0, Vec::len);
             patterns = spellings;
             (Engine::FoldMany(ac), max)
         } else if ignore_case {
             let hirs = patterns
                 .iter()
-                .map(|p| regex::parse(&escape(p), Dialect::Perl, true, &mut Vec::new()))
+                .map(|p| regex::fixed_hir(p, true))
                 .collect::<Result<Vec<_>, _>>()?;
             // One pattern matches one way from a start (simple case folding maps a
             // character to a character): no longer match to look for.
@@ -295,11 +330,11 @@ impl Matcher {
             let max = rx.max_len().unwrap_or(UNBOUNDED);
             (Engine::Regex(Box::new(rx)), max)
         } else if patterns.len() == 1 {
-            let f = memmem::Finder::new(patterns[0].as_bytes()).into_owned();
+            let f = memmem::Finder::new(&patterns[0]).into_owned();
             (Engine::One(Box::new(f)), longest)
         } else {
             // Sorted longest first: an empty pattern is the last one.
-            let with_empty = patterns.last().is_some_and(String::is_empty);
+            let with_empty = patterns.last().is_some_and(Vec::is_empty);
             let nonempty = &patterns[..patterns.len() - usize::from(with_empty)];
             let ac = many(nonempty, false, starts(with_empty, line))?;
             let engine = if with_empty {
@@ -314,9 +349,9 @@ impl Matcher {
             let fold = matches!(engine, Engine::FoldMany(_));
             for p in &patterns {
                 let key = if fold {
-                    p.as_bytes().to_ascii_lowercase()
+                    p.to_ascii_lowercase()
                 } else {
-                    p.as_bytes().to_vec()
+                    p.clone()
                 };
                 match by_len.last_mut() {
                     Some((n, set)) if *n == p.len() => {
@@ -424,7 +459,7 @@ impl Matcher {
             _ => self
                 .patterns
                 .iter()
-                .filter(|p| p.len() < limit && line[s..].starts_with(p.as_bytes()))
+                .filter(|p| p.len() < limit && line[s..].starts_with(p))
                 .map(|p| s + p.len())
                 .find(|&e| Matcher::word_ok(line, s, e)),
         }
@@ -458,7 +493,7 @@ impl Matcher {
                 Engine::Many(ac) | Engine::FoldMany(ac) => ac
                     .find(aho_corasick::Input::new(line).anchored(aho_corasick::Anchored::Yes))
                     .is_some_and(|m| m.end() == line.len()),
-                _ => self.patterns.iter().any(|p| p.as_bytes() == line),
+                _ => self.patterns.iter().any(|p| p == line),
             };
             return hit.then_some((0, line.len()));
         }
@@ -545,8 +580,9 @@ mod tests {
                 .collect();
             let hay = word(&mut seed, 12);
             for (w, x) in [(false, false), (true, false), (false, true)] {
-                let fast = Matcher::build(pats.clone(), true, w, x, 1 << 20).unwrap();
-                let slow = Matcher::build(pats.clone(), true, w, x, 0).unwrap();
+                let bytes: Vec<Vec<u8>> = pats.iter().map(|p| p.clone().into_bytes()).collect();
+                let fast = Matcher::build(bytes.clone(), true, w, x, 1 << 20).unwrap();
+                let slow = Matcher::build(bytes, true, w, x, 0).unwrap();
                 for from in 0..hay.len() {
                     if !hay.is_char_boundary(from) {
                         continue;

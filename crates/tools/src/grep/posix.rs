@@ -121,6 +121,46 @@ pub struct Translation {
 /// invalid interval, class or range, a trailing backslash), and for a back-reference,
 /// which the automata cannot match.
 pub fn translate(pattern: &str, syntax: Syntax) -> Result<Translation, String> {
+    translate_bytes(pattern.as_bytes(), syntax)
+}
+
+/// The first of the code points that stand for the bytes of a pattern that are not
+/// UTF-8 while it is read (byte `b` is `RAW_BASE + b`, marked in a parallel list as raw:
+/// a real character there is not one).
+const RAW_BASE: u32 = 0x10_FF00;
+
+/// The characters of `pattern`, each byte of an ill-formed sequence as a stand-in code
+/// point (see [`RAW_BASE`]), and which of them are such bytes.
+fn units(pattern: &[u8]) -> (Vec<char>, Vec<bool>) {
+    let (mut chars, mut raw) = (Vec::new(), Vec::new());
+    for chunk in pattern.utf8_chunks() {
+        for c in chunk.valid().chars() {
+            chars.push(c);
+            raw.push(false);
+        }
+        for &b in chunk.invalid() {
+            chars.push(char::from_u32(RAW_BASE + u32::from(b)).expect("a code point"));
+            raw.push(true);
+        }
+    }
+    (chars, raw)
+}
+
+/// The byte a raw unit (see [`units`]) stands for.
+fn raw_byte(c: char) -> u8 {
+    (u32::from(c) - RAW_BASE) as u8
+}
+
+/// [`translate`] of a pattern that may hold bytes that are not UTF-8: as in GNU grep, such
+/// a byte outside a bracket expression matches itself (wherever it is in the text, even
+/// inside a character); inside one it matches nothing alone and is the code point of its
+/// value as a range's end (`[a-\xFF]` holds `a` to `ÿ`, `[\xFF-a]` is an invalid range).
+/// The regex then holds `(?-u:\xFF)`, for a parser that allows it.
+///
+/// # Errors
+///
+/// As [`translate`].
+pub fn translate_bytes(pattern: &[u8], syntax: Syntax) -> Result<Translation, String> {
     let basic = syntax == Syntax::Basic;
     let mut warnings = Vec::new();
     let mut warn = |w: &'static str| {
@@ -131,7 +171,7 @@ pub fn translate(pattern: &str, syntax: Syntax) -> Result<Translation, String> {
     // An extended repetition with nothing before it, just read: glibc's parser (which GNU
     // grep also compiles every pattern with) then reads a `)` as a literal.
     let mut after_lone_op = false;
-    let chars: Vec<char> = pattern.chars().collect();
+    let (chars, raw) = units(pattern);
     let mut stack: Vec<Group> = Vec::new();
     let mut g = Group::new();
     let mut i = 0;
@@ -139,7 +179,7 @@ pub fn translate(pattern: &str, syntax: Syntax) -> Result<Translation, String> {
         let lone_op_before = std::mem::take(&mut after_lone_op);
         let c = chars[i];
         i += 1;
-        let escaped = c == '\\';
+        let escaped = c == '\\' && !raw[i - 1];
         let c = if escaped {
             let Some(&n) = chars.get(i) else {
                 return Err("Trailing backslash".into());
@@ -149,6 +189,10 @@ pub fn translate(pattern: &str, syntax: Syntax) -> Result<Translation, String> {
         } else {
             c
         };
+        if raw[i - 1] {
+            g.atom(&format!("(?-u:\\x{:02X})", raw_byte(c)));
+            continue;
+        }
         // The operators: in a basic expression `( ) | { + ?` only after a backslash, in an
         // extended one only without.
         let op = |ch: char| match ch {
@@ -203,7 +247,7 @@ pub fn translate(pattern: &str, syntax: Syntax) -> Result<Translation, String> {
             }
             '.' if op(c) => g.atom(r"[^\n]"),
             '[' if op(c) => {
-                let (class, next) = bracket(&chars, i)?;
+                let (class, next) = bracket(&chars, &raw, i)?;
                 i = next;
                 g.atom(&class);
             }
@@ -338,12 +382,18 @@ fn interval(
 enum Item {
     Char(char),
     Class(&'static str),
+    /// A byte that is not UTF-8: alone it matches nothing, as a range's end it is the code
+    /// point of its value (GNU grep 3.8: `[a-\xC3]` holds `Ã`, U+00C3, not `é`).
+    Raw(char),
 }
 
 const UNMATCHED: &str = "Unmatched [, [^, [:, [., or [=";
 
-fn item(chars: &[char], i: usize) -> Result<(Item, usize), String> {
+fn item(chars: &[char], raw: &[bool], i: usize) -> Result<(Item, usize), String> {
     let c = chars[i];
+    if raw[i] {
+        return Ok((Item::Raw(char::from(raw_byte(c))), i + 1));
+    }
     let open = chars.get(i + 1).copied();
     if c == '['
         && let Some(kind @ (':' | '=' | '.')) = open
@@ -376,7 +426,7 @@ fn push_char(out: &mut String, c: char) {
 
 /// Reads a bracket expression after its `[` at `chars[i..]`: the class in `regex-syntax`'s
 /// syntax, and where the expression ends.
-fn bracket(chars: &[char], mut i: usize) -> Result<(String, usize), String> {
+fn bracket(chars: &[char], raw: &[bool], mut i: usize) -> Result<(String, usize), String> {
     let mut out = String::from("[");
     if chars.get(i) == Some(&'^') {
         out.push('^');
@@ -390,21 +440,23 @@ fn bracket(chars: &[char], mut i: usize) -> Result<(String, usize), String> {
         if c == ']' && i > first {
             break;
         }
-        let (it, next) = item(chars, i)?;
+        let (it, next) = item(chars, raw, i)?;
         i = next;
         let start = match it {
             Item::Class(class) => {
                 out.push_str(class);
                 continue;
             }
-            Item::Char(c) => c,
+            Item::Char(c) => (c, true),
+            Item::Raw(c) => (c, false),
         };
         // A range `a-z`, unless the `-` ends the expression.
         if chars.get(i) == Some(&'-') && chars.get(i + 1).is_some_and(|&n| n != ']') {
-            let (end, next) = item(chars, i + 1)?;
-            let Item::Char(end) = end else {
+            let (end, next) = item(chars, raw, i + 1)?;
+            let (Item::Char(end) | Item::Raw(end)) = end else {
                 return Err("Invalid range end".into());
             };
+            let start = start.0;
             if end < start {
                 return Err("Invalid range end".into());
             }
@@ -416,9 +468,13 @@ fn bracket(chars: &[char], mut i: usize) -> Result<(String, usize), String> {
             if chars.get(i) == Some(&'-') && chars.get(i + 1).is_some_and(|&n| n != ']') {
                 return Err("Invalid range end".into());
             }
-        } else {
-            push_char(&mut out, start);
+        } else if start.1 {
+            push_char(&mut out, start.0);
         }
+    }
+    // A class of nothing (raw bytes only) is one regex-syntax accepts.
+    if out == "[" || out == "[^" {
+        out.push_str(r"\x{0}&&\x{1}");
     }
     out.push(']');
     Ok((out, i + 1))

@@ -24,10 +24,10 @@ use crate::diag::ToolError;
 /// How patterns are read: `-F`, `-G`, `-E`, `-P`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum Dialect {
-    /// Fixed strings (the default).
-    #[default]
+    /// Fixed strings.
     Fixed,
-    /// POSIX basic regular expressions with GNU's extensions.
+    /// POSIX basic regular expressions with GNU's extensions (the default, as grep's).
+    #[default]
     Basic,
     /// POSIX extended regular expressions with GNU's extensions.
     Extended,
@@ -222,19 +222,21 @@ fn within_lines(h: Hir) -> Hir {
 
 /// `pattern` in `dialect` (not [`Dialect::Fixed`]) parsed, case-insensitively with
 /// `ignore_case`, and made to match within a line; `warnings` receives GNU grep's warnings
-/// about it.
+/// about it. A POSIX pattern may hold bytes that are not UTF-8 (each matches itself, see
+/// [`posix::translate_bytes`]); a `-P` one may not.
 ///
 /// # Errors
 ///
 /// [`ToolError::Usage`] naming the pattern and what is wrong with it.
 pub fn parse(
-    pattern: &str,
+    pattern: &[u8],
     dialect: Dialect,
     ignore_case: bool,
     warnings: &mut Vec<&'static str>,
 ) -> Result<Hir, ToolError> {
+    let shown = String::from_utf8_lossy(pattern);
     let bad =
-        |what: &dyn std::fmt::Display| ToolError::Usage(format!("the pattern '{pattern}': {what}"));
+        |what: &dyn std::fmt::Display| ToolError::Usage(format!("the pattern '{shown}': {what}"));
     let (text, utf8) = match dialect {
         Dialect::Basic | Dialect::Extended => {
             let syntax = if dialect == Dialect::Basic {
@@ -242,15 +244,26 @@ pub fn parse(
             } else {
                 Syntax::Extended
             };
-            let t = posix::translate(pattern, syntax).map_err(|e| bad(&e))?;
+            let t = posix::translate_bytes(pattern, syntax).map_err(|e| bad(&e))?;
             for w in t.warnings {
                 if !warnings.contains(&w) {
                     warnings.push(w);
                 }
             }
-            (t.regex, true)
+            // A raw byte is a `(?-u:\xFF)`, which the UTF-8 mode refuses.
+            (t.regex, std::str::from_utf8(pattern).is_ok())
         }
-        Dialect::Perl | Dialect::Fixed => (pattern.to_string(), false),
+        Dialect::Perl | Dialect::Fixed => match std::str::from_utf8(pattern) {
+            Ok(p) => (p.to_string(), false),
+            Err(e) => {
+                let at = e.valid_up_to();
+                let len = e.error_len().unwrap_or(pattern.len() - at);
+                return Err(bad(&format_args!(
+                    "not valid UTF-8 at byte {at} ({})",
+                    crate::report::hex(&pattern[at..at + len])
+                )));
+            }
+        },
     };
     let hir = regex_syntax::ParserBuilder::new()
         .utf8(utf8)
@@ -266,13 +279,34 @@ pub fn parse(
     Ok(within_lines(hir))
 }
 
-/// The string `h` always matches, exactly, if it is a literal (or empty) of valid UTF-8.
-pub fn literal(h: &Hir) -> Option<String> {
+/// The bytes `h` always matches, exactly, if it is a literal (or empty).
+pub fn literal(h: &Hir) -> Option<Vec<u8>> {
     match h.kind() {
-        HirKind::Empty => Some(String::new()),
-        HirKind::Literal(hir::Literal(bytes)) => String::from_utf8(bytes.to_vec()).ok(),
+        HirKind::Empty => Some(Vec::new()),
+        HirKind::Literal(hir::Literal(bytes)) => Some(bytes.to_vec()),
         _ => None,
     }
+}
+
+/// The expression of the fixed string `p` (any bytes), case-insensitive with `fold`: its
+/// UTF-8 runs escaped and parsed, each other byte a literal of itself.
+pub fn fixed_hir(p: &[u8], fold: bool) -> Result<Hir, ToolError> {
+    let mut parts = Vec::new();
+    for chunk in p.utf8_chunks() {
+        if !chunk.valid().is_empty() {
+            let text = regex_syntax::escape(chunk.valid());
+            parts.push(parse(
+                text.as_bytes(),
+                Dialect::Perl,
+                fold,
+                &mut Vec::new(),
+            )?);
+        }
+        if !chunk.invalid().is_empty() {
+            parts.push(Hir::literal(chunk.invalid()));
+        }
+    }
+    Ok(Hir::concat(parts))
 }
 
 impl Rx {
@@ -503,7 +537,7 @@ mod tests {
     fn rx(patterns: &[&str]) -> Rx {
         let hirs: Vec<_> = patterns
             .iter()
-            .map(|p| parse(p, Dialect::Extended, false, &mut Vec::new()).unwrap())
+            .map(|p| parse(p.as_bytes(), Dialect::Extended, false, &mut Vec::new()).unwrap())
             .collect();
         Rx::new(hirs, true, true, false).unwrap()
     }
