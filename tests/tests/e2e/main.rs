@@ -14,6 +14,7 @@ mod generate;
 mod grep;
 mod grep_conventions;
 mod grep_deep;
+mod grep_options;
 mod grep_parallel;
 mod grep_regex;
 mod hostile;

@@ -17,8 +17,10 @@ pattern that are not UTF-8 match themselves, as in GNU grep (`utf8-grep $'\\xff'
 `utf8-grep -axv '.*'` lists the lines that are not well-formed UTF-8.
 
 Invalid UTF-8 in the text never hides a line: lines are printed as they are (or repaired
-with --repair-output). A file holding NUL bytes is binary unless -a: as in GNU grep, lines
-are printed until the 96 KiB block holding the first NUL, then \"binary file matches\".
+with --repair-output). A file holding NUL bytes is binary unless -a or -z: as in GNU grep,
+lines are printed until the 96 KiB block holding the first NUL, then \"binary file
+matches\" (-I: the file does not match). Unlike GNU grep, encoding errors never make a
+file binary. --color alone means --color=auto, as in GNU grep.
 
 Regular files of 4 MiB and more are mapped into memory in 16 MiB windows; if such a file
 shrinks while it is searched, utf8-grep stops with exit status 2.
@@ -74,8 +76,12 @@ pub struct GrepArgs {
     pub perl_regexp: bool,
 
     /// Ignore case (Unicode simple case folding).
-    #[arg(short = 'i', long = "ignore-case")]
+    #[arg(short = 'i', long = "ignore-case", overrides_with = "no_ignore_case")]
     pub ignore_case: bool,
+
+    /// Do not ignore case (undoes an earlier -i).
+    #[arg(long = "no-ignore-case", overrides_with = "ignore_case")]
+    pub no_ignore_case: bool,
 
     /// Match only whole words (word characters: Unicode letters, digits, '_').
     #[arg(short = 'w', long = "word-regexp")]
@@ -122,14 +128,14 @@ pub struct GrepArgs {
     #[arg(short = 'o', long = "only-matching")]
     pub only_matching: bool,
 
-    /// Stop reading a file after NUM selected lines.
+    /// Stop reading a file after NUM selected lines (a negative NUM: no limit, as GNU grep).
     #[arg(
         short = 'm',
         long = "max-count",
         value_name = "NUM",
         allow_hyphen_values = true
     )]
-    pub max_count: Option<u64>,
+    pub max_count: Option<i64>,
 
     /// Print nothing; exit 0 on the first match, even if an error occurred.
     #[arg(short = 'q', long = "quiet", visible_alias = "silent")]
@@ -154,6 +160,16 @@ pub struct GrepArgs {
     /// Print a NUL byte after file names instead of ':' (or a newline with -l/-L).
     #[arg(short = 'Z', long = "null")]
     pub null: bool,
+
+    /// Lines end with a NUL byte, not a newline, in the input and the output (a NUL then
+    /// does not make a file binary).
+    #[arg(short = 'z', long = "null-data")]
+    pub null_data: bool,
+
+    /// Print a tab after the prefix of file name, line number and byte offset (when there
+    /// is one), before a line that is not empty.
+    #[arg(short = 'T', long = "initial-tab")]
+    pub initial_tab: bool,
 
     /// Print NUM lines of trailing context.
     #[arg(
@@ -182,6 +198,19 @@ pub struct GrepArgs {
     )]
     pub context: Option<usize>,
 
+    /// Print SEP between groups of context lines (default `--`).
+    #[arg(
+        long = "group-separator",
+        value_name = "SEP",
+        allow_hyphen_values = true,
+        overrides_with = "no_group_separator"
+    )]
+    pub group_separator: Option<OsString>,
+
+    /// Print nothing between groups of context lines.
+    #[arg(long = "no-group-separator", overrides_with = "group_separator")]
+    pub no_group_separator: bool,
+
     /// Search directories recursively (symbolic links inside are not followed; devices,
     /// FIFOs and sockets inside are skipped).
     #[arg(short = 'r', long = "recursive")]
@@ -208,6 +237,30 @@ pub struct GrepArgs {
     #[arg(skip)]
     pub file_filters: Vec<(bool, String)>,
 
+    /// What `-a`, `-I` and `--binary-files` ask, the last given winning (filled after
+    /// parsing).
+    #[arg(skip)]
+    pub binary_mode: BinaryFiles,
+
+    /// What `-r`, `-R` and `-d` ask of directories named as FILE, the last given winning
+    /// (filled after parsing).
+    #[arg(skip)]
+    pub dir_action: Option<DirAction>,
+
+    /// Skip files whose base name matches one of the globs in FILE, one a line.
+    #[arg(long = "exclude-from", value_name = "FILE", action = ArgAction::Append, allow_hyphen_values = true)]
+    pub exclude_from: Vec<OsString>,
+
+    /// What to do with a directory named as FILE: read it (an error, "Is a directory"),
+    /// skip it, or recurse into it (as -r).
+    #[arg(short = 'd', long = "directories", value_enum, value_name = "ACTION")]
+    pub directories: Option<DirAction>,
+
+    /// What to do with a device, FIFO or socket named as FILE: read it, or skip it
+    /// (those met under -r are always skipped).
+    #[arg(short = 'D', long = "devices", value_enum, value_name = "ACTION")]
+    pub devices: Option<DeviceAction>,
+
     /// Skip directories whose base name matches GLOB (a FILE operand under -r: whose name or
     /// a part of it after a '/' does); a trailing '/' in GLOB is ignored.
     #[arg(long = "exclude-dir", value_name = "GLOB", action = ArgAction::Append, allow_hyphen_values = true)]
@@ -228,9 +281,25 @@ pub struct GrepArgs {
     #[arg(long, value_name = "ENCODING")]
     pub from: Option<String>,
 
-    /// Search binary files (holding NUL bytes) as text.
+    /// Search binary files (holding NUL bytes) as text (--binary-files=text).
     #[arg(short = 'a', long = "text")]
     pub text: bool,
+
+    /// A binary file holds no match (--binary-files=without-match).
+    #[arg(short = 'I')]
+    pub without_match: bool,
+
+    /// What a binary file is searched as: binary (lines until the first NUL, then "binary
+    /// file matches"), text (as -a) or without-match (as -I: no line from the block of its
+    /// first NUL on, and the file does not match). A binary file is one holding a NUL byte;
+    /// encoding errors never make a file binary here (unlike GNU grep, which calls a file
+    /// with one binary), since finding them is this tool's job.
+    #[arg(long = "binary-files", value_enum, value_name = "TYPE")]
+    pub binary_files: Option<BinaryFiles>,
+
+    /// Accepted for GNU grep's sake; does nothing on POSIX systems.
+    #[arg(short = 'U', long = "binary")]
+    pub binary: bool,
 
     /// Print lines with each invalid sequence replaced by U+FFFD.
     #[arg(long = "repair-output")]
@@ -250,6 +319,38 @@ pub struct GrepArgs {
     pub common: CommonArgs,
 }
 
+/// The value of `--binary-files` (and of `-a`, `-I`, the last given winning).
+#[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum BinaryFiles {
+    /// Lines until the block holding the first NUL, then "binary file matches".
+    #[default]
+    Binary,
+    /// Search it as text.
+    Text,
+    /// No match in it.
+    WithoutMatch,
+}
+
+/// The value of `-d`/`--directories`.
+#[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum DirAction {
+    /// Read it: an error ("Is a directory").
+    Read,
+    /// Skip it silently.
+    Skip,
+    /// Search the files under it, as -r.
+    Recurse,
+}
+
+/// The value of `-D`/`--devices`.
+#[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum DeviceAction {
+    /// Read it.
+    Read,
+    /// Skip it.
+    Skip,
+}
+
 /// The value of `--invalid`.
 #[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
 pub enum InvalidMode {
@@ -260,7 +361,7 @@ pub enum InvalidMode {
 }
 
 /// Short options of utf8-grep that take a value: the rest of their word, or the next word.
-const SHORT_WITH_VALUE: &[char] = &['e', 'f', 'm', 'A', 'B', 'C', 'j'];
+const SHORT_WITH_VALUE: &[char] = &['e', 'f', 'm', 'A', 'B', 'C', 'j', 'd', 'D'];
 
 /// GNU grep's `-NUM` (`--context=NUM`): digits among the short options of a word are a
 /// context length (`-5`, `-12`, `-n2` is `-n -2`), as getopt sees them in grep's option
@@ -294,24 +395,8 @@ pub fn expand_context_digits(args: Vec<OsString>) -> Vec<OsString> {
         }
         if let Some(name) = word.strip_prefix("--") {
             // A long option that takes its value from the next word.
-            value_next = !name.contains('=')
-                && [
-                    "regexp",
-                    "file",
-                    "max-count",
-                    "label",
-                    "after-context",
-                    "before-context",
-                    "context",
-                    "include",
-                    "exclude",
-                    "exclude-dir",
-                    "invalid",
-                    "engine",
-                    "threads",
-                ]
-                .iter()
-                .any(|long| long.starts_with(name));
+            value_next =
+                !name.contains('=') && LONG_WITH_VALUE.iter().any(|long| long.starts_with(name));
             out.push(arg);
             continue;
         }
@@ -345,14 +430,154 @@ pub fn expand_context_digits(args: Vec<OsString>) -> Vec<OsString> {
     out
 }
 
-/// The `--include` (true) and `--exclude` (false) patterns of `m`, in the order given.
-pub(super) fn file_filters_in_order(m: &clap::ArgMatches) -> Vec<(bool, String)> {
+/// GNU grep's `--color` (and `--colour`, or a prefix of them) without `=`: `auto`, taking no
+/// value from the next word (the shared option's bare form means `always` and takes the next
+/// word when it is a color choice). Words after `--`, and values of options, are left alone.
+///
+/// ```
+/// use utf8_tools::grep::bare_color_is_auto;
+/// let args = |v: &[&str]| v.iter().map(|s| s.into()).collect::<Vec<std::ffi::OsString>>();
+/// assert_eq!(
+///     bare_color_is_auto(args(&["utf8-grep", "--color", "never", "-e", "--colour", "--", "--color"])),
+///     args(&["utf8-grep", "--color=auto", "never", "-e", "--colour", "--", "--color"])
+/// );
+/// ```
+pub fn bare_color_is_auto(args: Vec<OsString>) -> Vec<OsString> {
+    let mut value_next = false;
+    let mut operands = false;
+    args.into_iter()
+        .enumerate()
+        .map(|(i, arg)| {
+            let word = arg.to_str().unwrap_or_default();
+            let was_value = std::mem::take(&mut value_next);
+            if i == 0 || operands || was_value {
+                return arg;
+            }
+            if word == "--" {
+                operands = true;
+                return arg;
+            }
+            let colour = |w: &str| {
+                w.strip_prefix("--").is_some_and(|n| {
+                    n.len() >= 3 && ("color".starts_with(n) || "colour".starts_with(n))
+                })
+            };
+            if colour(word) {
+                return OsString::from("--color=auto");
+            }
+            // A short option word ending in one that takes a value, or a long one without
+            // `=` that does: the next word is its value.
+            value_next = match word.strip_prefix("--") {
+                Some(name) => {
+                    !name.contains('=')
+                        && LONG_WITH_VALUE.iter().any(|long| long.starts_with(name))
+                        && !name.is_empty()
+                }
+                None => word.strip_prefix('-').is_some_and(|flags| {
+                    let k = flags.find(|c| SHORT_WITH_VALUE.contains(&c));
+                    k.is_some_and(|k| k + 1 == flags.len())
+                }),
+            };
+            arg
+        })
+        .collect()
+}
+
+/// The long options of utf8-grep that take a value from the next word.
+const LONG_WITH_VALUE: &[&str] = &[
+    "regexp",
+    "file",
+    "max-count",
+    "label",
+    "after-context",
+    "before-context",
+    "context",
+    "include",
+    "exclude",
+    "exclude-dir",
+    "exclude-from",
+    "group-separator",
+    "binary-files",
+    "directories",
+    "devices",
+    "invalid",
+    "engine",
+    "threads",
+    "from",
+];
+
+/// The `--include` (true) and `--exclude` (false) patterns of `m`, in the order given, each
+/// line of an `--exclude-from` FILE an `--exclude` where the option is.
+///
+/// # Errors
+///
+/// [`ToolError::Input`] for an `--exclude-from` FILE that cannot be read.
+pub(super) fn file_filters_in_order(
+    m: &clap::ArgMatches,
+) -> Result<Vec<(bool, String)>, crate::diag::ToolError> {
     let mut all: Vec<(usize, bool, String)> = Vec::new();
     for (id, include) in [("include", true), ("exclude", false)] {
         if let (Some(at), Some(values)) = (m.indices_of(id), m.get_many::<String>(id)) {
             all.extend(at.zip(values).map(|(i, v)| (i, include, v.clone())));
         }
     }
+    if let (Some(at), Some(files)) = (
+        m.indices_of("exclude_from"),
+        m.get_many::<OsString>("exclude_from"),
+    ) {
+        for (i, f) in at.zip(files) {
+            let bytes = std::fs::read(f)
+                .map_err(|e| crate::diag::ToolError::input(f.to_string_lossy().into_owned(), &e))?;
+            let text = String::from_utf8_lossy(&bytes);
+            all.extend(
+                text.lines()
+                    .filter(|l| !l.is_empty())
+                    .map(|l| (i, false, l.to_string())),
+            );
+        }
+    }
     all.sort_by_key(|&(i, ..)| i);
-    all.into_iter().map(|(_, inc, v)| (inc, v)).collect()
+    Ok(all.into_iter().map(|(_, inc, v)| (inc, v)).collect())
+}
+
+/// What `-a`, `-I` and `--binary-files` ask of `m`, the one given last winning.
+pub(super) fn binary_files_in_order(m: &clap::ArgMatches) -> BinaryFiles {
+    let last = |id: &str| given_last(m, id);
+    let mut best: Option<(usize, BinaryFiles)> = None;
+    let mut consider = |at: Option<usize>, what: BinaryFiles| {
+        if let Some(at) = at
+            && best.is_none_or(|(b, _)| at > b)
+        {
+            best = Some((at, what));
+        }
+    };
+    consider(last("text"), BinaryFiles::Text);
+    consider(last("without_match"), BinaryFiles::WithoutMatch);
+    if let Some(v) = m.get_one::<BinaryFiles>("binary_files") {
+        consider(last("binary_files"), *v);
+    }
+    best.map_or(BinaryFiles::Binary, |(_, b)| b)
+}
+
+/// Whether `-r`, `-R` or `-d` asks to recurse into directories named as FILE, the one
+/// given last winning (`-r -d read` reads them).
+pub(super) fn recurse_in_order(m: &clap::ArgMatches) -> Option<DirAction> {
+    let last = |id: &str| given_last(m, id);
+    let r = [last("recursive"), last("dereference_recursive")]
+        .into_iter()
+        .flatten()
+        .max();
+    let d = last("directories").zip(m.get_one::<DirAction>("directories").copied());
+    match (r, d) {
+        (Some(r), Some((d, action))) if d > r => Some(action),
+        (Some(_), _) => Some(DirAction::Recurse),
+        (None, d) => d.map(|(_, a)| a),
+    }
+}
+
+/// Where the option `id` was last given on the command line (`None` for a default).
+fn given_last(m: &clap::ArgMatches, id: &str) -> Option<usize> {
+    (m.value_source(id) == Some(clap::parser::ValueSource::CommandLine))
+        .then(|| m.indices_of(id).and_then(Iterator::max))
+        .flatten()
 }

@@ -5,10 +5,10 @@
 use std::ffi::OsString;
 use std::io::Read;
 
-use super::args::{GrepArgs, InvalidMode};
+use super::args::{BinaryFiles, DeviceAction, DirAction, GrepArgs, InvalidMode};
 use super::filters::Filters;
-use super::matcher::Matcher;
-use super::printer::{Mode, Style};
+use super::matcher::{MatchOptions, Matcher};
+use super::printer::{Mode, Palette, Style};
 use super::regex::Dialect;
 use crate::diag::ToolError;
 use crate::engine::Engine;
@@ -37,8 +37,13 @@ pub struct Settings {
     pub after: usize,
     /// Whether `-A/-B/-C` was given.
     pub context: bool,
-    /// `-a`.
+    /// `-a` (or `--binary-files=text`, or `-z`, under which a NUL ends a line and never
+    /// makes an input binary).
     pub text: bool,
+    /// `-I`: an input turned binary has no selected line.
+    pub without_match: bool,
+    /// The byte that ends a line: a newline, or NUL under `-z`.
+    pub eol: u8,
     /// `--column`: the searcher counts the units before each match.
     pub column: bool,
     /// The searcher numbers the lines: `-n`, `--json` and context (whose `--` goes between
@@ -77,7 +82,7 @@ impl Settings {
     /// the same lines whatever came before, so they check only the lines with a match
     /// (a NUL there splits the line, as in GNU grep) and skip a pass over the whole input.
     pub(super) fn scan_nul(&self, m: &Matcher) -> bool {
-        !self.text && (self.printing() || self.invert || m.line_anchors())
+        !self.text && (self.without_match || self.printing() || self.invert || m.line_anchors())
     }
 }
 
@@ -130,6 +135,12 @@ pub struct Config {
     pub(super) from: FromArg,
     /// `--line-buffered`: standard output is flushed at each line.
     pub(super) line_buffered: bool,
+    /// `-d skip`: directories named as FILE are skipped.
+    pub(super) skip_dirs: bool,
+    /// `-D skip`: devices, FIFOs and sockets named as FILE are skipped.
+    pub(super) skip_devices: bool,
+    /// GNU grep's warning about `GREP_COLOR`, to print before searching.
+    pub(super) color_warning: Option<String>,
 }
 
 impl Config {
@@ -153,20 +164,30 @@ impl Config {
             let empty = patterns.len() == 1 && patterns[0].is_empty();
             (a.invert_match, a.line_regexp, a.word_regexp, empty)
         };
+        // A negative -m is no limit (GNU grep 3.8).
+        let max_count = a.max_count.and_then(|m| u64::try_from(m).ok());
         let nothing_selectable = !a.files_without_match
-            && (a.max_count == Some(0) || (empty && invert && !lines && !words));
-        let matcher = Matcher::new(
+            && (max_count == Some(0) || (empty && invert && !lines && !words));
+        let matcher = Matcher::with(
             patterns,
-            dialect(&a)?,
-            a.ignore_case,
-            a.word_regexp,
-            a.line_regexp,
+            MatchOptions {
+                dialect: dialect(&a)?,
+                ignore_case: a.ignore_case,
+                word: a.word_regexp,
+                line: a.line_regexp,
+                eol: if a.null_data { 0 } else { b'\n' },
+            },
         )?;
         let context =
             a.context.is_some() || a.after_context.is_some() || a.before_context.is_some();
         let after = a.after_context.or(a.context).unwrap_or(0);
         let before = a.before_context.or(a.context).unwrap_or(0);
         let color = a.common.color_for(&std::io::stdout());
+        let env = |name: &str| std::env::var(name).ok();
+        let (palette, color_warning) =
+            Palette::from_env(env("GREP_COLOR").as_deref(), env("GREP_COLORS").as_deref());
+        // GNU grep warns of GREP_COLOR only when it colors.
+        let color_warning = color_warning.filter(|_| color);
         let list = a.files_with_matches || a.files_without_match;
         let settings = Settings {
             invert: a.invert_match,
@@ -175,11 +196,13 @@ impl Config {
             count: a.count && !list,
             only: only_matching,
             json: a.common.json,
-            max_count: a.max_count,
+            max_count,
             before,
             after,
             context,
-            text: a.text,
+            text: a.binary_mode == BinaryFiles::Text || a.null_data,
+            without_match: a.binary_mode == BinaryFiles::WithoutMatch && !a.null_data,
+            eol: if a.null_data { 0 } else { b'\n' },
             column: a.column,
             numbered: a.line_number || a.column || a.common.json || context,
             report: (a.invalid == InvalidMode::Report).then_some(engine),
@@ -192,6 +215,19 @@ impl Config {
             null: a.null,
             color,
             repair: a.repair_output,
+            initial_tab: a.initial_tab,
+            offset_width: 0,
+            eol: if a.null_data { 0 } else { b'\n' },
+            group_separator: if a.no_group_separator {
+                None
+            } else {
+                Some(match &a.group_separator {
+                    Some(sep) => crate::input::os_bytes(sep).into_owned().into(),
+                    None => b"--".to_vec().into(),
+                })
+            },
+            palette: std::sync::Arc::new(palette),
+            invert: a.invert_match,
         };
         let with_filename = if a.with_filename {
             Some(true)
@@ -208,7 +244,10 @@ impl Config {
             nothing_selectable,
             report_color: a.common.color_for(&std::io::stderr()),
             files,
-            recursive: a.recursive || a.dereference_recursive,
+            recursive: a.dir_action == Some(DirAction::Recurse),
+            skip_dirs: a.dir_action == Some(DirAction::Skip),
+            skip_devices: a.devices == Some(DeviceAction::Skip),
+            color_warning,
             follow: a.dereference_recursive,
             filters: Filters::new(&a.file_filters, &a.exclude_dir),
             with_filename,

@@ -58,6 +58,8 @@ thread_local! {
 
 /// The end of the longest match from an anchored start.
 pub(super) struct Longest {
+    /// The byte that ends a line (what `^` sees before a line's start).
+    eol: u8,
     /// The identity of `dfa` for [`with_local`].
     id: u64,
     dfa: DFA,
@@ -73,11 +75,14 @@ impl std::fmt::Debug for Longest {
 }
 
 impl Longest {
-    pub(super) fn new(all: &Hir) -> Result<Longest, ToolError> {
+    pub(super) fn new(all: &Hir, eol: u8) -> Result<Longest, ToolError> {
+        let mut look = regex_automata::util::look::LookMatcher::new();
+        look.set_line_terminator(eol);
         let nfa = thompson::Compiler::new()
             .configure(
                 thompson::Config::new()
                     .utf8(false)
+                    .look_matcher(look)
                     .nfa_size_limit(Some(NFA_LIMIT)),
             )
             .build_from_hir(all)
@@ -101,6 +106,7 @@ impl Longest {
             .map_err(compile_error)?;
         let (d, v) = (dfa.clone(), vm.clone());
         Ok(Longest {
+            eol,
             id: next_id(),
             dfa,
             dfa_caches: pool(move || d.create_cache()),
@@ -138,7 +144,7 @@ impl Longest {
         let anchored = if whole { Anchored::Yes } else { Anchored::No };
         let start = regex_automata::util::start::Config::new()
             .anchored(anchored)
-            .look_behind(Some(b'\n'));
+            .look_behind(Some(self.eol));
         let state = self.dfa.start_state(&mut cache, &start).ok()?;
         Some(LineScan {
             dfa: &self.dfa,
@@ -293,7 +299,7 @@ mod tests {
             .unwrap()
             .find(hay)
             .unwrap();
-        let longest = Longest::new(&h)
+        let longest = Longest::new(&h, b'\n')
             .unwrap()
             .end(&Input::new(hay).anchored(Anchored::Yes));
         assert_eq!((first.end(), longest), (3, Some(4)));
@@ -317,7 +323,7 @@ mod tests {
             let h = hir(&p);
             assert!(first_is_longest(&h), "{p}");
             let re = Regex::builder().build_from_hir(&h).unwrap();
-            let longest = Longest::new(&h).unwrap();
+            let longest = Longest::new(&h, b'\n').unwrap();
             for _ in 0..20 {
                 let n = below(12);
                 let hay: String = (0..n).map(|_| ['a', 'b', 'é'][below(3)]).collect();

@@ -31,6 +31,22 @@ pub struct Matcher {
     warnings: Vec<&'static str>,
 }
 
+/// How [`Matcher::with`] reads and applies the patterns.
+#[derive(Debug, Clone, Copy)]
+pub struct MatchOptions {
+    /// The pattern syntax.
+    pub dialect: Dialect,
+    /// `-i`.
+    pub ignore_case: bool,
+    /// `-w`.
+    pub word: bool,
+    /// `-x`.
+    pub line: bool,
+    /// The byte that ends a line: a newline, or NUL under `-z` (a regular expression never
+    /// matches it, `^` and `$` match next to it).
+    pub eol: u8,
+}
+
 #[derive(Debug)]
 enum Engine {
     One(Box<memmem::Finder<'static>>),
@@ -209,23 +225,40 @@ impl Matcher {
         word: bool,
         line: bool,
     ) -> Result<Matcher, ToolError> {
+        let o = MatchOptions {
+            dialect,
+            ignore_case,
+            word,
+            line,
+            eol: b'\n',
+        };
+        Matcher::with(patterns, o)
+    }
+
+    /// [`Matcher::new`] with every option, the line terminator too.
+    ///
+    /// # Errors
+    ///
+    /// As [`Matcher::new`].
+    pub fn with<P: Into<Vec<u8>>>(patterns: Vec<P>, o: MatchOptions) -> Result<Matcher, ToolError> {
         let patterns: Vec<Vec<u8>> = patterns.into_iter().map(Into::into).collect();
-        if dialect != Dialect::Fixed {
-            return Matcher::regex(patterns, dialect, ignore_case, word, line);
+        if o.dialect != Dialect::Fixed {
+            return Matcher::regex(patterns, o);
         }
         let max = fold_variants_max(patterns.len());
-        Matcher::build(patterns, ignore_case, word, line, max)
+        Matcher::build(patterns, o, max)
     }
 
     /// The matcher of regular expressions: the fixed-string one when every pattern is a
     /// literal (one pattern only with `-P`, whose alternatives match leftmost-first).
-    fn regex(
-        patterns: Vec<Vec<u8>>,
-        dialect: Dialect,
-        ignore_case: bool,
-        word: bool,
-        line: bool,
-    ) -> Result<Matcher, ToolError> {
+    fn regex(patterns: Vec<Vec<u8>>, o: MatchOptions) -> Result<Matcher, ToolError> {
+        let MatchOptions {
+            dialect,
+            ignore_case,
+            word,
+            line,
+            eol,
+        } = o;
         // A pattern of letters, digits, spaces, bytes that are not UTF-8 and the punctuation
         // the syntax gives no meaning to is a literal without parsing (a list of 100,000
         // words stays cheap).
@@ -249,7 +282,7 @@ impl Matcher {
         let literals = dialect != Dialect::Perl || patterns.len() == 1;
         if literals && patterns.iter().all(|p| plain(p)) {
             let max = fold_variants_max(patterns.len());
-            return Matcher::build(patterns, ignore_case, word, line, max);
+            return Matcher::build(patterns, o, max);
         }
         let text: usize = patterns.iter().filter(|p| !plain(p)).map(Vec::len).sum();
         if text > REGEX_TEXT_MAX {
@@ -265,7 +298,7 @@ impl Matcher {
                     if plain(p) && !fold {
                         Ok(regex_syntax::hir::Hir::literal(p.as_slice()))
                     } else {
-                        regex::parse(p, dialect, fold, &mut warnings)
+                        regex::parse(p, dialect, fold, eol, &mut warnings)
                     }
                 })
                 .collect()
@@ -274,7 +307,11 @@ impl Matcher {
         if dialect != Dialect::Perl || hirs.len() == 1 {
             let literals: Option<Vec<Vec<u8>>> = hirs.iter().map(regex::literal).collect();
             if let Some(literals) = literals {
-                let mut m = Matcher::new(literals, Dialect::Fixed, ignore_case, word, line)?;
+                let fixed = MatchOptions {
+                    dialect: Dialect::Fixed,
+                    ..o
+                };
+                let mut m = Matcher::with(literals, fixed)?;
                 m.warnings = warnings;
                 return Ok(m);
             }
@@ -282,7 +319,7 @@ impl Matcher {
         let hirs = if ignore_case { parse(true)? } else { hirs };
         // The longest match from a start: POSIX's matches, and -w's shorter retries.
         let posix = dialect != Dialect::Perl;
-        let rx = Rx::new(hirs, posix, posix || word, line)?;
+        let rx = Rx::new(hirs, posix, posix || word, line, eol)?;
         Ok(Matcher {
             max_match_len: rx.max_len().unwrap_or(UNBOUNDED),
             engine: Engine::Regex(Box::new(rx)),
@@ -298,11 +335,16 @@ impl Matcher {
     /// (0: one case-insensitive regex of them all).
     fn build(
         mut patterns: Vec<Vec<u8>>,
-        ignore_case: bool,
-        word: bool,
-        line: bool,
+        o: MatchOptions,
         max_spellings: usize,
     ) -> Result<Matcher, ToolError> {
+        let MatchOptions {
+            ignore_case,
+            word,
+            line,
+            eol,
+            ..
+        } = o;
         patterns.sort_by(|a, b| b.len().cmp(&a.len()).then_with(|| a.cmp(b)));
         patterns.dedup();
         let longest = patterns.first().map_or(0, Vec::len);
@@ -322,11 +364,11 @@ impl Matcher {
         } else if ignore_case {
             let hirs = patterns
                 .iter()
-                .map(|p| regex::fixed_hir(p, true))
+                .map(|p| regex::fixed_hir(p, true, eol))
                 .collect::<Result<Vec<_>, _>>()?;
             // One pattern matches one way from a start (simple case folding maps a
             // character to a character): no longer match to look for.
-            let rx = Rx::new(hirs, true, patterns.len() > 1, line)?;
+            let rx = Rx::new(hirs, true, patterns.len() > 1, line, eol)?;
             let max = rx.max_len().unwrap_or(UNBOUNDED);
             (Engine::Regex(Box::new(rx)), max)
         } else if patterns.len() == 1 {
@@ -581,8 +623,15 @@ mod tests {
             let hay = word(&mut seed, 12);
             for (w, x) in [(false, false), (true, false), (false, true)] {
                 let bytes: Vec<Vec<u8>> = pats.iter().map(|p| p.clone().into_bytes()).collect();
-                let fast = Matcher::build(bytes.clone(), true, w, x, 1 << 20).unwrap();
-                let slow = Matcher::build(bytes, true, w, x, 0).unwrap();
+                let o = super::MatchOptions {
+                    dialect: Dialect::Fixed,
+                    ignore_case: true,
+                    word: w,
+                    line: x,
+                    eol: b'\n',
+                };
+                let fast = Matcher::build(bytes.clone(), o, 1 << 20).unwrap();
+                let slow = Matcher::build(bytes, o, 0).unwrap();
                 for from in 0..hay.len() {
                     if !hay.is_char_boundary(from) {
                         continue;

@@ -28,10 +28,14 @@ mod sink;
 mod split;
 mod walk;
 
-pub use args::{GrepArgs, InvalidMode, expand_context_digits};
+pub use args::{
+    BinaryFiles, DeviceAction, DirAction, GrepArgs, InvalidMode, bare_color_is_auto,
+    expand_context_digits,
+};
 pub use glob::{Globs, glob_match};
-pub use matcher::{Matcher, is_word_char};
-pub use posix::{Syntax, Translation, translate};
+pub use matcher::{MatchOptions, Matcher, is_word_char};
+pub use posix::{Syntax, Translation, translate, translate_bytes};
+pub use printer::Palette;
 pub use regex::Dialect;
 
 use std::process::ExitCode;

@@ -70,6 +70,16 @@ impl Config {
         else {
             return Ok(None);
         };
+        // GNU grep 3.8 (grep.c, grep): -T pads line numbers and byte offsets to the digits
+        // of the file's size (plus one with -n), of INTMAX_MAX for what has no size.
+        if printer.style.initial_tab {
+            let size = source
+                .regular_file()
+                .map_or(i64::MAX as u64, |(_, len)| len);
+            let num =
+                size.saturating_add(u64::from(self.style.line_number && size < i64::MAX as u64));
+            printer.style.offset_width = num.checked_ilog10().unwrap_or(0) as usize + 1;
+        }
         // GNU grep: with -m, a seekable standard input is left just after the last
         // selected line, for the next reader (`{ grep -m1 x; cat; } < file`).
         let stdin_start = match input {
@@ -346,6 +356,12 @@ impl Config {
                 )));
             }
             let path = PathBuf::from(f);
+            if self.skip_dirs && crate::input::is_dir(&path) {
+                return Box::new(std::iter::empty());
+            }
+            if self.skip_devices && is_device(&path) {
+                return Box::new(std::iter::empty());
+            }
             if self.recursive && crate::input::is_dir(&path) {
                 // --exclude-dir applies to a directory named on the command line too.
                 if !self.filters.dir_operand_ok(f) {
@@ -499,4 +515,21 @@ struct Sniffed<'s> {
     whole: bool,
     /// Where a seekable standard input searched with `-m` started.
     stdin_start: Option<u64>,
+}
+
+/// Whether `path` is a device, FIFO or socket (what `-D skip` skips).
+fn is_device(path: &std::path::Path) -> bool {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::FileTypeExt;
+        std::fs::metadata(path).is_ok_and(|m| {
+            let t = m.file_type();
+            t.is_char_device() || t.is_block_device() || t.is_fifo() || t.is_socket()
+        })
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = path;
+        false
+    }
 }

@@ -332,7 +332,7 @@ pub(super) fn run(
             s.spawn(move || worker.run());
         }
         drop(tx);
-        let mut printer = Printer::new(cfg.style);
+        let mut printer = Printer::new(cfg.style.clone());
         let mut totals = Totals::default();
         let mut trouble: VecDeque<(usize, Trouble)> = VecDeque::new();
         let mut walked = None;
@@ -418,7 +418,7 @@ struct Worker<'s, 'c> {
 
 impl Worker<'_, '_> {
     fn run(self) {
-        let mut printer = Printer::new(self.cfg.style);
+        let mut printer = Printer::new(self.cfg.style.clone());
         let capture: Capture = Rc::default();
         let spiller = Rc::new(Spiller {
             shared: Arc::clone(&self.shared),

@@ -245,7 +245,7 @@ pub fn translate_bytes(pattern: &[u8], syntax: Syntax) -> Result<Translation, St
                     g.literal('$');
                 }
             }
-            '.' if op(c) => g.atom(r"[^\n]"),
+            '.' if op(c) => g.atom("(?s:.)"),
             '[' if op(c) => {
                 let (class, next) = bracket(&chars, &raw, i)?;
                 i = next;

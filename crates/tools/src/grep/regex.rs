@@ -66,6 +66,8 @@ pub struct Rx {
     /// Whether a pattern has a Unicode word boundary (the lazy DFA gives up next to
     /// non-ASCII text there).
     word_unicode: bool,
+    /// The byte that ends a line.
+    eol: u8,
 }
 
 /// A set of bytes.
@@ -182,24 +184,23 @@ const PREFILTER_PATTERNS: usize = 5000;
 
 /// `h` made to match within one line: no class holds a newline, no literal with one ever
 /// matches, and `\A`/`\z` are the line's start and end (a search runs on many lines).
-fn within_lines(h: Hir) -> Hir {
+fn within_lines(h: Hir, eol: u8) -> Hir {
     match h.into_kind() {
         HirKind::Empty => Hir::empty(),
         HirKind::Literal(hir::Literal(bytes)) => {
-            if bytes.contains(&b'\n') {
+            if bytes.contains(&eol) {
                 Hir::fail()
             } else {
                 Hir::literal(bytes)
             }
         }
         HirKind::Class(Class::Unicode(mut c)) => {
-            c.difference(&ClassUnicode::new([hir::ClassUnicodeRange::new(
-                '\n', '\n',
-            )]));
+            let e = char::from(eol);
+            c.difference(&ClassUnicode::new([hir::ClassUnicodeRange::new(e, e)]));
             Hir::class(Class::Unicode(c))
         }
         HirKind::Class(Class::Bytes(mut c)) => {
-            c.difference(&ClassBytes::new([ClassBytesRange::new(b'\n', b'\n')]));
+            c.difference(&ClassBytes::new([ClassBytesRange::new(eol, eol)]));
             Hir::class(Class::Bytes(c))
         }
         HirKind::Look(look) => Hir::look(match look {
@@ -208,20 +209,23 @@ fn within_lines(h: Hir) -> Hir {
             other => other,
         }),
         HirKind::Repetition(r) => Hir::repetition(hir::Repetition {
-            sub: Box::new(within_lines(*r.sub)),
+            sub: Box::new(within_lines(*r.sub, eol)),
             ..r
         }),
         HirKind::Capture(c) => Hir::capture(hir::Capture {
-            sub: Box::new(within_lines(*c.sub)),
+            sub: Box::new(within_lines(*c.sub, eol)),
             ..c
         }),
-        HirKind::Concat(v) => Hir::concat(v.into_iter().map(within_lines).collect()),
-        HirKind::Alternation(v) => Hir::alternation(v.into_iter().map(within_lines).collect()),
+        HirKind::Concat(v) => Hir::concat(v.into_iter().map(|h| within_lines(h, eol)).collect()),
+        HirKind::Alternation(v) => {
+            Hir::alternation(v.into_iter().map(|h| within_lines(h, eol)).collect())
+        }
     }
 }
 
 /// `pattern` in `dialect` (not [`Dialect::Fixed`]) parsed, case-insensitively with
-/// `ignore_case`, and made to match within a line; `warnings` receives GNU grep's warnings
+/// `ignore_case`, and made to match within a line (ended by `eol`: a newline, or NUL under
+/// `-z`, where a newline is a character as any other); `warnings` receives GNU grep's warnings
 /// about it. A POSIX pattern may hold bytes that are not UTF-8 (each matches itself, see
 /// [`posix::translate_bytes`]); a `-P` one may not.
 ///
@@ -232,6 +236,7 @@ pub fn parse(
     pattern: &[u8],
     dialect: Dialect,
     ignore_case: bool,
+    eol: u8,
     warnings: &mut Vec<&'static str>,
 ) -> Result<Hir, ToolError> {
     let shown = String::from_utf8_lossy(pattern);
@@ -276,7 +281,7 @@ pub fn parse(
             regex_syntax::Error::Translate(e) => bad(e.kind()),
             e => bad(&e),
         })?;
-    Ok(within_lines(hir))
+    Ok(within_lines(hir, eol))
 }
 
 /// The bytes `h` always matches, exactly, if it is a literal (or empty).
@@ -288,9 +293,9 @@ pub fn literal(h: &Hir) -> Option<Vec<u8>> {
     }
 }
 
-/// The expression of the fixed string `p` (any bytes), case-insensitive with `fold`: its
-/// UTF-8 runs escaped and parsed, each other byte a literal of itself.
-pub fn fixed_hir(p: &[u8], fold: bool) -> Result<Hir, ToolError> {
+/// The expression of the fixed string `p` (any bytes), case-insensitive with `fold`, in lines
+/// ended by `eol`: its UTF-8 runs escaped and parsed, each other byte a literal of itself.
+pub fn fixed_hir(p: &[u8], fold: bool, eol: u8) -> Result<Hir, ToolError> {
     let mut parts = Vec::new();
     for chunk in p.utf8_chunks() {
         if !chunk.valid().is_empty() {
@@ -299,6 +304,7 @@ pub fn fixed_hir(p: &[u8], fold: bool) -> Result<Hir, ToolError> {
                 text.as_bytes(),
                 Dialect::Perl,
                 fold,
+                eol,
                 &mut Vec::new(),
             )?);
         }
@@ -313,12 +319,19 @@ impl Rx {
     /// Compiles `hirs` (from [`parse`]): matches leftmost-longest with `posix`, else
     /// leftmost-first; `longest` builds the automaton that finds the longest match from a
     /// start (needed with `posix` unless every match from a start has the same length, and
-    /// for `-w`'s retries); `line` the whole-line matcher of `-x`.
+    /// for `-w`'s retries); `line` the whole-line matcher of `-x`; `eol` ends a line (`^`
+    /// and `$` match next to it).
     ///
     /// # Errors
     ///
     /// [`ToolError::Usage`] when an automaton would be too large.
-    pub fn new(hirs: Vec<Hir>, posix: bool, longest: bool, line: bool) -> Result<Rx, ToolError> {
+    pub fn new(
+        hirs: Vec<Hir>,
+        posix: bool,
+        longest: bool,
+        line: bool,
+        eol: u8,
+    ) -> Result<Rx, ToolError> {
         // Only where the meta regex has no prefilter of its own (no prefix literals), and
         // for literals of 3 bytes or more: finding the line of each candidate costs more
         // than the meta regex's own search when the literal is frequent.
@@ -380,13 +393,14 @@ impl Rx {
             .utf8_empty(false)
             .nfa_size_limit(Some(NFA_LIMIT))
             .hybrid_cache_capacity(DFA_CACHE)
+            .line_terminator(eol)
             .auto_prefilter(prefilter);
         let re = Regex::builder()
             .configure(config.clone())
             .build_from_hir(&all)
             .map_err(compile_error)?;
         let longest = if longest {
-            Some(Longest::new(&all)?)
+            Some(Longest::new(&all, eol)?)
         } else {
             None
         };
@@ -414,6 +428,7 @@ impl Rx {
             first_longest,
             line_anchors,
             word_unicode,
+            eol,
         })
     }
 
@@ -471,8 +486,8 @@ impl Rx {
         let mut at = 0;
         while at <= hay.len() {
             let (s, e) = next(at)?;
-            let start = memchr::memrchr(b'\n', &hay[at..s]).map_or(at, |i| at + i + 1);
-            let end = memchr::memchr(b'\n', &hay[e..]).map_or(hay.len(), |i| e + i);
+            let start = memchr::memrchr(self.eol, &hay[at..s]).map_or(at, |i| at + i + 1);
+            let end = memchr::memchr(self.eol, &hay[e..]).map_or(hay.len(), |i| e + i);
             if let Some(found) = self.find_within(hay, start, end) {
                 return Some(found);
             }
@@ -537,9 +552,18 @@ mod tests {
     fn rx(patterns: &[&str]) -> Rx {
         let hirs: Vec<_> = patterns
             .iter()
-            .map(|p| parse(p.as_bytes(), Dialect::Extended, false, &mut Vec::new()).unwrap())
+            .map(|p| {
+                parse(
+                    p.as_bytes(),
+                    Dialect::Extended,
+                    false,
+                    b'\n',
+                    &mut Vec::new(),
+                )
+                .unwrap()
+            })
             .collect();
-        Rx::new(hirs, true, true, false).unwrap()
+        Rx::new(hirs, true, true, false, b'\n').unwrap()
     }
 
     /// Searching only the lines that hold a required literal (or run of byte classes) finds

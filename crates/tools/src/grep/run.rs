@@ -15,19 +15,29 @@ use crate::output::{Output, conclude, parse_with_matches};
 
 pub(super) fn run(args: impl IntoIterator<Item = OsString>) -> ExitCode {
     let args = super::args::expand_context_digits(args.into_iter().collect());
-    let args: GrepArgs = match parse_with_matches::<GrepArgs>(PROGRAM, args) {
-        Ok((mut a, m)) => {
-            a.file_filters = super::args::file_filters_in_order(&m);
-            a
-        }
+    let args = super::args::bare_color_is_auto(args);
+    let (args, m) = match parse_with_matches::<GrepArgs>(PROGRAM, args) {
+        Ok(parsed) => parsed,
         Err(code) => return code,
     };
     let mut diag = Diag::new(PROGRAM);
+    let args = match super::args::file_filters_in_order(&m) {
+        Ok(filters) => GrepArgs {
+            file_filters: filters,
+            binary_mode: super::args::binary_files_in_order(&m),
+            dir_action: super::args::recurse_in_order(&m),
+            ..args
+        },
+        Err(e) => return conclude(&mut diag, Err(e)),
+    };
     let mut matched = false;
     let mut quiet = false;
     let result = Config::new(args).and_then(|cfg| {
         quiet = cfg.settings.quiet;
         let mut out = Output::stdout(cfg.line_buffered);
+        if let Some(w) = &cfg.color_warning {
+            diag.line(format_args!("{w}"));
+        }
         for w in cfg.matcher.warnings() {
             diag.line(format_args!("warning: {w}"));
         }
@@ -60,7 +70,7 @@ impl Config {
         if self.nothing_selectable {
             return Ok(());
         }
-        let mut printer = Printer::new(self.style);
+        let mut printer = Printer::new(self.style.clone());
         // GNU grep refuses to read a regular file that is also its standard output (it would
         // grow while it is read), unless the output cannot grow with it: -q, -l, -L, -c,
         // -m 1 or less, an empty file (GNU grep 3.8 still refuses an empty one).

@@ -194,7 +194,7 @@ impl<'a> FileSearch<'a> {
         if self.binary {
             memchr::memchr2(b'\n', 0, hay)
         } else {
-            memchr::memchr(b'\n', hay)
+            memchr::memchr(self.s.eol, hay)
         }
     }
 
@@ -202,7 +202,7 @@ impl<'a> FileSearch<'a> {
         if self.binary {
             memchr::memrchr2(b'\n', 0, hay)
         } else {
-            memchr::memrchr(b'\n', hay)
+            memchr::memrchr(self.s.eol, hay)
         }
     }
 
@@ -210,7 +210,7 @@ impl<'a> FileSearch<'a> {
         if self.binary {
             memchr::memchr2_iter(b'\n', 0, hay).count() as u64
         } else {
-            memchr::memchr_iter(b'\n', hay).count() as u64
+            memchr::memchr_iter(self.s.eol, hay).count() as u64
         }
     }
 
@@ -227,6 +227,14 @@ impl<'a> FileSearch<'a> {
         while !self.stop {
             if !self.eof && !std::mem::take(&mut self.primed) {
                 self.read_more(&mut feed)?;
+            }
+            if self.binary && self.s.without_match {
+                // GNU grep 3.8 (grep.c, grep): a binary file under -I has no match, from
+                // the block that shows it binary on; what was printed before stays.
+                self.res.selected = 0;
+                self.res.binary_matched = false;
+                self.stop = true;
+                break;
             }
             let cut = if self.eof {
                 self.data.len

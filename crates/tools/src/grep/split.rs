@@ -63,6 +63,10 @@ pub(super) fn parts(cfg: &Config, len: u64, decoded: bool) -> usize {
         || s.max_count.is_some()
         || s.report.is_some()
         || s.json
+        // -I: a NUL anywhere takes back what every part found.
+        || s.without_match
+        // -z in decoded text: its line starts are not those of the encoding.
+        || (decoded && s.eol != b'\n')
     {
         return 1;
     }
@@ -87,8 +91,8 @@ pub(super) fn search(
     decoded: Option<(&'static Encoding, LineStarts)>,
 ) -> Result<Option<FileResult>, ToolError> {
     let lines = decoded.map_or(LineStarts::BYTES, |(_, l)| l);
-    let cuts =
-        cuts(file, (start, len), parts, lines).map_err(|e| ToolError::input(diag_name, &e))?;
+    let cuts = cuts(file, (start, len), parts, lines, cfg.settings.eol)
+        .map_err(|e| ToolError::input(diag_name, &e))?;
     let done = AtomicBool::new(false);
     let stop_early = !cfg.settings.count;
     let results: Vec<Result<FileResult, ToolError>> = std::thread::scope(|s| {
@@ -157,7 +161,8 @@ pub(super) fn search_printing(
     shown: Shown<'_>,
 ) -> Result<Option<FileResult>, ToolError> {
     let input_error = |e: io::Error| ToolError::input(diag_name, &e);
-    let cuts = cuts(file, (start, len), parts, LineStarts::BYTES).map_err(input_error)?;
+    let eol = cfg.settings.eol;
+    let cuts = cuts(file, (start, len), parts, LineStarts::BYTES, eol).map_err(input_error)?;
     for &cut in &cuts[1..cuts.len() - 1] {
         let block_end = cut.next_multiple_of(CHUNK as u64).min(len);
         if !cfg.settings.text && has_nul(file, cut, block_end).map_err(input_error)? {
@@ -171,7 +176,7 @@ pub(super) fn search_printing(
         printer,
         names,
     } = shown;
-    let style = printer.style;
+    let style = printer.style.clone();
     let stop = |e: ToolError| {
         done.store(true, Ordering::Relaxed);
         e
@@ -181,7 +186,7 @@ pub(super) fn search_printing(
         file,
         diag_name,
         names,
-        style,
+        style: &style,
     };
     std::thread::scope(|s| {
         let later: Vec<_> = cuts[1..]
@@ -234,7 +239,7 @@ struct Part<'a> {
     file: &'a File,
     diag_name: &'a str,
     names: (&'a str, &'a [u8]),
-    style: Style,
+    style: &'a Style,
 }
 
 impl Part<'_> {
@@ -288,7 +293,7 @@ impl Part<'_> {
         };
         let mut out = Output::capturing(Rc::clone(&capture), PIECE, spill);
         let diag = Diag::capturing(PROGRAM, Rc::clone(&capture));
-        let mut printer = Printer::new(self.style);
+        let mut printer = Printer::new(self.style.clone());
         let r = self.search((start, end), false, done, &mut out, &diag, &mut printer);
         drop(out);
         let rest = std::mem::take(&mut *capture.borrow_mut());
@@ -363,12 +368,13 @@ fn cuts(
     (start, len): (u64, u64),
     parts: usize,
     lines: LineStarts,
+    eol: u8,
 ) -> std::io::Result<Vec<u64>> {
     let mut cuts = vec![start];
     for i in 1..parts as u64 {
         let p = start + (u128::from(len - start) * u128::from(i) / parts as u128) as u64;
         let p = p.max(*cuts.last().unwrap_or(&0));
-        match line_start_after(file, p, len, lines)? {
+        match line_start_after(file, p, len, lines, eol)? {
             Some(q) if q < len && q > *cuts.last().unwrap_or(&0) => cuts.push(q),
             _ => {}
         }
@@ -377,12 +383,14 @@ fn cuts(
     Ok(cuts)
 }
 
-/// The first line start after offset `p`, if one comes before `len`.
+/// The first line start after offset `p`, if one comes before `len`: in `lines`, or just
+/// after an `eol` byte under `-z` (NUL; the file's bytes searched as they are).
 fn line_start_after(
     file: &File,
     mut p: u64,
     len: u64,
     lines: LineStarts,
+    eol: u8,
 ) -> std::io::Result<Option<u64>> {
     use std::os::unix::fs::FileExt;
     let mut buf = vec![0u8; 64 * 1024];
@@ -394,7 +402,12 @@ fn line_start_after(
         if n == 0 {
             break;
         }
-        if let Some(i) = lines.after(&buf[..n], p) {
+        let after = if eol == b'\n' {
+            lines.after(&buf[..n], p)
+        } else {
+            memchr::memchr(eol, &buf[..n]).map(|i| i + 1)
+        };
+        if let Some(i) = after {
             return Ok(Some(p + i as u64));
         }
         // A UTF-16 newline may be cut by the end of the read: read it again.
