@@ -409,10 +409,10 @@ fn gnu_err(dir: &Path, args: &[&str]) -> Option<String> {
 
 #[test]
 fn unknown_and_ambiguous_options_in_getopts_words() {
-    // glibc getopt_long's messages, as GNU grep 3.8 prints them (its usage line aside):
-    // "grep: unrecognized option '--frobnicate'", "grep: option '--co' is ambiguous;
-    // possibilities: '--context' '--color' '--colour' '--count'", "grep: invalid option --
-    // 'k'", then "Try 'grep --help' for more information.". Exit status 2, as GNU grep's.
+    // glibc getopt_long's messages, as GNU grep 3.8 prints them: "grep: unrecognized option
+    // '--frobnicate'", "grep: option '--co' is ambiguous; possibilities: '--context'
+    // '--color' '--colour' '--count'", "grep: invalid option -- 'k'", then its usage line and
+    // "Try 'grep --help' for more information.". Exit status 2, as GNU grep's.
     let dir = tempdir();
     let d = dir.path();
     write(d, "f", "x\n");
@@ -431,7 +431,11 @@ fn unknown_and_ambiguous_options_in_getopts_words() {
     ] {
         let o = grep(d).args(args).run();
         o.assert_code(2);
-        assert_eq!(o.err(), format!("{first}\n{try_help}"), "{args:?}");
+        assert_eq!(
+            o.err(),
+            format!("{first}\nUsage: utf8-grep [OPTION]... PATTERNS [FILE]...\n{try_help}"),
+            "{args:?}"
+        );
         assert_eq!(o.out(), "");
         if let Some(gnu) = gnu_err(d, args) {
             let gnu_first = gnu.lines().next().unwrap_or_default();
@@ -441,7 +445,10 @@ fn unknown_and_ambiguous_options_in_getopts_words() {
                 "{args:?}"
             );
             assert!(
-                gnu.ends_with("Try 'grep --help' for more information.\n"),
+                gnu.ends_with(
+                    "\nUsage: grep [OPTION]... PATTERNS [FILE]...\n\
+                     Try 'grep --help' for more information.\n"
+                ),
                 "{gnu}"
             );
         }

@@ -20,7 +20,7 @@ fn gnu_grep() -> bool {
             .is_ok_and(|o| String::from_utf8_lossy(&o.stdout).starts_with("grep (GNU grep) 3."))
 }
 
-/// stdout, stderr (with `utf8-grep:` read as `grep:`) and status of `prog args` in `dir`.
+/// stdout, stderr (with `utf8-grep` read as `grep`) and status of `prog args` in `dir`.
 fn run(
     prog: &str,
     dir: &Path,
@@ -38,7 +38,7 @@ fn run(
         c.env(k, v);
     }
     let o = c.args(args).stdin(stdin).run();
-    let err = String::from_utf8_lossy(&o.stderr).replace("utf8-grep:", "grep:");
+    let err = String::from_utf8_lossy(&o.stderr).replace("utf8-grep", "grep");
     (o.stdout, err, o.code)
 }
 
@@ -369,4 +369,131 @@ fn colors() {
     // `--color` takes a value only after '='; alone it is auto (a pipe: no color).
     same(d, &[], &["--color", "x", "in2"], b"ab x\nx\r\n", 0);
     same(d, &[], &["--colour", "-c", "x", "in2"], b"2\n", 0);
+}
+
+/// Usage and pattern errors as GNU grep 3.8 says them (issue 56, item 5): one line `PROG:
+/// message`, GNU's texts for regex errors, `FILE:LINE:` for a pattern of `-f FILE`, the
+/// `[:space:]` refusal (GNU grep's tests/warn-char-classes), and the usage line and help
+/// hint exactly where GNU grep prints them; the pattern is never echoed (a long one would
+/// fill the terminal).
+#[test]
+fn usage_and_pattern_errors() {
+    let dir = tempdir();
+    let d = dir.path();
+    write(d, "c.txt", "x\n");
+    write(d, "pf", "ok\n[b-a]\n");
+    let hint =
+        "Usage: grep [OPTION]... PATTERNS [FILE]...\nTry 'grep --help' for more information.\n";
+    let cases: &[(&[&str], String)] = &[
+        (
+            &["-E", "[b-a]", "c.txt"],
+            "grep: Invalid range end\n".into(),
+        ),
+        (
+            &["[a", "c.txt"],
+            "grep: Unmatched [, [^, [:, [., or [=\n".into(),
+        ),
+        (&[r"a\{1", "c.txt"], "grep: Unmatched \\{\n".into()),
+        (&["-E", "(a", "c.txt"], "grep: Unmatched ( or \\(\n".into()),
+        (&[r"\(a", "c.txt"], "grep: Unmatched ( or \\(\n".into()),
+        (
+            &["-E", "a{1,0}", "c.txt"],
+            "grep: Invalid content of \\{\\}\n".into(),
+        ),
+        (
+            &["-E", "a{99999}", "c.txt"],
+            "grep: Regular expression too big\n".into(),
+        ),
+        (
+            &["[[:foo:]]", "c.txt"],
+            "grep: Invalid character class name\n".into(),
+        ),
+        (
+            &["[:space:]", "c.txt"],
+            "grep: character class syntax is [[:space:]], not [:space:]\n".into(),
+        ),
+        (
+            &["-f", "pf", "c.txt"],
+            "grep: pf:2: Invalid range end\n".into(),
+        ),
+        (
+            &["-e", "ok", "-e", "[b-a]", "c.txt"],
+            "grep: Invalid range end\n".into(),
+        ),
+        (
+            &["-A", "x", "a", "c.txt"],
+            "grep: x: invalid context length argument\n".into(),
+        ),
+        (
+            &["-C", "-1", "a", "c.txt"],
+            "grep: -1: invalid context length argument\n".into(),
+        ),
+        (
+            &["--context=-1", "a", "c.txt"],
+            "grep: -1: invalid context length argument\n".into(),
+        ),
+        (
+            &["-m", "x", "a", "c.txt"],
+            "grep: invalid max count\n".into(),
+        ),
+        (
+            &["--binary-files=foo", "a", "c.txt"],
+            "grep: unknown binary-files type\n".into(),
+        ),
+        (
+            &["--foo", "a", "c.txt"],
+            format!("grep: unrecognized option '--foo'\n{hint}"),
+        ),
+        (
+            &["-k", "a", "c.txt"],
+            format!("grep: invalid option -- 'k'\n{hint}"),
+        ),
+        (&[], hint.to_string()),
+    ];
+    for (args, want) in cases {
+        let ours = run("utf8-grep", d, &[], args, b"");
+        assert_eq!(
+            (ours.1.as_str(), ours.2),
+            (want.as_str(), 2),
+            "utf8-grep {args:?}"
+        );
+        if gnu_grep() {
+            let gnu = run("grep", d, &[], args, b"");
+            assert_eq!(
+                (gnu.1.as_str(), gnu.2),
+                (want.as_str(), 2),
+                "GNU grep {args:?}"
+            );
+        }
+    }
+    // The look-alikes of `[:space:]` are searched (on GNU's `f b h` lines).
+    write(d, "fbh", "f\nb\nh\n");
+    for p in [
+        "[[:space:]]",
+        "[::]",
+        "[:space]",
+        "[:space:wxyz]",
+        "[:space[:space:]:]",
+        "[:spac-e:]",
+    ] {
+        same(d, &[], &[p, "fbh"], b"", 1);
+    }
+    // One line where GNU grep prints several (argmatch's list of valid arguments).
+    let ours = run("utf8-grep", d, &[], &["-d", "foo", "a", "c.txt"], b"");
+    assert_eq!(
+        (ours.1.as_str(), ours.2),
+        (
+            format!("grep: invalid argument 'foo' for '--directories'; valid arguments are 'read', 'skip', 'recurse'\n{hint}").as_str(),
+            2
+        )
+    );
+    // A 100,000-character invalid pattern is not echoed.
+    let long = format!("[{}", "a".repeat(100_000));
+    let ours = run("utf8-grep", d, &[], &[&long, "c.txt"], b"");
+    assert_eq!(
+        (ours.1.as_str(), ours.2),
+        ("grep: Unmatched [, [^, [:, [., or [=\n", 2)
+    );
+    // -y is GNU grep's obsolete -i.
+    same(d, &[], &["-y", "X", "c.txt"], b"x\n", 0);
 }

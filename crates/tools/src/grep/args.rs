@@ -75,8 +75,13 @@ pub struct GrepArgs {
     #[arg(short = 'P', long = "perl-regexp")]
     pub perl_regexp: bool,
 
-    /// Ignore case (Unicode simple case folding).
-    #[arg(short = 'i', long = "ignore-case", overrides_with = "no_ignore_case")]
+    /// Ignore case (Unicode simple case folding); -y is GNU grep's obsolete synonym.
+    #[arg(
+        short = 'i',
+        short_alias = 'y',
+        long = "ignore-case",
+        overrides_with = "no_ignore_case"
+    )]
     pub ignore_case: bool,
 
     /// Do not ignore case (undoes an earlier -i).

@@ -148,10 +148,10 @@ impl Config {
     ///
     /// # Errors
     ///
-    /// [`ToolError::Usage`] for a pattern that is not UTF-8 or cannot be compiled, no
-    /// pattern, an engine not built in; [`ToolError::Input`] for an unreadable `-f FILE`.
-    pub fn new(a: GrepArgs) -> Result<Config, ToolError> {
-        let (patterns, files) = patterns_and_files(&a)?;
+    /// [`Refusal::Pattern`] for a pattern that cannot be compiled, [`Refusal::NoPattern`],
+    /// [`Refusal::Tool`] for an engine not built in, an unreadable `-f FILE`, ...
+    pub(super) fn new(a: GrepArgs) -> Result<Config, Refusal> {
+        let (patterns, files, sources) = patterns_and_files(&a)?;
         // --json and -c/-l/-L override each other (the last given wins, as in ripgrep); -o
         // does not change JSON output, whose match objects list every match already.
         let only_matching = a.only_matching && !a.common.json;
@@ -168,16 +168,20 @@ impl Config {
         let max_count = a.max_count.and_then(|m| u64::try_from(m).ok());
         let nothing_selectable = !a.files_without_match
             && (max_count == Some(0) || (empty && invert && !lines && !words));
-        let matcher = Matcher::with(
-            patterns,
-            MatchOptions {
-                dialect: dialect(&a)?,
-                ignore_case: a.ignore_case,
-                word: a.word_regexp,
-                line: a.line_regexp,
-                eol: if a.null_data { 0 } else { b'\n' },
-            },
-        )?;
+        let options = MatchOptions {
+            dialect: dialect(&a)?,
+            ignore_case: a.ignore_case,
+            word: a.word_regexp,
+            line: a.line_regexp,
+            eol: if a.null_data { 0 } else { b'\n' },
+        };
+        let matcher = match Matcher::with(patterns.clone(), options) {
+            Ok(m) => m,
+            Err(ToolError::Usage(m)) => {
+                return Err(pattern_refusal(&patterns, &sources, options, m));
+            }
+            Err(e) => return Err(e.into()),
+        };
         let context =
             a.context.is_some() || a.after_context.is_some() || a.before_context.is_some();
         let after = a.after_context.or(a.context).unwrap_or(0);
@@ -265,12 +269,14 @@ impl Config {
 
 /// The patterns (PATTERN, each `-e`, each line of each `-f FILE`, split at newlines) and the
 /// files: the first operand is a file when `-e` or `-f` gives the patterns.
-fn patterns_and_files(a: &GrepArgs) -> Result<(Vec<Vec<u8>>, Vec<OsString>), ToolError> {
+#[allow(clippy::type_complexity)]
+fn patterns_and_files(a: &GrepArgs) -> Result<(Vec<Vec<u8>>, Vec<OsString>, Vec<Source>), Refusal> {
     let mut patterns = Vec::new();
+    let mut sources = Vec::new();
     let mut files = a.files.clone();
     if a.regexp.is_empty() && a.file.is_empty() {
         let Some(p) = &a.pattern else {
-            return Err(ToolError::Usage("no PATTERN given".to_string()));
+            return Err(Refusal::NoPattern);
         };
         split_patterns(&crate::input::os_bytes(p), &mut patterns);
     } else {
@@ -293,10 +299,65 @@ fn patterns_and_files(a: &GrepArgs) -> Result<(Vec<Vec<u8>>, Vec<OsString>), Too
                 continue;
             }
             let body = bytes.strip_suffix(b"\n").unwrap_or(&bytes);
+            let first = patterns.len();
             split_patterns(body, &mut patterns);
+            sources.push(Source {
+                patterns: first..patterns.len(),
+                name,
+            });
         }
     }
-    Ok((patterns, files))
+    Ok((patterns, files, sources))
+}
+
+/// The patterns of one `-f FILE`: their indices and the file's name.
+struct Source {
+    patterns: std::ops::Range<usize>,
+    name: String,
+}
+
+/// Why `utf8-grep` will not run, as GNU grep words it.
+pub(super) enum Refusal {
+    /// A usage error, an unreadable `-f FILE`, ...: as the other tools say them.
+    Tool(ToolError),
+    /// A pattern that cannot be compiled: `PROG: [FILE:LINE: ]MESSAGE`, no help hint.
+    Pattern(String),
+    /// No pattern at all: GNU grep's usage and help hint only.
+    NoPattern,
+}
+
+impl From<ToolError> for Refusal {
+    fn from(e: ToolError) -> Refusal {
+        Refusal::Tool(e)
+    }
+}
+
+/// The refusal of patterns that do not compile with `message`: GNU grep names the `-f
+/// FILE:LINE:` of the first pattern that fails on its own (looked for only now, on the way
+/// out); one of the command line is named by the message alone.
+fn pattern_refusal(
+    patterns: &[Vec<u8>],
+    sources: &[Source],
+    options: MatchOptions,
+    message: String,
+) -> Refusal {
+    let failing = patterns
+        .iter()
+        .position(|p| Matcher::with(vec![p.clone()], options).is_err());
+    let at = failing.and_then(|i| {
+        sources
+            .iter()
+            .find(|s| s.patterns.contains(&i))
+            .map(|s| format!("{}:{}: ", s.name, i - s.patterns.start + 1))
+    });
+    let message = match failing {
+        Some(i) => match Matcher::with(vec![patterns[i].clone()], options) {
+            Err(ToolError::Usage(m)) => m,
+            _ => message,
+        },
+        None => message,
+    };
+    Refusal::Pattern(format!("{}{message}", at.unwrap_or_default()))
 }
 
 impl Config {

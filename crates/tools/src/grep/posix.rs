@@ -472,6 +472,19 @@ fn bracket(chars: &[char], raw: &[bool], mut i: usize) -> Result<(String, usize)
             push_char(&mut out, start.0);
         }
     }
+    // GNU grep 3.8 (dfa.c, parse_bracket_exp: `colon_warning_state == 7`, an error in
+    // grep): `[:space:]` is a mistake for `[[:space:]]`: a bracket of plain characters,
+    // with one that is not a colon, between a first and a last colon.
+    let body = &chars[first..i];
+    if body.len() >= 3
+        && body[0] == ':'
+        && body[body.len() - 1] == ':'
+        && body.iter().any(|&c| c != ':')
+        && !body.iter().any(|&c| c == '[' || c == '-')
+        && !raw[first..i].iter().any(|&r| r)
+    {
+        return Err("character class syntax is [[:space:]], not [:space:]".into());
+    }
     // A class of nothing (raw bytes only) is one regex-syntax accepts.
     if out == "[" || out == "[^" {
         out.push_str(r"\x{0}&&\x{1}");
@@ -549,6 +562,25 @@ mod tests {
         assert_eq!(e("(a|*)b"), r"Unmatched ( or \(");
         assert_eq!(ere("a|*)"), r"a|\)");
         assert!(e(r"(a)\1").contains("back-reference"));
+    }
+
+    /// GNU grep's tests/warn-char-classes: `[:space:]` is refused, its look-alikes are not.
+    #[test]
+    fn colon_brackets_as_gnu_grep() {
+        let refused = "character class syntax is [[:space:]], not [:space:]";
+        for p in ["[:space:]", "[^:alpha:]", "[:x:]"] {
+            assert_eq!(translate(p, Syntax::Basic).unwrap_err(), refused, "{p}");
+        }
+        for p in [
+            "[[:space:]]",
+            "[::]",
+            "[:space]",
+            "[:space:wxyz]",
+            "[:space[:space:]:]",
+            "[:spac-e:]",
+        ] {
+            assert!(translate(p, Syntax::Basic).is_ok(), "{p}");
+        }
     }
 
     /// GNU grep 3.8 warns of a repetition with nothing to repeat in an extended expression.

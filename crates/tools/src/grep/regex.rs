@@ -231,7 +231,8 @@ fn within_lines(h: Hir, eol: u8) -> Hir {
 ///
 /// # Errors
 ///
-/// [`ToolError::Usage`] naming the pattern and what is wrong with it.
+/// [`ToolError::Usage`] saying what is wrong with the pattern, in GNU grep's words for a
+/// POSIX one (`Invalid range end`).
 pub fn parse(
     pattern: &[u8],
     dialect: Dialect,
@@ -239,9 +240,8 @@ pub fn parse(
     eol: u8,
     warnings: &mut Vec<&'static str>,
 ) -> Result<Hir, ToolError> {
-    let shown = String::from_utf8_lossy(pattern);
-    let bad =
-        |what: &dyn std::fmt::Display| ToolError::Usage(format!("the pattern '{shown}': {what}"));
+    // GNU grep names what is wrong, not the pattern (which may be long).
+    let bad = |what: &dyn std::fmt::Display| ToolError::Usage(what.to_string());
     let (text, utf8) = match dialect {
         Dialect::Basic | Dialect::Extended => {
             let syntax = if dialect == Dialect::Basic {

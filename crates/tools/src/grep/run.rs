@@ -5,7 +5,7 @@ use std::ffi::OsString;
 use std::process::ExitCode;
 
 use super::args::GrepArgs;
-use super::config::Config;
+use super::config::{Config, Refusal};
 use super::job::{Entry, Job, PROGRAM, Totals};
 use super::one_input::stdout_file_id;
 use super::printer::Printer;
@@ -13,10 +13,13 @@ use crate::diag::{Diag, ToolError};
 use crate::exit::Status;
 use crate::output::{Output, conclude, parse_with_matches};
 
+/// GNU grep's usage line, printed with a usage error where GNU grep prints it.
+const USAGE: &str = "Usage: utf8-grep [OPTION]... PATTERNS [FILE]...";
+
 pub(super) fn run(args: impl IntoIterator<Item = OsString>) -> ExitCode {
     let args = super::args::expand_context_digits(args.into_iter().collect());
     let args = super::args::bare_color_is_auto(args);
-    let (args, m) = match parse_with_matches::<GrepArgs>(PROGRAM, args) {
+    let (args, m) = match parse(args) {
         Ok(parsed) => parsed,
         Err(code) => return code,
     };
@@ -32,7 +35,21 @@ pub(super) fn run(args: impl IntoIterator<Item = OsString>) -> ExitCode {
     };
     let mut matched = false;
     let mut quiet = false;
-    let result = Config::new(args).and_then(|cfg| {
+    let cfg = match Config::new(args) {
+        Ok(cfg) => Ok(cfg),
+        Err(Refusal::Tool(e)) => Err(e),
+        Err(Refusal::Pattern(m)) => {
+            diag.line(format_args!("{m}"));
+            return Status::Trouble.into();
+        }
+        Err(Refusal::NoPattern) => {
+            diag.raw_line(&format!(
+                "{USAGE}\nTry '{PROGRAM} --help' for more information."
+            ));
+            return Status::Trouble.into();
+        }
+    };
+    let result = cfg.and_then(|cfg| {
         quiet = cfg.settings.quiet;
         let mut out = Output::stdout(cfg.line_buffered);
         if let Some(w) = &cfg.color_warning {
@@ -62,6 +79,114 @@ pub(super) fn run(args: impl IntoIterator<Item = OsString>) -> ExitCode {
         Status::False
     };
     status.into()
+}
+
+thread_local! {
+    /// This thread's clap command of utf8-grep, built once (the fuzz targets run the tool
+    /// in-process again and again).
+    static COMMAND: std::cell::RefCell<Option<clap::Command>> = const { std::cell::RefCell::new(None) };
+}
+
+/// The command line parsed, or the exit status once a usage error is said as GNU grep
+/// 3.8 says it (one line, then its usage line and help hint where it prints them), or the
+/// help or version printed.
+fn parse(args: Vec<OsString>) -> Result<(GrepArgs, clap::ArgMatches), ExitCode> {
+    let mut cmd = COMMAND
+        .with_borrow_mut(Option::take)
+        .unwrap_or_else(super::command);
+    let parsed = cmd.try_get_matches_from_mut(&args);
+    let said = match &parsed {
+        Err(e) if e.use_stderr() => Some(usage_error(&cmd, e, &args)),
+        _ => None,
+    };
+    COMMAND.with_borrow_mut(|c| *c = Some(cmd));
+    match (parsed, said) {
+        (Ok(m), _) => match <GrepArgs as clap::FromArgMatches>::from_arg_matches(&m) {
+            Ok(a) => Ok((a, m)),
+            Err(e) => Err(say(&e.to_string(), true)),
+        },
+        (Err(_), Some((message, hint))) => Err(say(&message, hint)),
+        // --help, --version: written as every tool writes them.
+        (Err(_), None) => parse_with_matches::<GrepArgs>(PROGRAM, args),
+    }
+}
+
+/// Writes `PROG: message` (and with `hint`, GNU's usage line and help hint); exit status 2.
+fn say(message: &str, hint: bool) -> ExitCode {
+    let mut text = format!("{PROGRAM}: {message}\n");
+    if hint {
+        text.push_str(&format!(
+            "{USAGE}\nTry '{PROGRAM} --help' for more information.\n"
+        ));
+    }
+    let _ = std::io::Write::write_all(&mut std::io::stderr().lock(), text.as_bytes());
+    Status::Trouble.into()
+}
+
+/// GNU grep 3.8's words for the usage error clap found (grep.c and getopt): the message and
+/// whether the usage line and help hint follow it.
+fn usage_error(cmd: &clap::Command, e: &clap::Error, args: &[OsString]) -> (String, bool) {
+    use clap::error::{ContextKind, ContextValue, ErrorKind};
+    if let Some(m) = crate::args::getopt_message(cmd, e, args) {
+        return (m, true);
+    }
+    let context = |k| match e.get(k) {
+        Some(ContextValue::String(s)) => s.clone(),
+        Some(ContextValue::Strings(v)) => v.join(", "),
+        _ => String::new(),
+    };
+    let arg = context(ContextKind::InvalidArg);
+    let value = context(ContextKind::InvalidValue);
+    // `--after-context <NUM>`: the option's long name.
+    let long = arg
+        .split([' ', '='])
+        .find(|w| w.starts_with("--"))
+        .unwrap_or_default()
+        .to_string();
+    match e.kind() {
+        ErrorKind::InvalidValue | ErrorKind::ValueValidation if value.is_empty() => {
+            // A value is missing: the option was the last word.
+            let given = args
+                .last()
+                .map(|a| a.to_string_lossy().into_owned())
+                .unwrap_or_default();
+            match given.strip_prefix("--") {
+                Some(_) => (format!("option '{long}' requires an argument"), true),
+                None => {
+                    let c = given.chars().last().unwrap_or('?');
+                    (format!("option requires an argument -- '{c}'"), true)
+                }
+            }
+        }
+        ErrorKind::InvalidValue | ErrorKind::ValueValidation => match long.as_str() {
+            "--after-context" | "--before-context" | "--context" => {
+                (format!("{value}: invalid context length argument"), false)
+            }
+            "--max-count" => ("invalid max count".into(), false),
+            "--binary-files" => ("unknown binary-files type".into(), false),
+            _ => {
+                let valid = context(ContextKind::ValidValue);
+                let valid = if valid.is_empty() {
+                    String::new()
+                } else {
+                    let names: Vec<String> = valid.split(", ").map(|v| format!("'{v}'")).collect();
+                    format!("; valid arguments are {}", names.join(", "))
+                };
+                (
+                    format!("invalid argument '{value}' for '{long}'{valid}"),
+                    true,
+                )
+            }
+        },
+        _ => {
+            let text = e.to_string();
+            let first = text.lines().next().unwrap_or_default();
+            (
+                first.strip_prefix("error: ").unwrap_or(first).to_string(),
+                true,
+            )
+        }
+    }
 }
 
 // The run of a configuration is written here, beside the loop over inputs it drives.
