@@ -62,7 +62,8 @@ fuzz_target!(|data: &[u8]| {
     let text = parts.next().unwrap_or_default();
     let path = work_dir().join("cwd").join(arg(&name));
     std::fs::write(&path, text).expect("input");
-    let mut args = vec![arg("utf8-grep"), arg("--json"), arg("-a")];
+    // -F: the pattern is meant literally (the default is a basic regexp).
+    let mut args = vec![arg("utf8-grep"), arg("--json"), arg("-a"), arg("-F")];
     for (on, f) in [(invert, "-v"), (word, "-w"), (line, "-x")] {
         if on {
             args.push(arg(f));

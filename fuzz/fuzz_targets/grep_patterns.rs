@@ -1,4 +1,4 @@
-//! `utf8-grep` run in-process on a pattern list (`-e` each, one `-e` holding newlines, or
+//! `utf8-grep -F` run in-process on a pattern list (`-e` each, one `-e` holding newlines, or
 //! `-f FILE`) with any of `-i -w -x -v -o -c`, against the naive grep of `src/grep.rs`:
 //! the exit status, and the selected lines, the `-o` matches or the `-c` count printed.
 //! `-i` is compared exactly where patterns and text are ASCII; elsewhere it must select
@@ -37,7 +37,8 @@ fuzz_target!(|data: &[u8]| {
     }
     let text = parts.next().unwrap_or_default();
 
-    let mut args = vec![arg("utf8-grep"), arg("-a")];
+    // -F: the naive oracle searches fixed strings (the default is a basic regexp).
+    let mut args = vec![arg("utf8-grep"), arg("-a"), arg("-F")];
     for (on, f) in [
         (opts.ignore_case, "-i"),
         (opts.word, "-w"),
@@ -74,10 +75,10 @@ fuzz_target!(|data: &[u8]| {
         .map(|p| std::str::from_utf8(p).map(str::to_string))
         .collect::<Result<Vec<_>, _>>()
     else {
-        assert_eq!(out.status, 2, "a pattern that is not UTF-8: {out:?}");
-        assert!(out.stdout.is_empty());
-        let err = String::from_utf8_lossy(&out.stderr);
-        assert!(err.contains("is not valid UTF-8"), "{err}");
+        // A pattern that is not UTF-8 matches its bytes, as GNU grep's (the naive oracle
+        // takes UTF-8 patterns): no trouble, nothing on stderr.
+        assert!(out.status < 2, "a pattern that is not UTF-8: {out:?}");
+        assert!(out.stderr.is_empty(), "{out:?}");
         return;
     };
     assert!(

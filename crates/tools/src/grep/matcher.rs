@@ -509,7 +509,7 @@ impl Matcher {
 
     /// A scan that decides whether one line holds a match (with `-x`, is one) fed a piece at
     /// a time, for a line too long to hold: regular expressions without `-w` whose
-    /// longest-match automaton never gives up (see [`Rx::line_scan`]).
+    /// longest-match automaton never gives up (no Unicode word boundary).
     pub fn line_scan(&self) -> Option<super::longest::LineScan<'_>> {
         match &self.engine {
             Engine::Regex(r) if !self.word => r.line_scan(self.line),
