@@ -217,7 +217,7 @@ fn errors_exit_2_with_one_line() {
     for (args, says) in [
         (&["-E", r"(a)\1"][..], "back-references"),
         (&["-G", r"\(a\)\1"][..], "back-references"),
-        (&["-P", "(?<=a)b"][..], "look-around"),
+        (&["-P", "a(b"][..], "missing closing parenthesis"),
         (&["-E", "(a"][..], r"Unmatched ( or \("),
         (&["-E", "[z-a]"][..], "Invalid range end"),
         (&["-E", "a{1,0}"][..], r"Invalid content of \{\}"),

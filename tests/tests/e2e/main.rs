@@ -16,6 +16,7 @@ mod grep_conventions;
 mod grep_deep;
 mod grep_options;
 mod grep_parallel;
+mod grep_pcre;
 mod grep_regex;
 mod hostile;
 mod iconv_habits;

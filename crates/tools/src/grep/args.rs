@@ -12,9 +12,10 @@ PATTERN is a regular expression in GNU grep's basic syntax (-G, grep's default) 
 as a fixed string, on raw bytes without decoding. A pattern holding newlines is several
 patterns. Fixed strings and -G/-E match leftmost-longest (POSIX), -P leftmost-first (Perl).
 A regular expression matches whole characters only, never part of one nor an ill-formed
-sequence, and never across lines; back-references (\\1) are not supported. Bytes of a
-pattern that are not UTF-8 match themselves, as in GNU grep (`utf8-grep $'\\xff'`), so
-`utf8-grep -axv '.*'` lists the lines that are not well-formed UTF-8.
+sequence, and never across lines; back-references (\\1) are -P's only (PCRE2, whose match
+limit ends the search of a file with \"exceeded PCRE's backtracking limit\", status 2).
+Bytes of a pattern that are not UTF-8 match themselves, as in GNU grep (`utf8-grep
+$'\\xff'`), so `utf8-grep -axv '.*'` lists the lines that are not well-formed UTF-8.
 
 Invalid UTF-8 in the text never hides a line: lines are printed as they are (or repaired
 with --repair-output). A file holding NUL bytes is binary unless -a or -z: as in GNU grep,
@@ -71,7 +72,8 @@ pub struct GrepArgs {
     #[arg(short = 'E', long = "extended-regexp")]
     pub extended_regexp: bool,
 
-    /// PATTERNS are regular expressions in the syntax of Rust's regex crate (as ripgrep's).
+    /// PATTERN is a Perl-compatible regular expression (PCRE2, as GNU grep 3.8's -P: one
+    /// pattern; look-around, \K, back-references; \d \w \s ASCII only).
     #[arg(short = 'P', long = "perl-regexp")]
     pub perl_regexp: bool,
 

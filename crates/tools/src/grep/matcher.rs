@@ -60,6 +60,8 @@ enum Engine {
     /// Regular expressions, and fixed strings under `-i` that are not spelled out for
     /// aho-corasick (a regex of the escaped patterns, case-insensitive).
     Regex(Box<Rx>),
+    /// `-P`: PCRE2, each line searched on its own (`-w` and `-x` are in its pattern).
+    Pcre(Box<super::pcre::Pcre>),
     /// `-i` with several patterns: every spelling the patterns have under Unicode simple
     /// case folding, ASCII letters left to aho-corasick's ASCII case insensitivity (see
     /// [`fold_variants`]); `patterns` holds the spellings.
@@ -242,6 +244,9 @@ impl Matcher {
     /// As [`Matcher::new`].
     pub fn with<P: Into<Vec<u8>>>(patterns: Vec<P>, o: MatchOptions) -> Result<Matcher, ToolError> {
         let patterns: Vec<Vec<u8>> = patterns.into_iter().map(Into::into).collect();
+        if o.dialect == Dialect::Perl {
+            return Matcher::pcre(patterns, o);
+        }
         if o.dialect != Dialect::Fixed {
             return Matcher::regex(patterns, o);
         }
@@ -328,6 +333,34 @@ impl Matcher {
             line,
             by_len: Vec::new(),
             warnings,
+        })
+    }
+
+    /// The matcher of `-P`: PCRE2, but the fixed-string one for a literal without `-w`
+    /// (whose word characters are PCRE2's ASCII `\w`).
+    fn pcre(patterns: Vec<Vec<u8>>, o: MatchOptions) -> Result<Matcher, ToolError> {
+        let plain = |p: &[u8]| {
+            std::str::from_utf8(p).is_ok_and(|p| {
+                p.chars()
+                    .all(|c| c.is_alphanumeric() || " _-:;,/'\"@%!=<>&~#".contains(c))
+            })
+        };
+        if let [p] = patterns.as_slice()
+            && plain(p)
+            && !o.word
+        {
+            let max = fold_variants_max(1);
+            return Matcher::build(patterns, o, max);
+        }
+        let re = super::pcre::Pcre::new(&patterns, o.ignore_case, o.word, o.line, o.eol)?;
+        Ok(Matcher {
+            engine: Engine::Pcre(Box::new(re)),
+            patterns: Vec::new(),
+            word: false,
+            line: false,
+            max_match_len: UNBOUNDED,
+            by_len: Vec::new(),
+            warnings: Vec::new(),
         })
     }
 
@@ -427,7 +460,12 @@ impl Matcher {
     /// Whether a pattern is a regular expression with a line anchor (`^`, `$`): in a binary
     /// input, where a NUL ends a line, only a search of each line finds its matches.
     pub fn line_anchors(&self) -> bool {
-        matches!(&self.engine, Engine::Regex(r) if r.line_anchors())
+        match &self.engine {
+            Engine::Regex(r) => r.line_anchors(),
+            // Searched a line at a time: a NUL must end a line first.
+            Engine::Pcre(_) => true,
+            _ => false,
+        }
     }
 
     /// Whether `-x` is in effect.
@@ -445,6 +483,7 @@ impl Matcher {
                     .map_or((0, 0), |m| (m.start(), m.end())),
             ),
             Engine::Regex(r) => r.find_in_lines(hay),
+            Engine::Pcre(p) => p.find_in_lines(hay),
         }
     }
 
@@ -453,6 +492,7 @@ impl Matcher {
     fn find_from(&self, line: &[u8], from: usize) -> Option<(usize, usize)> {
         match &self.engine {
             Engine::Regex(r) => r.find_at(line, from),
+            Engine::Pcre(p) => p.find_at(line, from),
             _ => self
                 .find_raw(&line[from..])
                 .map(|(s, e)| (s + from, e + from)),

@@ -19,6 +19,7 @@ mod longest;
 mod matcher;
 mod one_input;
 mod parallel;
+mod pcre;
 mod posix;
 mod printer;
 mod regex;

@@ -31,7 +31,9 @@ pub enum Dialect {
     Basic,
     /// POSIX extended regular expressions with GNU's extensions.
     Extended,
-    /// The syntax of Rust's regex crate (as ripgrep's), matched leftmost-first.
+    /// `-P`: PCRE2's syntax, matched leftmost-first (the matcher of `super::pcre`; the
+    /// expressions utf8-grep builds itself, fixed strings under `-i`, are parsed in the
+    /// syntax of Rust's regex crate under this name).
     Perl,
 }
 

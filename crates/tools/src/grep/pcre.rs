@@ -1,0 +1,149 @@
+//! `-P`: Perl-compatible regular expressions, as GNU grep 3.8's, through PCRE2 (the `pcre2`
+//! crate, its JIT where available). The pattern is compiled in UTF mode with
+//! `PCRE2_MATCH_INVALID_UTF` (invalid bytes in the text never match, nothing is refused) and
+//! every ASCII restriction of `(?a)` (PCRE2 10.43 on): `\d`, `\w`, `\s`, `\b` and the POSIX
+//! classes are ASCII only, as in GNU grep 3.8, which compiled without `PCRE2_UCP` (3.9 made
+//! `\d` match every decimal digit and 3.10 made it ASCII again); `-i` folds case with
+//! Unicode's rules. `-w` and `-x` wrap the pattern as GNU grep 3.8 does
+//! (`(?<!\w)(?:P)(?!\w)`, `^(?:P)$`). Each line is searched on its own, so a match never
+//! spans lines and `^` and `$` match at a line's ends.
+
+use std::cell::Cell;
+
+use pcre2::bytes::{Regex, RegexBuilder};
+
+use crate::diag::ToolError;
+
+thread_local! {
+    /// What went wrong in a search on this thread (PCRE2's match limits), for the searcher
+    /// to report with the input's name: GNU grep's words.
+    static TROUBLE: Cell<Option<&'static str>> = const { Cell::new(None) };
+}
+
+/// The trouble a search on this thread met since the last call, if any (GNU grep 3.8's
+/// message: `exceeded PCRE's backtracking limit`, ...).
+pub(super) fn take_trouble() -> Option<&'static str> {
+    TROUBLE.with(Cell::take)
+}
+
+/// PCRE2's codes of the errors a match can end with (pcre2.h).
+const ERROR_JIT_STACKLIMIT: i32 = -46;
+const ERROR_MATCHLIMIT: i32 = -47;
+const ERROR_DEPTHLIMIT: i32 = -53;
+const ERROR_HEAPLIMIT: i32 = -63;
+
+/// A compiled `-P` pattern.
+#[derive(Debug)]
+pub struct Pcre {
+    re: Regex,
+    /// The byte that ends a line.
+    eol: u8,
+}
+
+/// PCRE2's message of `e` without the crate's prefix (`missing closing parenthesis`), as
+/// GNU grep prints it.
+fn message(e: &pcre2::Error) -> String {
+    let text = e.to_string();
+    let text = text.strip_prefix("PCRE2: ").unwrap_or(&text);
+    text.split_once(": ").map_or(text, |(_, m)| m).to_string()
+}
+
+/// Where the options of `pattern` may go: after its leading `(*VERB)`s, which must come
+/// first.
+fn after_verbs(pattern: &str) -> usize {
+    let mut at = 0;
+    while pattern[at..].starts_with("(*") {
+        match pattern[at..].find(')') {
+            Some(end) => at += end + 1,
+            None => break,
+        }
+    }
+    at
+}
+
+impl Pcre {
+    /// The pattern (one: GNU grep 3.8's `-P` takes one) compiled with `-i`, `-w`, `-x`, for
+    /// lines ended by `eol`.
+    ///
+    /// # Errors
+    ///
+    /// [`ToolError::Usage`] with GNU grep's or PCRE2's words: several patterns, a pattern
+    /// that is not UTF-8, one that does not compile.
+    pub fn new(
+        patterns: &[Vec<u8>],
+        ignore_case: bool,
+        word: bool,
+        line: bool,
+        eol: u8,
+    ) -> Result<Pcre, ToolError> {
+        let [pattern] = patterns else {
+            return Err(ToolError::Usage(
+                "the -P option only supports a single pattern".into(),
+            ));
+        };
+        let pattern = std::str::from_utf8(pattern).map_err(|e| {
+            let at = e.valid_up_to();
+            ToolError::Usage(format!(
+                "UTF-8 error: the pattern is not valid UTF-8 at byte {at} ({})",
+                crate::report::hex(&pattern[at..at + e.error_len().unwrap_or(1)])
+            ))
+        })?;
+        let (verbs, body) = pattern.split_at(after_verbs(pattern));
+        let body = if word {
+            format!(r"(?<!\w)(?:{body})(?!\w)")
+        } else if line {
+            format!("^(?:{body})$")
+        } else {
+            body.to_string()
+        };
+        // (?a): ASCII \d \s \w, POSIX classes and \b, as without PCRE2_UCP (GNU grep 3.8);
+        // `ucp` is what turns on PCRE2_MATCH_INVALID_UTF in the crate.
+        let full = format!("{verbs}(?a){body}");
+        let re = RegexBuilder::new()
+            .utf(true)
+            .ucp(true)
+            .caseless(ignore_case)
+            .jit_if_available(true)
+            .max_jit_stack_size(Some(8 << 20))
+            .build(&full)
+            .map_err(|e| ToolError::Usage(message(&e)))?;
+        Ok(Pcre { re, eol })
+    }
+
+    /// The first match in `line` (one line, without its terminator) at or after `from`;
+    /// look-behind sees the line before `from`. A match limit is noted as trouble (see
+    /// [`take_trouble`]) and answers no match.
+    pub fn find_at(&self, line: &[u8], from: usize) -> Option<(usize, usize)> {
+        match self.re.find_at(line, from) {
+            Ok(m) => m.map(|m| (m.start(), m.end())),
+            Err(e) => {
+                // GNU grep 3.8's words (pcresearch.c) for PCRE2's error codes.
+                let what = match e.code() {
+                    ERROR_MATCHLIMIT => "exceeded PCRE's backtracking limit",
+                    ERROR_DEPTHLIMIT => "exceeded PCRE's nested backtracking limit",
+                    ERROR_HEAPLIMIT => "exceeded PCRE's heap limit",
+                    ERROR_JIT_STACKLIMIT => "exhausted PCRE JIT stack",
+                    _ => "internal PCRE error",
+                };
+                TROUBLE.with(|t| t.set(Some(what)));
+                None
+            }
+        }
+    }
+
+    /// The first match in `hay`, lines of text ended by the line terminator: each line is
+    /// searched on its own.
+    pub fn find_in_lines(&self, hay: &[u8]) -> Option<(usize, usize)> {
+        let mut start = 0;
+        loop {
+            let end = memchr::memchr(self.eol, &hay[start..]).map_or(hay.len(), |i| start + i);
+            if let Some((s, e)) = self.find_at(&hay[start..end], 0) {
+                return Some((start + s, start + e));
+            }
+            if end >= hay.len() {
+                return None;
+            }
+            start = end + 1;
+        }
+    }
+}
