@@ -93,7 +93,7 @@ thread_local! {
 fn parse(args: Vec<OsString>) -> Result<(GrepArgs, clap::ArgMatches), ExitCode> {
     let mut cmd = COMMAND
         .with_borrow_mut(Option::take)
-        .unwrap_or_else(super::command);
+        .unwrap_or_else(<GrepArgs as clap::CommandFactory>::command);
     let parsed = cmd.try_get_matches_from_mut(&args);
     let said = match &parsed {
         Err(e) if e.use_stderr() => Some(usage_error(&cmd, e, &args)),

@@ -1,0 +1,93 @@
+//! Tests of `regex.rs`.
+
+use super::{ClassRun, Dialect, Rx, parse};
+
+fn rx(patterns: &[&str]) -> Rx {
+    let hirs: Vec<_> = patterns
+        .iter()
+        .map(|p| {
+            parse(
+                p.as_bytes(),
+                Dialect::Extended,
+                false,
+                b'\n',
+                &mut Vec::new(),
+            )
+            .unwrap()
+        })
+        .collect();
+    Rx::new(hirs, true, true, false, b'\n').unwrap()
+}
+
+/// Searching only the lines that hold a required literal (or run of byte classes) finds
+/// what a search of each line in turn finds.
+#[test]
+fn required_literals_skip_only_lines_without_a_match() {
+    let cases: &[&[&str]] = &[
+        &["[A-Z][a-z]+Error"],
+        &["[a-z]*(foo|bar)[0-9]+baz"],
+        &[r"\w+_xyz\b", "[a-z]+qqq"],
+        &["^[a-z ]+end$"],
+        &["[A-Z]{4}[0-9]{2}"],
+        &["(x|yy)?[A-Z]{2}[0-9]{3}[a-f]"],
+        &["[0-9]{3}-[0-9]{2}"],
+    ];
+    let words = [
+        "Error",
+        "IoError",
+        "fooError",
+        "foo1baz",
+        "xbar22baz",
+        "a_xyz",
+        "a_xyzb",
+        "zqqq",
+        "end",
+        "x end",
+        "é",
+        " ",
+        "\n",
+        "\n",
+        "Zz",
+        "ABCD",
+        "123",
+        "4e",
+        "-",
+        "-5",
+        "42",
+    ];
+    let mut seed = 0x9e37_79b9_7f4a_7c15u64;
+    for patterns in cases {
+        let r = rx(patterns);
+        // The cases with a bounded repetition are the runs of byte classes.
+        let run = r.class_run.is_some();
+        assert_eq!(run, patterns[0].contains('{'), "{patterns:?}");
+        // The one with a `-` between its repetitions is found by memchr on it.
+        let anchored = r.class_run.as_ref().is_some_and(ClassRun::anchored);
+        assert_eq!(anchored, patterns[0].contains("}-"), "{patterns:?}");
+        assert!(r.required.is_some() || run, "{patterns:?} has a prefilter");
+        for _ in 0..400 {
+            let mut hay = String::new();
+            for _ in 0..12 {
+                seed ^= seed << 13;
+                seed ^= seed >> 7;
+                seed ^= seed << 17;
+                hay.push_str(words[(seed % words.len() as u64) as usize]);
+            }
+            let mut want = None;
+            let mut start = 0;
+            for line in hay.split('\n') {
+                let end = start + line.len();
+                if let Some(m) = r.find_within(hay.as_bytes(), start, end) {
+                    want = Some(m);
+                    break;
+                }
+                start = end + 1;
+            }
+            assert_eq!(
+                r.find_in_lines(hay.as_bytes()),
+                want,
+                "{patterns:?} in {hay:?}"
+            );
+        }
+    }
+}
