@@ -194,7 +194,7 @@ impl Diag {
     }
 
     /// Prints `PROGRAM: MESSAGE` on stderr without recording a status, after what standard
-    /// output holds ([`flush_before_diagnostic`]).
+    /// output holds (as GNU's `error()` does).
     pub fn line(&self, message: fmt::Arguments<'_>) {
         if self.capture.is_some() {
             self.raw_line(&format!("{}: {}", self.program, message));

@@ -251,7 +251,7 @@ pub fn sniff(
 /// The first bytes of a stream that [`sniff`] read, to be read again before the rest (or
 /// taken as they are: [`Kept::into_heap`]). They start at a multiple of [`READ_ALIGN`] in
 /// the buffer (the kernel copies into a misaligned buffer at about half the speed), which
-/// goes back to the thread when it is dropped ([`crate::input::give_back`]).
+/// goes back to the thread when it is dropped (`crate::input::give_back`).
 #[derive(Debug)]
 pub struct Kept {
     buf: Vec<u8>,

@@ -146,7 +146,7 @@ impl OffsetMap {
     }
 
     /// Offsets before `decoded` will not be asked for again: the bytes only they needed
-    /// are let go. A line longer than [`HOLD`] bytes is decoded up to `decoded` now, and
+    /// are let go. A line longer than `HOLD` bytes is decoded up to `decoded` now, and
     /// only its bytes from there on are kept.
     pub fn forget_before(&mut self, decoded: u64) {
         let k = self.marks.partition_point(|&(d, _)| d <= decoded).max(1) - 1;
