@@ -1,0 +1,385 @@
+//! `utf8_tools`: the utf8-codec over Python bytes-like objects and Arrow arrays.
+//!
+//! Each function takes `bytes`, `bytearray`, `memoryview` (any contiguous buffer, read as
+//! bytes) or an Arrow array or chunked array through the Arrow PyCapsule interface
+//! (`__arrow_c_array__`, `__arrow_c_stream__`: pyarrow, Polars, DuckDB, nanoarrow, arro3). On
+//! an array it works per row and returns an [`ffi::Array`] (a [`ffi::ChunkedArray`] for a
+//! stream), nulls kept as nulls. The GIL is released while the codec runs, except that a
+//! writable buffer (`bytearray`, a writable `memoryview`) is copied first, with the GIL held.
+
+mod columns;
+mod ffi;
+
+use arrow_array::{ArrayRef, new_empty_array};
+use arrow_schema::DataType;
+use pyo3::buffer::PyUntypedBuffer;
+use pyo3::exceptions::{PyTypeError, PyValueError};
+use pyo3::prelude::*;
+use pyo3::types::{PyBytes, PyDict, PyList, PyString};
+use utf8_codec::{Action, Practice, RepairOptions};
+
+use columns::Column;
+use ffi::Input;
+
+/// What `data` may be, for error messages.
+const ACCEPTED: &str = "bytes, bytearray, memoryview or an Arrow array or chunked array \
+                        (an object with __arrow_c_array__ or __arrow_c_stream__)";
+
+/// The bytes of a bytes-like argument, read in place when they cannot change.
+enum BytesArg<'py> {
+    Bytes(Bound<'py, PyBytes>),
+    ReadOnly(PyUntypedBuffer),
+    Copied(Vec<u8>),
+}
+
+impl BytesArg<'_> {
+    fn as_slice(&self) -> &[u8] {
+        match self {
+            BytesArg::Bytes(b) => b.as_bytes(),
+            BytesArg::ReadOnly(buf) => {
+                // SAFETY: the buffer is C-contiguous (checked when it was taken) and
+                // read-only, and the `PyUntypedBuffer` held here keeps the exporter's memory
+                // alive and unmoved until it is released.
+                unsafe { std::slice::from_raw_parts(buf.buf_ptr().cast::<u8>(), buf.len_bytes()) }
+            }
+            BytesArg::Copied(v) => v,
+        }
+    }
+}
+
+/// A function's main argument: bytes, or an Arrow input.
+enum Arg<'py> {
+    Bytes(BytesArg<'py>),
+    Arrow(Input),
+}
+
+fn arg<'py>(data: &Bound<'py, PyAny>, func: &str) -> PyResult<Arg<'py>> {
+    if let Ok(b) = data.cast::<PyBytes>() {
+        return Ok(Arg::Bytes(BytesArg::Bytes(b.clone())));
+    }
+    if ffi::is_arrow(data)? {
+        return Ok(Arg::Arrow(ffi::import(data)?));
+    }
+    if !data.is_instance_of::<PyString>()
+        && let Ok(buf) = PyUntypedBuffer::get(data)
+    {
+        if !buf.is_c_contiguous() {
+            return Err(PyTypeError::new_err(format!(
+                "{func}() needs a contiguous buffer"
+            )));
+        }
+        if buf.readonly() {
+            return Ok(Arg::Bytes(BytesArg::ReadOnly(buf)));
+        }
+        // Writable: another thread could change it while the GIL is released. Copied with
+        // the GIL held.
+        // SAFETY: C-contiguous (checked above), alive while `buf` is held; read with the GIL
+        // held, so no Python code changes it meanwhile.
+        let copy = unsafe {
+            std::slice::from_raw_parts(buf.buf_ptr().cast::<u8>(), buf.len_bytes()).to_vec()
+        };
+        return Ok(Arg::Bytes(BytesArg::Copied(copy)));
+    }
+    Err(PyTypeError::new_err(format!(
+        "{func}() expected {ACCEPTED}, got {}",
+        data.get_type().name()?
+    )))
+}
+
+/// Runs `f` per chunk of an Arrow input with the GIL released, and wraps the result.
+fn map_arrow<'py>(
+    py: Python<'py>,
+    func: &str,
+    input: Input,
+    f: impl Fn(&Column) -> Result<ArrayRef, String> + Send + Sync,
+) -> PyResult<Bound<'py, PyAny>> {
+    let column =
+        |a: &ArrayRef| Column::new(a).map_err(|e| PyTypeError::new_err(format!("{func}(): {e}")));
+    match input {
+        Input::Array(a) => {
+            let col = column(&a)?;
+            let out = py
+                .detach(|| f(&col))
+                .map_err(|e| PyValueError::new_err(format!("{func}(): {e}")))?;
+            Ok(Bound::new(py, ffi::Array::new(out))?.into_any())
+        }
+        Input::Chunked(chunks, data_type) => {
+            let empty = new_empty_array(&data_type);
+            let empty_col = column(&empty)?;
+            let cols = chunks.iter().map(column).collect::<PyResult<Vec<_>>>()?;
+            let (mut outs, mut out_type) = py
+                .detach(|| {
+                    let out_type = f(&empty_col)?.data_type().clone();
+                    let outs = cols.iter().map(&f).collect::<Result<Vec<_>, _>>()?;
+                    Ok::<_, String>((outs, out_type))
+                })
+                .map_err(|e| PyValueError::new_err(format!("{func}(): {e}")))?;
+            if outs.iter().any(|o| o.data_type() == &DataType::LargeUtf8)
+                && out_type == DataType::Utf8
+            {
+                // One chunk overflowed 32-bit offsets: all chunks become large strings.
+                outs = outs.iter().map(columns::widen).collect();
+                out_type = DataType::LargeUtf8;
+            }
+            Ok(Bound::new(py, ffi::ChunkedArray::new(outs, out_type))?.into_any())
+        }
+    }
+}
+
+/// Whether `data` is well-formed UTF-8: a `bool`, or a boolean array (per row).
+///
+/// >>> import utf8_tools
+/// >>> utf8_tools.is_valid(b"caf\xc3\xa9")
+/// True
+/// >>> utf8_tools.is_valid(b"caf\xe9")
+/// False
+/// >>> import pyarrow as pa
+/// >>> pa.array(utf8_tools.is_valid(pa.array([b"ok", b"\xff", None]))).to_pylist()
+/// [True, False, None]
+#[pyfunction]
+fn is_valid<'py>(py: Python<'py>, data: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
+    match arg(data, "is_valid")? {
+        Arg::Bytes(b) => {
+            let s = b.as_slice();
+            let v = py.detach(|| utf8_codec::is_valid(s));
+            Ok(v.into_pyobject(py)?.to_owned().into_any())
+        }
+        Arg::Arrow(input) => map_arrow(py, "is_valid", input, |c| {
+            Ok(columns::bools(c.map_rows(&|_| true, &|_| false)))
+        }),
+    }
+}
+
+/// The length of the longest valid prefix of `data` (the offset of its first error): an
+/// `int`, or an int64 array (per row).
+///
+/// >>> import utf8_tools
+/// >>> utf8_tools.valid_up_to(b"ab\xffcd")
+/// 2
+/// >>> utf8_tools.valid_up_to(b"fine")
+/// 4
+#[pyfunction]
+fn valid_up_to<'py>(py: Python<'py>, data: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
+    match arg(data, "valid_up_to")? {
+        Arg::Bytes(b) => {
+            let s = b.as_slice();
+            let v = py.detach(|| utf8_codec::valid_up_to(s));
+            Ok(v.into_pyobject(py)?.into_any())
+        }
+        Arg::Arrow(input) => map_arrow(py, "valid_up_to", input, |c| {
+            Ok(columns::ints(c.map_rows(&|b| b.len() as i64, &|b| {
+                utf8_codec::valid_up_to(b) as i64
+            })))
+        }),
+    }
+}
+
+/// The errors of `data`, one per maximal subpart of ill-formed input (the segmentation of
+/// CPython's decoder): a list of dicts `{"offset", "length", "kind"}`, or for an array a
+/// column of `list<struct<offset: int64, length: int32, kind: string>>` (per row).
+///
+/// The kinds: overlong, surrogate, out-of-range, invalid-byte, unexpected-continuation,
+/// truncated, unexpected-end.
+///
+/// >>> import utf8_tools
+/// >>> utf8_tools.errors(b"a\xed\xa0\x80b\xe2\x82")
+/// [{'offset': 1, 'length': 1, 'kind': 'surrogate'}, {'offset': 2, 'length': 1, 'kind': 'unexpected-continuation'}, {'offset': 3, 'length': 1, 'kind': 'unexpected-continuation'}, {'offset': 5, 'length': 2, 'kind': 'unexpected-end'}]
+#[pyfunction]
+fn errors<'py>(py: Python<'py>, data: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
+    match arg(data, "errors")? {
+        Arg::Bytes(b) => {
+            let s = b.as_slice();
+            let errs = py.detach(|| columns::row_errors(s));
+            let list = PyList::empty(py);
+            for (offset, length, kind) in errs {
+                let d = PyDict::new(py);
+                d.set_item("offset", offset)?;
+                d.set_item("length", length)?;
+                d.set_item("kind", kind)?;
+                list.append(d)?;
+            }
+            Ok(list.into_any())
+        }
+        Arg::Arrow(input) => map_arrow(py, "errors", input, |c| {
+            columns::errors_column(c.map_rows(&|_| Vec::new(), &columns::row_errors))
+        }),
+    }
+}
+
+/// The practices `repair` takes.
+const PRACTICES: &str = "'maximal-subpart', 'per-byte', 'per-sequence'";
+/// The actions `repair` takes.
+const ACTIONS: &str = "'replace', 'delete', 'escape'";
+
+fn options<'r>(
+    practice: &str,
+    action: &str,
+    replacement: Option<&'r str>,
+) -> PyResult<RepairOptions<'r>> {
+    let practice = match practice {
+        "maximal-subpart" => Practice::MaximalSubpart,
+        "per-byte" => Practice::PerByte,
+        "per-sequence" => Practice::PerSequence,
+        other => {
+            return Err(PyValueError::new_err(format!(
+                "unknown practice {other:?}: expected one of {PRACTICES}"
+            )));
+        }
+    };
+    let action = match (action, replacement) {
+        ("replace", r) => Action::Replace(r.unwrap_or("\u{FFFD}")),
+        ("delete", None) => Action::Delete,
+        ("escape", None) => Action::Escape,
+        ("delete" | "escape", Some(_)) => {
+            return Err(PyValueError::new_err(format!(
+                "replacement= goes with action='replace', not {action:?}"
+            )));
+        }
+        (other, _) => {
+            return Err(PyValueError::new_err(format!(
+                "unknown action {other:?}: expected one of {ACTIONS}"
+            )));
+        }
+    };
+    Ok(RepairOptions { practice, action })
+}
+
+/// `data` decoded as UTF-8 with every ill-formed part replaced: a `str`, or a string array
+/// (per row; `string` for binary and string input, `large_string` for large ones and for a
+/// result whose 32-bit offsets would overflow, `string_view` for views; a dictionary keeps its
+/// indices over repaired values).
+///
+/// `practice` cuts ill-formed input into substitutes: `"maximal-subpart"` (the default: one
+/// per maximal subpart, as CPython, WHATWG and Rust), `"per-byte"`, `"per-sequence"`.
+/// `action` says what a substitute becomes: `"replace"` (by `replacement`, U+FFFD by
+/// default), `"delete"`, `"escape"` (`\xNN` per byte). With the defaults the result equals
+/// `data.decode("utf-8", "replace")`; `"delete"` gives `decode("utf-8", "ignore")` and
+/// `"escape"` gives `decode("utf-8", "backslashreplace")`.
+///
+/// >>> import utf8_tools
+/// >>> utf8_tools.repair(b"caf\xe9 \xf0\x9f\x98")
+/// 'caf\ufffd \ufffd'
+/// >>> utf8_tools.repair(b"\xe0\x80\x80!", practice="per-sequence")
+/// '\ufffd!'
+/// >>> utf8_tools.repair(b"caf\xe9", action="escape")
+/// 'caf\\xe9'
+/// >>> import pyarrow as pa
+/// >>> pa.array(utf8_tools.repair(pa.array([b"ok", b"\xff", None]))).to_pylist()
+/// ['ok', '\ufffd', None]
+#[pyfunction]
+#[pyo3(signature = (data, *, practice = "maximal-subpart", action = "replace", replacement = None))]
+fn repair<'py>(
+    py: Python<'py>,
+    data: &Bound<'py, PyAny>,
+    practice: &str,
+    action: &str,
+    replacement: Option<&str>,
+) -> PyResult<Bound<'py, PyAny>> {
+    let opts = options(practice, action, replacement)?;
+    match arg(data, "repair")? {
+        Arg::Bytes(b) => {
+            let s = b.as_slice();
+            let text = py.detach(|| utf8_codec::repair_with(s, &opts));
+            Ok(PyString::new(py, &text).into_any())
+        }
+        Arg::Arrow(input) => map_arrow(py, "repair", input, |c| Ok(c.repair(&opts))),
+    }
+}
+
+/// The counts `count` can give, in their order.
+const COUNT_FIELDS: [&str; 5] = ["lines", "words", "chars", "bytes", "errors"];
+
+fn count_fields(fields: Option<Vec<String>>) -> PyResult<Vec<&'static str>> {
+    let Some(fields) = fields else {
+        return Ok(COUNT_FIELDS.to_vec());
+    };
+    fields
+        .iter()
+        .map(|f| {
+            COUNT_FIELDS
+                .iter()
+                .find(|&&c| c == f)
+                .copied()
+                .ok_or_else(|| {
+                    PyValueError::new_err(format!(
+                        "unknown count field {f:?}: expected some of 'lines', 'words', \
+                         'chars', 'bytes', 'errors'"
+                    ))
+                })
+        })
+        .collect()
+}
+
+/// The counts of one row: `clean` says it is known to be valid UTF-8.
+fn count_row(b: &[u8], fields: &[&str], clean: bool) -> Vec<i64> {
+    let counts = (!clean
+        && fields
+            .iter()
+            .any(|f| matches!(*f, "lines" | "chars" | "errors")))
+    .then(|| utf8_codec::count(b));
+    fields
+        .iter()
+        .map(|f| match (*f, &counts) {
+            ("bytes", _) => b.len() as i64,
+            ("words", _) => utf8_codec::count_words(b).count() as i64,
+            ("lines", Some(c)) => c.lines as i64,
+            ("chars", Some(c)) => c.chars as i64,
+            ("errors", Some(c)) => c.errors as i64,
+            ("lines", None) => b.iter().filter(|&&x| x == b'\n').count() as i64,
+            // Valid UTF-8: one scalar value per byte that is not a continuation byte.
+            ("chars", None) => b.iter().filter(|&&x| (x as i8) >= -64).count() as i64,
+            _ => 0,
+        })
+        .collect()
+}
+
+/// Counts in `data`: `lines` (newline bytes, as `wc -l`), `words` (as GNU `wc -w` in a UTF-8
+/// locale), `chars` (well-formed scalar values; `chars + errors` is the length of the repaired
+/// text), `bytes`, `errors` (maximal subparts). A dict, or for an array a struct column of
+/// int64 fields (per row). `fields` picks some of them, in the order given.
+///
+/// >>> import utf8_tools
+/// >>> utf8_tools.count("héllo wörld\n".encode() + b"\xff")
+/// {'lines': 1, 'words': 2, 'chars': 12, 'bytes': 15, 'errors': 1}
+/// >>> utf8_tools.count(b"a b c", fields=["words"])
+/// {'words': 3}
+#[pyfunction]
+#[pyo3(signature = (data, *, fields = None))]
+fn count<'py>(
+    py: Python<'py>,
+    data: &Bound<'py, PyAny>,
+    fields: Option<Vec<String>>,
+) -> PyResult<Bound<'py, PyAny>> {
+    let fields = count_fields(fields)?;
+    match arg(data, "count")? {
+        Arg::Bytes(b) => {
+            let s = b.as_slice();
+            let values = py.detach(|| count_row(s, &fields, false));
+            let d = PyDict::new(py);
+            for (f, v) in fields.iter().zip(values) {
+                d.set_item(f, v)?;
+            }
+            Ok(d.into_any())
+        }
+        Arg::Arrow(input) => map_arrow(py, "count", input, |c| {
+            let rows = c.map_rows(&|b| count_row(b, &fields, true), &|b| {
+                count_row(b, &fields, false)
+            });
+            Ok(columns::struct_column(&fields, rows))
+        }),
+    }
+}
+
+/// UTF-8 validation, repair and counting over bytes and Arrow arrays.
+#[pymodule]
+fn utf8_tools(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add("__version__", env!("CARGO_PKG_VERSION"))?;
+    m.add_function(wrap_pyfunction!(is_valid, m)?)?;
+    m.add_function(wrap_pyfunction!(valid_up_to, m)?)?;
+    m.add_function(wrap_pyfunction!(errors, m)?)?;
+    m.add_function(wrap_pyfunction!(repair, m)?)?;
+    m.add_function(wrap_pyfunction!(count, m)?)?;
+    m.add_class::<ffi::Array>()?;
+    m.add_class::<ffi::ChunkedArray>()?;
+    Ok(())
+}
