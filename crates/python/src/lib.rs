@@ -18,7 +18,7 @@ use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict, PyList, PyString};
 use utf8_codec::{Action, Practice, RepairOptions};
 
-use columns::Column;
+use columns::{Column, CountField};
 use ffi::Input;
 
 /// What `data` may be, for error messages.
@@ -144,9 +144,7 @@ fn is_valid<'py>(py: Python<'py>, data: &Bound<'py, PyAny>) -> PyResult<Bound<'p
             let v = py.detach(|| utf8_codec::is_valid(s));
             Ok(v.into_pyobject(py)?.to_owned().into_any())
         }
-        Arg::Arrow(input) => map_arrow(py, "is_valid", input, |c| {
-            Ok(columns::bools(c.map_rows(&|_| true, &|_| false)))
-        }),
+        Arg::Arrow(input) => map_arrow(py, "is_valid", input, |c| Ok(c.is_valid())),
     }
 }
 
@@ -166,11 +164,7 @@ fn valid_up_to<'py>(py: Python<'py>, data: &Bound<'py, PyAny>) -> PyResult<Bound
             let v = py.detach(|| utf8_codec::valid_up_to(s));
             Ok(v.into_pyobject(py)?.into_any())
         }
-        Arg::Arrow(input) => map_arrow(py, "valid_up_to", input, |c| {
-            Ok(columns::ints(c.map_rows(&|b| b.len() as i64, &|b| {
-                utf8_codec::valid_up_to(b) as i64
-            })))
-        }),
+        Arg::Arrow(input) => map_arrow(py, "valid_up_to", input, |c| Ok(columns::valid_up_to(c))),
     }
 }
 
@@ -200,9 +194,7 @@ fn errors<'py>(py: Python<'py>, data: &Bound<'py, PyAny>) -> PyResult<Bound<'py,
             }
             Ok(list.into_any())
         }
-        Arg::Arrow(input) => map_arrow(py, "errors", input, |c| {
-            columns::errors_column(c.map_rows(&|_| Vec::new(), &columns::row_errors))
-        }),
+        Arg::Arrow(input) => map_arrow(py, "errors", input, columns::errors),
     }
 }
 
@@ -286,49 +278,22 @@ fn repair<'py>(
     }
 }
 
-/// The counts `count` can give, in their order.
-const COUNT_FIELDS: [&str; 5] = ["lines", "words", "chars", "bytes", "errors"];
-
-fn count_fields(fields: Option<Vec<String>>) -> PyResult<Vec<&'static str>> {
+fn count_fields(fields: Option<Vec<String>>) -> PyResult<Vec<CountField>> {
     let Some(fields) = fields else {
-        return Ok(COUNT_FIELDS.to_vec());
+        return Ok(CountField::ALL.to_vec());
     };
     fields
         .iter()
         .map(|f| {
-            COUNT_FIELDS
-                .iter()
-                .find(|&&c| c == f)
-                .copied()
+            CountField::ALL
+                .into_iter()
+                .find(|c| c.name() == f)
                 .ok_or_else(|| {
                     PyValueError::new_err(format!(
                         "unknown count field {f:?}: expected some of 'lines', 'words', \
                          'chars', 'bytes', 'errors'"
                     ))
                 })
-        })
-        .collect()
-}
-
-/// The counts of one row: `clean` says it is known to be valid UTF-8.
-fn count_row(b: &[u8], fields: &[&str], clean: bool) -> Vec<i64> {
-    let counts = (!clean
-        && fields
-            .iter()
-            .any(|f| matches!(*f, "lines" | "chars" | "errors")))
-    .then(|| utf8_codec::count(b));
-    fields
-        .iter()
-        .map(|f| match (*f, &counts) {
-            ("bytes", _) => b.len() as i64,
-            ("words", _) => utf8_codec::count_words(b).count() as i64,
-            ("lines", Some(c)) => c.lines as i64,
-            ("chars", Some(c)) => c.chars as i64,
-            ("errors", Some(c)) => c.errors as i64,
-            ("lines", None) => b.iter().filter(|&&x| x == b'\n').count() as i64,
-            // Valid UTF-8: one scalar value per byte that is not a continuation byte.
-            ("chars", None) => b.iter().filter(|&&x| (x as i8) >= -64).count() as i64,
-            _ => 0,
         })
         .collect()
 }
@@ -354,19 +319,15 @@ fn count<'py>(
     match arg(data, "count")? {
         Arg::Bytes(b) => {
             let s = b.as_slice();
-            let values = py.detach(|| count_row(s, &fields, false));
+            let mut values = vec![0; fields.len()];
+            py.detach(|| columns::count_row(s, &fields, false, &mut values));
             let d = PyDict::new(py);
             for (f, v) in fields.iter().zip(values) {
-                d.set_item(f, v)?;
+                d.set_item(f.name(), v)?;
             }
             Ok(d.into_any())
         }
-        Arg::Arrow(input) => map_arrow(py, "count", input, |c| {
-            let rows = c.map_rows(&|b| count_row(b, &fields, true), &|b| {
-                count_row(b, &fields, false)
-            });
-            Ok(columns::struct_column(&fields, rows))
-        }),
+        Arg::Arrow(input) => map_arrow(py, "count", input, |c| Ok(columns::counts(c, &fields))),
     }
 }
 
