@@ -279,25 +279,19 @@ fn damaged_rows<O: OffsetSizeTrait>(offsets: &[O], values: &[u8]) -> Vec<usize> 
 const WINDOW: usize = 256 << 10;
 
 /// The end of the valid UTF-8 from `s` (a character boundary) in `values[..end]`: `end`, or
-/// the offset of the first error. Checked a window at a time, each cut on a character
-/// boundary of the buffer (before a byte that is not a continuation byte), so that a cut is
-/// never taken for an error.
+/// the offset of the first error. Checked a window at a time; a stop in the last three bytes
+/// of a window may be a character cut by the window, so the next window starts there.
 fn valid_until(values: &[u8], s: usize, end: usize) -> usize {
     let mut v = s;
     loop {
-        let mut w = (v + WINDOW).min(end);
-        while w > v && w < end && is_continuation(values[w]) {
-            w -= 1;
+        let w = (v + WINDOW).min(end);
+        let stop = v + utf8_codec::valid_up_to(&values[v..w]);
+        if w == end || (stop < w && w - stop >= 4) {
+            return stop;
         }
-        if w == v {
-            // Only continuation bytes ahead for a whole window: an error at v anyway.
-            w = (v + WINDOW).min(end);
-        }
-        let adv = utf8_codec::valid_up_to(&values[v..w]);
-        v += adv;
-        if v < w || w == end {
-            return v;
-        }
+        // The whole window was valid, or it ends inside a character: on from there (a
+        // character boundary; the next window is 256 KiB, so this advances).
+        v = stop;
     }
 }
 

@@ -241,3 +241,17 @@ def test_row_over_2gib_large_binary():
     assert offsets_of(out) == [0, n + 3, n + 3, n + 6]
     assert out.buffers()[2][n - 2 :].to_pybytes() == "\0\0\ufffd\ufffd".encode()
     assert out.to_pylist()[1:] == [None, "\ufffd"]
+
+
+@pytest.mark.parametrize("shift", range(4))
+def test_validation_windows_cut_characters(shift):
+    # Columns are validated 256 KiB at a time: characters and errors straddling a window's
+    # end (at every shift of the bytes) must be neither missed nor invented.
+    window = 256 << 10
+    euro = "\u20ac".encode()
+    big = b"a" * shift + euro * (2 * window // 3 + 5)
+    rows = [big, big[: window - 1] + b"\xff" + big[window:], b"\xe2\x82", big[1:] + b"\xf0\x9f"]
+    for i in range(window - 4, window + 2):
+        rows.append(big[:i] + b"\xed\xa0\x80" + big[i:])
+    check_all(pa.array(rows, pa.binary()), rows)
+    check_all(pa.array(rows, pa.large_binary()), rows)
