@@ -1,5 +1,7 @@
 """Per-row results on every Arrow type pyarrow makes, against CPython's decoder row by row."""
 
+import os
+
 import pyarrow as pa
 import pytest
 from hypothesis import given, settings
@@ -207,6 +209,12 @@ def offsets_of(arr):
     return pa.Array.from_buffers(pa.int64(), len(arr) + 1, [None, arr.buffers()[1]]).to_pylist()
 
 
+big = pytest.mark.skipif(
+    os.environ.get("UTF8_TOOLS_SKIP_BIG") == "1", reason="UTF8_TOOLS_SKIP_BIG=1: no tests over 2 GiB"
+)
+
+
+@big
 def test_string_result_over_2gib_is_large_string():
     # 800 M invalid bytes in a binary column (32-bit offsets): each becomes U+FFFD, three
     # bytes, 2.4 GB in all, beyond 32-bit offsets.
@@ -226,6 +234,7 @@ def test_string_result_over_2gib_is_large_string():
     assert res.type == pa.large_string() and res.chunk(1).to_pylist() == ["fine"]
 
 
+@big
 def test_row_over_2gib_large_binary():
     n = 2**31 + 10
     data = bytearray(n + 3)  # zeros (NUL is valid UTF-8), mapped lazily
