@@ -7,9 +7,10 @@
 //! damaged rows are looked at one by one; a repair copies the runs of clean rows between them
 //! whole, and returns the input's own buffers (typed as string) when no row is damaged.
 
+use std::borrow::Cow;
 use std::sync::Arc;
 
-use arrow_array::builder::make_view;
+use arrow_array::builder::{StringBuilder, StringViewBuilder, make_view};
 use arrow_array::cast::AsArray;
 use arrow_array::types::GenericBinaryType;
 use arrow_array::{
@@ -222,6 +223,33 @@ impl Column {
         Arc::new(BooleanArray::new(values, self.logical_nulls()))
     }
 
+    /// A string column of `f` of each row's bytes (nulls kept): `string` for binary and
+    /// string input (`large_string` past 32-bit offsets), `large_string` for large ones,
+    /// `string_view` for views; a dictionary keeps its keys over `f` of its values.
+    pub fn map_strings<F>(&self, f: &F) -> ArrayRef
+    where
+        F: Fn(&[u8]) -> Cow<'_, str>,
+    {
+        match self {
+            Column::Small(a) => strings_by_offsets(a, f, false),
+            Column::Large(a) => strings_by_offsets(a, f, true),
+            Column::View(a) => {
+                let mut b = StringViewBuilder::with_capacity(a.len());
+                for i in 0..a.len() {
+                    if a.is_null(i) {
+                        b.append_null();
+                    } else {
+                        b.append_value(f(a.value(i)));
+                    }
+                }
+                Arc::new(b.finish())
+            }
+            Column::Dict { dict, values, .. } => {
+                dict.as_any_dictionary().with_values(values.map_strings(f))
+            }
+        }
+    }
+
     /// The repaired column: string for binary and string, large string for large ones (and
     /// for a result whose 32-bit offsets would overflow), string view for views; a dictionary
     /// keeps its keys over repaired values.
@@ -235,6 +263,40 @@ impl Column {
                 dict.as_any_dictionary().with_values(repaired)
             }
         }
+    }
+}
+
+/// [`Column::map_strings`] over a column with offsets.
+fn strings_by_offsets<O: OffsetSizeTrait, F>(
+    a: &GenericByteArray<GenericBinaryType<O>>,
+    f: &F,
+    large: bool,
+) -> ArrayRef
+where
+    F: Fn(&[u8]) -> Cow<'_, str>,
+{
+    let mut out: Vec<u8> = Vec::new();
+    let mut offsets: Vec<i64> = Vec::with_capacity(a.len() + 1);
+    offsets.push(0);
+    for i in 0..a.len() {
+        if !a.is_null(i) {
+            out.extend_from_slice(f(a.value(i)).as_bytes());
+        }
+        offsets.push(out.len() as i64);
+    }
+    let nulls = a.nulls().cloned();
+    let values = Buffer::from_vec(out);
+    if large || values.len() > i32::MAX as usize {
+        // SAFETY: offsets from 0, never decreasing, ending at the values' length.
+        let offsets = unsafe { OffsetBuffer::new_unchecked(ScalarBuffer::from(offsets)) };
+        // SAFETY: every row is a `str` (Rust strings are UTF-8).
+        Arc::new(unsafe { LargeStringArray::new_unchecked(offsets, values, nulls) })
+    } else {
+        let small: Vec<i32> = offsets.iter().map(|&o| o as i32).collect();
+        // SAFETY: as above; every offset fits in i32 (the last, the largest, does).
+        let offsets = unsafe { OffsetBuffer::new_unchecked(ScalarBuffer::from(small)) };
+        // SAFETY: as above.
+        Arc::new(unsafe { StringArray::new_unchecked(offsets, values, nulls) })
     }
 }
 
@@ -696,6 +758,33 @@ pub fn counts(col: &Column, fields: &[CountField]) -> ArrayRef {
         .map(|c| Arc::new(Int64Array::new(ScalarBuffer::from(c), None)) as ArrayRef)
         .collect();
     Arc::new(StructArray::new(schema, arrays, nulls))
+}
+
+/// What `detect` says of each row: a `struct<encoding: string, evidence: string>` column
+/// (`encoding` null for binary data).
+pub fn detect(col: &Column) -> ArrayRef {
+    let mut enc = StringBuilder::new();
+    let mut why = StringBuilder::new();
+    col.for_each_row(|row| match row {
+        Some((b, _)) => {
+            let (e, w) = crate::text::detect(b);
+            enc.append_option(e);
+            why.append_value(w);
+        }
+        None => {
+            enc.append_null();
+            why.append_value("");
+        }
+    });
+    let fields = Fields::from(vec![
+        Field::new("encoding", DataType::Utf8, true),
+        Field::new("evidence", DataType::Utf8, false),
+    ]);
+    Arc::new(StructArray::new(
+        fields,
+        vec![Arc::new(enc.finish()), Arc::new(why.finish())],
+        col.logical_nulls(),
+    ))
 }
 
 /// A `string` chunk as `large_string` (offsets widened), so that the chunks of one result

@@ -9,6 +9,9 @@
 
 mod columns;
 mod ffi;
+mod text;
+
+use std::borrow::Cow;
 
 use arrow_array::{ArrayRef, new_empty_array};
 use arrow_schema::DataType;
@@ -331,6 +334,96 @@ fn count<'py>(
     }
 }
 
+/// The encoding of `data` and how it was decided, as `utf8-repair --from auto` decides from
+/// its first 64 KiB: a byte order mark, then UTF-8 (valid, or damaged in fewer places than it
+/// has non-ASCII characters), then chardetng's guess; data that is not UTF-8 and holds a NUL
+/// byte is binary. A dict `{"encoding": WHATWG name or None, "evidence": "byte order mark" |
+/// "valid UTF-8" | "detected" | "binary"}`, or for an array a struct column (per row).
+///
+/// >>> import utf8_tools
+/// >>> utf8_tools.detect("caf\u00e9".encode())
+/// {'encoding': 'UTF-8', 'evidence': 'valid UTF-8'}
+/// >>> utf8_tools.detect("d\u00e9j\u00e0 vu, na\u00efve caf\u00e9 cr\u00e8me br\u00fbl\u00e9e".encode("cp1252"))
+/// {'encoding': 'windows-1252', 'evidence': 'detected'}
+/// >>> utf8_tools.detect(b"\xff\xfeh\x00i\x00")
+/// {'encoding': 'UTF-16LE', 'evidence': 'byte order mark'}
+#[pyfunction]
+fn detect<'py>(py: Python<'py>, data: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
+    match arg(data, "detect")? {
+        Arg::Bytes(b) => {
+            let s = b.as_slice();
+            let (enc, why) = py.detach(|| text::detect(s));
+            let d = PyDict::new(py);
+            d.set_item("encoding", enc)?;
+            d.set_item("evidence", why)?;
+            Ok(d.into_any())
+        }
+        Arg::Arrow(input) => map_arrow(py, "detect", input, |c| Ok(columns::detect(c))),
+    }
+}
+
+/// `data` decoded as text: `encoding="auto"` decides as `detect` does, any other value is a
+/// WHATWG label (`utf-8`, `windows-1252`, `latin1`, `shift_jis`, `gb18030`, `utf-16le`, ...;
+/// note that WHATWG maps `latin1` and `iso-8859-1` to windows-1252). A byte order mark
+/// overrides the label and is dropped. UTF-8 is repaired as `repair` does; other encodings'
+/// malformed sequences become U+FFFD. A `str`, or a string array (per row).
+///
+/// >>> import utf8_tools
+/// >>> utf8_tools.decode("caf\u00e9".encode("cp1252"), encoding="windows-1252")
+/// 'caf\xe9'
+/// >>> utf8_tools.decode(b"\xef\xbb\xbfhi \xff")
+/// 'hi \ufffd'
+#[pyfunction]
+#[pyo3(signature = (data, encoding = "auto"))]
+fn decode<'py>(
+    py: Python<'py>,
+    data: &Bound<'py, PyAny>,
+    encoding: &str,
+) -> PyResult<Bound<'py, PyAny>> {
+    let from = ::utf8_tools::transcode::FromArg::parse(encoding).map_err(PyValueError::new_err)?;
+    match arg(data, "decode")? {
+        Arg::Bytes(b) => {
+            let s = b.as_slice();
+            let text = py.detach(|| text::decode(from, s));
+            Ok(PyString::new(py, &text).into_any())
+        }
+        Arg::Arrow(input) => map_arrow(py, "decode", input, |c| {
+            Ok(c.map_strings(&|b| text::decode(from, b)))
+        }),
+    }
+}
+
+/// `text` with its mojibake undone: UTF-8 that was decoded as windows-1252 or Latin-1 and
+/// encoded again, once or several times (what ftfy's `fix_encoding` does), conservatively:
+/// clean text in any language is left alone. A `str` for a `str`; for a string array, a
+/// string array (per row; binary rows are decoded as UTF-8 first, repaired).
+///
+/// >>> import utf8_tools
+/// >>> utf8_tools.fix_mojibake("caf\u00c3\u00a9 \u00e2\u20ac\u0153quotes\u00e2\u20ac\u009d")
+/// 'caf\xe9 \u201cquotes\u201d'
+/// >>> utf8_tools.fix_mojibake("na\u00efve")
+/// 'na\xefve'
+#[pyfunction]
+fn fix_mojibake<'py>(py: Python<'py>, text: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
+    if let Ok(s) = text.cast::<PyString>() {
+        let s = s.to_cow()?;
+        let s: &str = &s;
+        let fixed = py.detach(|| text::fix_mojibake(s));
+        return Ok(PyString::new(py, &fixed).into_any());
+    }
+    if ffi::is_arrow(text)? {
+        let input = ffi::import(text)?;
+        return map_arrow(py, "fix_mojibake", input, |c| {
+            Ok(c.map_strings(&|b| Cow::Owned(text::fix_mojibake(&utf8_codec::repair(b)))))
+        });
+    }
+    Err(PyTypeError::new_err(format!(
+        "fix_mojibake() expected str or an Arrow string array or chunked array (an object \
+         with __arrow_c_array__ or __arrow_c_stream__), got {}",
+        text.get_type().name()?
+    )))
+}
+
 /// UTF-8 validation, repair and counting over bytes and Arrow arrays.
 #[pymodule]
 fn utf8_tools(m: &Bound<'_, PyModule>) -> PyResult<()> {
@@ -340,6 +433,9 @@ fn utf8_tools(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(errors, m)?)?;
     m.add_function(wrap_pyfunction!(repair, m)?)?;
     m.add_function(wrap_pyfunction!(count, m)?)?;
+    m.add_function(wrap_pyfunction!(detect, m)?)?;
+    m.add_function(wrap_pyfunction!(decode, m)?)?;
+    m.add_function(wrap_pyfunction!(fix_mojibake, m)?)?;
     m.add_class::<ffi::Array>()?;
     m.add_class::<ffi::ChunkedArray>()?;
     Ok(())

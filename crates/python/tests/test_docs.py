@@ -12,7 +12,8 @@ def test_docstring_examples():
     native = getattr(utf8_tools, "utf8_tools", utf8_tools)
     tests = [t for t in finder.find(native) if t.examples]
     names = {t.name.rsplit(".", 1)[-1] for t in tests}
-    assert {"is_valid", "valid_up_to", "errors", "repair", "count"} <= names, names
+    assert {"is_valid", "valid_up_to", "errors", "repair", "count", "detect", "decode",
+            "fix_mojibake"} <= names, names
     runner = doctest.DocTestRunner(optionflags=doctest.ELLIPSIS)
     for t in tests:
         runner.run(t)
