@@ -66,6 +66,10 @@ def check_all(arr, rows):
     for c, r in zip(counts, rows):
         if r is not None:
             assert c["chars"] + c["errors"] == len(r.decode("utf-8", "replace"))
+    # The chars-only path (counted from the offsets).
+    assert pa.array(u.count(arr, fields=["chars"])).to_pylist() == [
+        None if c is None else {"chars": c["chars"]} for c in counts
+    ]
     return repaired
 
 
