@@ -309,10 +309,26 @@ fn is_continuation(b: u8) -> bool {
 /// The rows, given by `offsets` into `values`, that are not valid UTF-8: one validation of the
 /// buffer, resumed after each damaged row.
 fn damaged_rows<O: OffsetSizeTrait>(offsets: &[O], values: &[u8]) -> Vec<usize> {
+    let mut damaged = Vec::new();
+    scan_damaged(offsets, values, 0, |d| {
+        damaged.push(d);
+        true
+    });
+    damaged
+}
+
+/// Calls `f(row)` for each row from `from` on that is not valid UTF-8, in order, while it
+/// returns true: one validation of the buffer, resumed after each damaged row (so that `f`
+/// finds the rows before it just read, in cache).
+fn scan_damaged<O: OffsetSizeTrait>(
+    offsets: &[O],
+    values: &[u8],
+    from: usize,
+    mut f: impl FnMut(usize) -> bool,
+) {
     let n = offsets.len() - 1;
     let end = offsets[n].as_usize();
-    let mut damaged = Vec::new();
-    let mut r = 0;
+    let mut r = from;
     while r < n {
         let s = offsets[r].as_usize();
         // [s, v) is valid UTF-8 and v is a character boundary (or the first error).
@@ -328,11 +344,12 @@ fn damaged_rows<O: OffsetSizeTrait>(offsets: &[O], values: &[u8]) -> Vec<usize> 
         }
         if r < n {
             // Row r holds the error at v, or ends inside a character.
-            damaged.push(r);
+            if !f(r) {
+                return;
+            }
             r += 1;
         }
     }
-    damaged
 }
 
 /// How much of a column's values one validation call looks at: errors are usually near, and
@@ -365,9 +382,13 @@ fn repair_offsets<O: OffsetSizeTrait>(
 ) -> ArrayRef {
     let offsets = a.value_offsets();
     let values = a.values();
-    let damaged = damaged_rows(offsets, values);
-    if damaged.is_empty() {
-        // SAFETY: every row is valid UTF-8 (damaged_rows found none that is not), and the
+    let mut first = None;
+    scan_damaged(offsets, values, 0, |d| {
+        first = Some(d);
+        false
+    });
+    let Some(first) = first else {
+        // SAFETY: every row is valid UTF-8 (the scan found none that is not), and the
         // offsets and nulls are those of a valid binary array.
         let s = unsafe {
             GenericStringArray::<O>::new_unchecked(
@@ -377,86 +398,87 @@ fn repair_offsets<O: OffsetSizeTrait>(
             )
         };
         return Arc::new(s);
-    }
-    // The damaged rows first, into one string: then the output's exact size (and so its
-    // offset width) is known before it is written, once.
-    let mut fixed = String::new();
-    let mut fixed_ends = Vec::with_capacity(damaged.len());
-    let mut removed = 0;
-    for &d in &damaged {
-        utf8_codec::repair_into(a.value(d), options, &mut fixed);
-        fixed_ends.push(fixed.len());
-        removed += a.value(d).len();
-    }
-    let n = a.len();
-    let span = offsets[n].as_usize() - offsets[0].as_usize();
-    let total = span - removed + fixed.len();
-    let nulls = a.nulls().cloned();
-    let parts = Rebuild {
-        offsets,
-        values,
-        damaged: &damaged,
-        fixed: fixed.as_bytes(),
-        fixed_ends: &fixed_ends,
-        total,
     };
-    if large || total > i32::MAX as usize {
-        let (offsets, values) = parts.build::<i64>();
+    let nulls = a.nulls().cloned();
+    if !large && let Some((offsets, values)) = rebuild::<O, i32>(offsets, values, options, first) {
         // SAFETY: every row is clean bytes copied whole (valid UTF-8 between character
-        // boundaries) or the output of the codec's repair (a `String`); the offsets start at
-        // 0, never decrease and end at the values' length.
-        Arc::new(unsafe { LargeStringArray::new_unchecked(offsets, values, nulls) })
+        // boundaries) or the output of the codec's repair (a `String`).
+        return Arc::new(unsafe { StringArray::new_unchecked(offsets, values, nulls) });
+    }
+    // Large input, or a result past 32-bit offsets (then built again: a rare case).
+    let (offsets, values) =
+        rebuild::<O, i64>(offsets, values, options, first).expect("64-bit offsets suffice");
+    // SAFETY: as above.
+    Arc::new(unsafe { LargeStringArray::new_unchecked(offsets, values, nulls) })
+}
+
+/// A damaged column rebuilt from its first damaged row `first` on: each run of clean rows is
+/// copied whole right after the scan has read it (in cache), each damaged row repaired;
+/// `None` if the result does not fit offsets of type `P`.
+fn rebuild<O: OffsetSizeTrait, P: OffsetSizeTrait>(
+    offsets: &[O],
+    values: &[u8],
+    options: &RepairOptions<'_>,
+    first: usize,
+) -> Option<(OffsetBuffer<P>, Buffer)> {
+    let n = offsets.len() - 1;
+    let span = offsets[n].as_usize() - offsets[0].as_usize();
+    let limit = if P::IS_LARGE {
+        i64::MAX as usize
     } else {
-        let (offsets, values) = parts.build::<i32>();
-        // SAFETY: as above; `total` fits in i32, so every offset does.
-        Arc::new(unsafe { StringArray::new_unchecked(offsets, values, nulls) })
+        i32::MAX as usize
+    };
+    let mut out = advised_vec(span + span / 16 + 64);
+    let mut out_offsets: Vec<P> = Vec::with_capacity(n + 1);
+    out_offsets.push(P::usize_as(0));
+    let mut scratch = String::new();
+    let mut run = 0; // the first row of the current run of clean rows
+    let mut fits = true;
+    let mut damaged = |d: usize, out: &mut Vec<u8>, out_offsets: &mut Vec<P>| {
+        copy_run(offsets, values, run, d, out, out_offsets);
+        scratch.clear();
+        let row = &values[offsets[d].as_usize()..offsets[d + 1].as_usize()];
+        utf8_codec::repair_into(row, options, &mut scratch);
+        out.extend_from_slice(scratch.as_bytes());
+        fits &= out.len() <= limit;
+        out_offsets.push(P::usize_as(out.len().min(limit)));
+        run = d + 1;
+        fits
+    };
+    damaged(first, &mut out, &mut out_offsets);
+    scan_damaged(offsets, values, first + 1, |d| {
+        damaged(d, &mut out, &mut out_offsets)
+    });
+    copy_run(offsets, values, run, n, &mut out, &mut out_offsets);
+    if !fits || out.len() > limit {
+        return None;
     }
+    // SAFETY: the offsets start at 0, never decrease, and the last is `out.len()`.
+    let offsets = unsafe { OffsetBuffer::new_unchecked(ScalarBuffer::from(out_offsets)) };
+    Some((offsets, Buffer::from_vec(out)))
 }
 
-/// A damaged column's rebuild: runs of clean rows copied whole between repaired rows.
-struct Rebuild<'a, O> {
-    offsets: &'a [O],
-    values: &'a [u8],
-    damaged: &'a [usize],
-    /// The repaired damaged rows, one after the other, ending at `fixed_ends`.
-    fixed: &'a [u8],
-    fixed_ends: &'a [usize],
-    /// The output's length in bytes.
-    total: usize,
-}
-
-impl<O: OffsetSizeTrait> Rebuild<'_, O> {
-    fn build<P: OffsetSizeTrait>(&self) -> (OffsetBuffer<P>, Buffer) {
-        let n = self.offsets.len() - 1;
-        let mut out = advised_vec(self.total);
-        let mut out_offsets: Vec<P> = Vec::with_capacity(n + 1);
-        out_offsets.push(P::usize_as(0));
-        let copy_run = |out: &mut Vec<u8>, out_offsets: &mut Vec<P>, from: usize, to: usize| {
-            // Rows from..to are clean: their bytes are copied as one slice, offsets shifted.
-            let start = self.offsets[from].as_usize();
-            let base = out.len();
-            out.extend_from_slice(&self.values[start..self.offsets[to].as_usize()]);
-            out_offsets.extend(
-                self.offsets[from + 1..=to]
-                    .iter()
-                    .map(|o| P::usize_as(o.as_usize() - start + base)),
-            );
-        };
-        let mut run = 0;
-        let mut fixed_start = 0;
-        for (&d, &fixed_end) in self.damaged.iter().zip(self.fixed_ends) {
-            copy_run(&mut out, &mut out_offsets, run, d);
-            out.extend_from_slice(&self.fixed[fixed_start..fixed_end]);
-            out_offsets.push(P::usize_as(out.len()));
-            fixed_start = fixed_end;
-            run = d + 1;
-        }
-        copy_run(&mut out, &mut out_offsets, run, n);
-        debug_assert_eq!(out.len(), self.total);
-        // SAFETY: the offsets start at 0, never decrease, and the last is `out.len()`.
-        let offsets = unsafe { OffsetBuffer::new_unchecked(ScalarBuffer::from(out_offsets)) };
-        (offsets, Buffer::from_vec(out))
+/// Copies rows `from..to` (clean) as one slice, their offsets shifted; stops adding once
+/// an offset would pass `P`'s range (the caller sees the length and gives up).
+fn copy_run<O: OffsetSizeTrait, P: OffsetSizeTrait>(
+    offsets: &[O],
+    values: &[u8],
+    from: usize,
+    to: usize,
+    out: &mut Vec<u8>,
+    out_offsets: &mut Vec<P>,
+) {
+    let start = offsets[from].as_usize();
+    let base = out.len();
+    out.extend_from_slice(&values[start..offsets[to].as_usize()]);
+    if !P::IS_LARGE && out.len() > i32::MAX as usize {
+        return;
     }
+    out_offsets.extend(
+        offsets[from + 1..=to]
+            .iter()
+            .map(|o| P::usize_as(o.as_usize() - start + base)),
+    );
 }
 
 /// Buffers longer than this are advised as huge pages (as the codec's own outputs): above
