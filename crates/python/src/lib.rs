@@ -6,6 +6,9 @@
 //! an array it works per row and returns an [`ffi::Array`] (a [`ffi::ChunkedArray`] for a
 //! stream), nulls kept as nulls. The GIL is released while the codec runs, except that a
 //! writable buffer (`bytearray`, a writable `memoryview`) is copied first, with the GIL held.
+//! Every function takes `threads=` (1 by default): above 1, an array is cut into that many
+//! slices and the chunks are shared among that many threads (the result is then a
+//! `ChunkedArray`).
 
 mod columns;
 mod ffi;
@@ -90,43 +93,92 @@ fn arg<'py>(data: &Bound<'py, PyAny>, func: &str) -> PyResult<Arg<'py>> {
 }
 
 /// Runs `f` per chunk of an Arrow input with the GIL released, and wraps the result.
+///
+/// With `threads` above 1, the chunks are shared among that many threads, and a single
+/// array is first cut into `threads` slices (zero-copy), so its result is a chunked array.
 fn map_arrow<'py>(
     py: Python<'py>,
     func: &str,
     input: Input,
+    threads: usize,
     f: impl Fn(&Column) -> Result<ArrayRef, String> + Send + Sync,
 ) -> PyResult<Bound<'py, PyAny>> {
+    if threads == 0 {
+        return Err(PyValueError::new_err(format!(
+            "{func}(): threads must be at least 1"
+        )));
+    }
     let column =
         |a: &ArrayRef| Column::new(a).map_err(|e| PyTypeError::new_err(format!("{func}(): {e}")));
-    match input {
-        Input::Array(a) => {
+    let value_err = |e: String| PyValueError::new_err(format!("{func}(): {e}"));
+    let (chunks, data_type) = match input {
+        Input::Array(a) if threads == 1 || a.len() < 2 => {
             let col = column(&a)?;
-            let out = py
-                .detach(|| f(&col))
-                .map_err(|e| PyValueError::new_err(format!("{func}(): {e}")))?;
-            Ok(Bound::new(py, ffi::Array::new(out))?.into_any())
+            let out = py.detach(|| f(&col)).map_err(value_err)?;
+            return Ok(Bound::new(py, ffi::Array::new(out))?.into_any());
         }
-        Input::Chunked(chunks, data_type) => {
-            let empty = new_empty_array(&data_type);
-            let empty_col = column(&empty)?;
-            let cols = chunks.iter().map(column).collect::<PyResult<Vec<_>>>()?;
-            let (mut outs, mut out_type) = py
-                .detach(|| {
-                    let out_type = f(&empty_col)?.data_type().clone();
-                    let outs = cols.iter().map(&f).collect::<Result<Vec<_>, _>>()?;
-                    Ok::<_, String>((outs, out_type))
-                })
-                .map_err(|e| PyValueError::new_err(format!("{func}(): {e}")))?;
-            if outs.iter().any(|o| o.data_type() == &DataType::LargeUtf8)
-                && out_type == DataType::Utf8
-            {
-                // One chunk overflowed 32-bit offsets: all chunks become large strings.
-                outs = outs.iter().map(columns::widen).collect();
-                out_type = DataType::LargeUtf8;
-            }
-            Ok(Bound::new(py, ffi::ChunkedArray::new(outs, out_type))?.into_any())
+        Input::Array(a) => {
+            let per = a.len().div_ceil(threads);
+            let slices = (0..a.len())
+                .step_by(per)
+                .map(|off| a.slice(off, per.min(a.len() - off)))
+                .collect();
+            (slices, a.data_type().clone())
         }
+        Input::Chunked(chunks, data_type) => (chunks, data_type),
+    };
+    let empty = new_empty_array(&data_type);
+    let empty_col = column(&empty)?;
+    let cols = chunks.iter().map(column).collect::<PyResult<Vec<_>>>()?;
+    let (mut outs, mut out_type) = py
+        .detach(|| {
+            let out_type = f(&empty_col)?.data_type().clone();
+            let outs = run_chunks(&cols, &f, threads)?;
+            Ok::<_, String>((outs, out_type))
+        })
+        .map_err(value_err)?;
+    if outs.iter().any(|o| o.data_type() == &DataType::LargeUtf8) && out_type == DataType::Utf8 {
+        // One chunk overflowed 32-bit offsets: all chunks become large strings.
+        outs = outs.iter().map(columns::widen).collect();
+        out_type = DataType::LargeUtf8;
     }
+    Ok(Bound::new(py, ffi::ChunkedArray::new(outs, out_type))?.into_any())
+}
+
+/// `f` of each chunk, in order, on `threads` threads (chunk i on thread i mod threads).
+fn run_chunks(
+    cols: &[Column],
+    f: &(impl Fn(&Column) -> Result<ArrayRef, String> + Sync),
+    threads: usize,
+) -> Result<Vec<ArrayRef>, String> {
+    if threads <= 1 || cols.len() <= 1 {
+        return cols.iter().map(f).collect();
+    }
+    let threads = threads.min(cols.len());
+    let mut parts: Vec<Vec<(usize, Result<ArrayRef, String>)>> = std::thread::scope(|s| {
+        let handles: Vec<_> = (0..threads)
+            .map(|t| {
+                s.spawn(move || {
+                    (t..cols.len())
+                        .step_by(threads)
+                        .map(|i| (i, f(&cols[i])))
+                        .collect::<Vec<_>>()
+                })
+            })
+            .collect();
+        handles
+            .into_iter()
+            .map(|h| h.join().unwrap_or_else(|p| std::panic::resume_unwind(p)))
+            .collect()
+    });
+    let mut outs: Vec<Option<ArrayRef>> = vec![None; cols.len()];
+    for (i, r) in parts.drain(..).flatten() {
+        outs[i] = Some(r?);
+    }
+    Ok(outs
+        .into_iter()
+        .map(|o| o.expect("every chunk ran"))
+        .collect())
 }
 
 /// Whether `data` is well-formed UTF-8: a `bool`, or a boolean array (per row).
@@ -140,14 +192,19 @@ fn map_arrow<'py>(
 /// >>> pa.array(utf8_tools.is_valid(pa.array([b"ok", b"\xff", None]))).to_pylist()
 /// [True, False, None]
 #[pyfunction]
-fn is_valid<'py>(py: Python<'py>, data: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
+#[pyo3(signature = (data, *, threads = 1))]
+fn is_valid<'py>(
+    py: Python<'py>,
+    data: &Bound<'py, PyAny>,
+    threads: usize,
+) -> PyResult<Bound<'py, PyAny>> {
     match arg(data, "is_valid")? {
         Arg::Bytes(b) => {
             let s = b.as_slice();
             let v = py.detach(|| utf8_codec::is_valid(s));
             Ok(v.into_pyobject(py)?.to_owned().into_any())
         }
-        Arg::Arrow(input) => map_arrow(py, "is_valid", input, |c| Ok(c.is_valid())),
+        Arg::Arrow(input) => map_arrow(py, "is_valid", input, threads, |c| Ok(c.is_valid())),
     }
 }
 
@@ -160,14 +217,21 @@ fn is_valid<'py>(py: Python<'py>, data: &Bound<'py, PyAny>) -> PyResult<Bound<'p
 /// >>> utf8_tools.valid_up_to(b"fine")
 /// 4
 #[pyfunction]
-fn valid_up_to<'py>(py: Python<'py>, data: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
+#[pyo3(signature = (data, *, threads = 1))]
+fn valid_up_to<'py>(
+    py: Python<'py>,
+    data: &Bound<'py, PyAny>,
+    threads: usize,
+) -> PyResult<Bound<'py, PyAny>> {
     match arg(data, "valid_up_to")? {
         Arg::Bytes(b) => {
             let s = b.as_slice();
             let v = py.detach(|| utf8_codec::valid_up_to(s));
             Ok(v.into_pyobject(py)?.into_any())
         }
-        Arg::Arrow(input) => map_arrow(py, "valid_up_to", input, |c| Ok(columns::valid_up_to(c))),
+        Arg::Arrow(input) => map_arrow(py, "valid_up_to", input, threads, |c| {
+            Ok(columns::valid_up_to(c))
+        }),
     }
 }
 
@@ -182,7 +246,12 @@ fn valid_up_to<'py>(py: Python<'py>, data: &Bound<'py, PyAny>) -> PyResult<Bound
 /// >>> utf8_tools.errors(b"a\xed\xa0\x80b\xe2\x82")
 /// [{'offset': 1, 'length': 1, 'kind': 'surrogate'}, {'offset': 2, 'length': 1, 'kind': 'unexpected-continuation'}, {'offset': 3, 'length': 1, 'kind': 'unexpected-continuation'}, {'offset': 5, 'length': 2, 'kind': 'unexpected-end'}]
 #[pyfunction]
-fn errors<'py>(py: Python<'py>, data: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
+#[pyo3(signature = (data, *, threads = 1))]
+fn errors<'py>(
+    py: Python<'py>,
+    data: &Bound<'py, PyAny>,
+    threads: usize,
+) -> PyResult<Bound<'py, PyAny>> {
     match arg(data, "errors")? {
         Arg::Bytes(b) => {
             let s = b.as_slice();
@@ -197,7 +266,7 @@ fn errors<'py>(py: Python<'py>, data: &Bound<'py, PyAny>) -> PyResult<Bound<'py,
             }
             Ok(list.into_any())
         }
-        Arg::Arrow(input) => map_arrow(py, "errors", input, columns::errors),
+        Arg::Arrow(input) => map_arrow(py, "errors", input, threads, columns::errors),
     }
 }
 
@@ -262,13 +331,14 @@ fn options<'r>(
 /// >>> pa.array(utf8_tools.repair(pa.array([b"ok", b"\xff", None]))).to_pylist()
 /// ['ok', '\ufffd', None]
 #[pyfunction]
-#[pyo3(signature = (data, *, practice = "maximal-subpart", action = "replace", replacement = None))]
+#[pyo3(signature = (data, *, practice = "maximal-subpart", action = "replace", replacement = None, threads = 1))]
 fn repair<'py>(
     py: Python<'py>,
     data: &Bound<'py, PyAny>,
     practice: &str,
     action: &str,
     replacement: Option<&str>,
+    threads: usize,
 ) -> PyResult<Bound<'py, PyAny>> {
     let opts = options(practice, action, replacement)?;
     match arg(data, "repair")? {
@@ -277,7 +347,7 @@ fn repair<'py>(
             let text = py.detach(|| utf8_codec::repair_with(s, &opts));
             Ok(PyString::new(py, &text).into_any())
         }
-        Arg::Arrow(input) => map_arrow(py, "repair", input, |c| Ok(c.repair(&opts))),
+        Arg::Arrow(input) => map_arrow(py, "repair", input, threads, |c| Ok(c.repair(&opts))),
     }
 }
 
@@ -312,11 +382,12 @@ fn count_fields(fields: Option<Vec<String>>) -> PyResult<Vec<CountField>> {
 /// >>> utf8_tools.count(b"a b c", fields=["words"])
 /// {'words': 3}
 #[pyfunction]
-#[pyo3(signature = (data, *, fields = None))]
+#[pyo3(signature = (data, *, fields = None, threads = 1))]
 fn count<'py>(
     py: Python<'py>,
     data: &Bound<'py, PyAny>,
     fields: Option<Vec<String>>,
+    threads: usize,
 ) -> PyResult<Bound<'py, PyAny>> {
     let fields = count_fields(fields)?;
     match arg(data, "count")? {
@@ -330,7 +401,9 @@ fn count<'py>(
             }
             Ok(d.into_any())
         }
-        Arg::Arrow(input) => map_arrow(py, "count", input, |c| Ok(columns::counts(c, &fields))),
+        Arg::Arrow(input) => map_arrow(py, "count", input, threads, |c| {
+            Ok(columns::counts(c, &fields))
+        }),
     }
 }
 
@@ -348,7 +421,12 @@ fn count<'py>(
 /// >>> utf8_tools.detect(b"\xff\xfeh\x00i\x00")
 /// {'encoding': 'UTF-16LE', 'evidence': 'byte order mark'}
 #[pyfunction]
-fn detect<'py>(py: Python<'py>, data: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
+#[pyo3(signature = (data, *, threads = 1))]
+fn detect<'py>(
+    py: Python<'py>,
+    data: &Bound<'py, PyAny>,
+    threads: usize,
+) -> PyResult<Bound<'py, PyAny>> {
     match arg(data, "detect")? {
         Arg::Bytes(b) => {
             let s = b.as_slice();
@@ -358,7 +436,7 @@ fn detect<'py>(py: Python<'py>, data: &Bound<'py, PyAny>) -> PyResult<Bound<'py,
             d.set_item("evidence", why)?;
             Ok(d.into_any())
         }
-        Arg::Arrow(input) => map_arrow(py, "detect", input, |c| Ok(columns::detect(c))),
+        Arg::Arrow(input) => map_arrow(py, "detect", input, threads, |c| Ok(columns::detect(c))),
     }
 }
 
@@ -374,11 +452,12 @@ fn detect<'py>(py: Python<'py>, data: &Bound<'py, PyAny>) -> PyResult<Bound<'py,
 /// >>> utf8_tools.decode(b"\xef\xbb\xbfhi \xff")
 /// 'hi \ufffd'
 #[pyfunction]
-#[pyo3(signature = (data, encoding = "auto"))]
+#[pyo3(signature = (data, encoding = "auto", *, threads = 1))]
 fn decode<'py>(
     py: Python<'py>,
     data: &Bound<'py, PyAny>,
     encoding: &str,
+    threads: usize,
 ) -> PyResult<Bound<'py, PyAny>> {
     let from = ::utf8_tools::transcode::FromArg::parse(encoding).map_err(PyValueError::new_err)?;
     match arg(data, "decode")? {
@@ -387,7 +466,7 @@ fn decode<'py>(
             let text = py.detach(|| text::decode(from, s));
             Ok(PyString::new(py, &text).into_any())
         }
-        Arg::Arrow(input) => map_arrow(py, "decode", input, |c| {
+        Arg::Arrow(input) => map_arrow(py, "decode", input, threads, |c| {
             Ok(c.map_strings(&|b| text::decode(from, b)))
         }),
     }
@@ -404,7 +483,12 @@ fn decode<'py>(
 /// >>> utf8_tools.fix_mojibake("na\u00efve")
 /// 'na\xefve'
 #[pyfunction]
-fn fix_mojibake<'py>(py: Python<'py>, text: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
+#[pyo3(signature = (text, *, threads = 1))]
+fn fix_mojibake<'py>(
+    py: Python<'py>,
+    text: &Bound<'py, PyAny>,
+    threads: usize,
+) -> PyResult<Bound<'py, PyAny>> {
     if let Ok(s) = text.cast::<PyString>() {
         let s = s.to_cow()?;
         let s: &str = &s;
@@ -413,7 +497,7 @@ fn fix_mojibake<'py>(py: Python<'py>, text: &Bound<'py, PyAny>) -> PyResult<Boun
     }
     if ffi::is_arrow(text)? {
         let input = ffi::import(text)?;
-        return map_arrow(py, "fix_mojibake", input, |c| {
+        return map_arrow(py, "fix_mojibake", input, threads, |c| {
             Ok(c.map_strings(&|b| Cow::Owned(text::fix_mojibake(&utf8_codec::repair(b)))))
         });
     }

@@ -268,3 +268,20 @@ def test_validation_windows_cut_characters(shift):
         rows.append(big[:i] + b"\xed\xa0\x80" + big[i:])
     check_all(pa.array(rows, pa.binary()), rows)
     check_all(pa.array(rows, pa.large_binary()), rows)
+
+
+@pytest.mark.parametrize("t", TYPES, ids=str)
+def test_threads(t):
+    arr = typed(ROWS * 20, t)
+    rows = ROWS * 20
+    out = u.repair(arr, threads=3)
+    assert isinstance(out, u.ChunkedArray) and out.num_chunks == 3
+    assert pa.chunked_array(out).to_pylist() == [
+        None if r is None else r.decode("utf-8", "replace") for r in rows]
+    assert pa.chunked_array(u.count(arr, threads=2)).to_pylist() == pa.array(u.count(arr)).to_pylist()
+    chunked = pa.chunked_array([arr.slice(i, 7) for i in range(0, len(arr), 7)])
+    for f in (u.is_valid, u.valid_up_to, u.errors, u.detect, u.decode):
+        assert pa.chunked_array(f(chunked, threads=4)).to_pylist() == pa.array(f(arr)).to_pylist()
+    assert pa.array(u.repair(arr, threads=1)).to_pylist() == pa.chunked_array(out).to_pylist()
+    with pytest.raises(ValueError, match="threads must be at least 1"):
+        u.repair(arr, threads=0)
