@@ -440,9 +440,10 @@ fn detect<'py>(
     }
 }
 
-/// `data` decoded as text: `encoding="auto"` decides as `detect` does, any other value is a
-/// WHATWG label (`utf-8`, `windows-1252`, `latin1`, `shift_jis`, `gb18030`, `utf-16le`, ...;
-/// note that WHATWG maps `latin1` and `iso-8859-1` to windows-1252). A byte order mark
+/// `data` decoded as text: `encoding="auto"` decides as `detect` does, any other value is
+/// what `utf8-repair --from` takes (a WHATWG label: `utf-8`, `windows-1252`, `latin1`,
+/// `shift_jis`, `gb18030`, `utf-16le`, ...; WHATWG maps `latin1` and `iso-8859-1` to
+/// windows-1252). A byte order mark
 /// overrides the label and is dropped. UTF-8 is repaired as `repair` does; other encodings'
 /// malformed sequences become U+FFFD. A `str`, or a string array (per row).
 ///
