@@ -441,9 +441,10 @@ fn detect<'py>(
 }
 
 /// `data` decoded as text: `encoding="auto"` decides as `detect` does, any other value is
-/// what `utf8-repair --from` takes (a WHATWG label: `utf-8`, `windows-1252`, `latin1`,
-/// `shift_jis`, `gb18030`, `utf-16le`, ...; WHATWG maps `latin1` and `iso-8859-1` to
-/// windows-1252). A byte order mark
+/// what `utf8-repair --from` takes: a WHATWG label (`utf-8`, `windows-1252`, `shift_jis`,
+/// `gb18030`, `utf-16le`, ...) or iconv's spelling (`CP932`, `UTF16LE`, ...), with
+/// `iso-8859-1`/`latin1` and `ascii` as iconv and CPython read them (byte N is U+00NN; bytes
+/// over 0x7F are errors). A byte order mark
 /// overrides the label and is dropped. UTF-8 is repaired as `repair` does; other encodings'
 /// malformed sequences become U+FFFD. A `str`, or a string array (per row).
 ///
@@ -460,7 +461,7 @@ fn decode<'py>(
     encoding: &str,
     threads: usize,
 ) -> PyResult<Bound<'py, PyAny>> {
-    let from = ::utf8_tools::transcode::FromArg::parse(encoding).map_err(PyValueError::new_err)?;
+    let from = text::Source::parse(encoding).map_err(PyValueError::new_err)?;
     match arg(data, "decode")? {
         Arg::Bytes(b) => {
             let s = b.as_slice();

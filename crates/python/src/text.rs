@@ -5,6 +5,7 @@ use std::borrow::Cow;
 
 use encoding_rs::Encoding;
 use utf8_tools::detect::Guess;
+use utf8_tools::labels::{self, Label};
 use utf8_tools::mojibake::Fixer;
 use utf8_tools::transcode::{AUTO_FIRST, FromArg, Reading, decide};
 
@@ -27,10 +28,51 @@ fn reading(from: FromArg, data: &[u8]) -> Reading {
     decide(from, &data[..n], n == data.len())
 }
 
-/// `data` decoded as text: UTF-8 (repaired, one U+FFFD per maximal subpart) when that is what
-/// `from` decides, else by encoding_rs from the decided encoding (its malformed sequences as
-/// U+FFFD); a byte order mark is dropped.
-pub fn decode(from: FromArg, data: &[u8]) -> Cow<'_, str> {
+/// What `decode`'s `encoding=` names.
+#[derive(Clone, Copy)]
+pub enum Source {
+    /// `auto` or a label the tools' `--from` takes (WHATWG's, iconv's spellings).
+    From(FromArg),
+    /// ISO-8859-1 as iconv and CPython read it: byte N is U+00NN.
+    Latin1,
+    /// US-ASCII: bytes over 0x7F are errors (U+FFFD each, as CPython's `ascii`/`replace`).
+    Ascii,
+}
+
+impl Source {
+    /// Parses `encoding=`: the tools' `--from` (their message for a wrong label), with
+    /// ISO-8859-1 and ASCII in iconv's (and CPython's) meaning, which utf8-repair has too.
+    pub fn parse(label: &str) -> Result<Source, String> {
+        match labels::resolve(label) {
+            Some(Label::Latin1) => Ok(Source::Latin1),
+            Some(Label::Ascii) => Ok(Source::Ascii),
+            _ => FromArg::parse(label).map(Source::From),
+        }
+    }
+}
+
+/// `data` decoded as text from `source`: UTF-8 (repaired, one U+FFFD per maximal subpart)
+/// when that is what it decides, else by encoding_rs from the decided encoding (its
+/// malformed sequences as U+FFFD); a byte order mark is dropped. ISO-8859-1 and ASCII map
+/// bytes as CPython's `latin-1` and `ascii` (with `replace`) do.
+pub fn decode(source: Source, data: &[u8]) -> Cow<'_, str> {
+    let from = match source {
+        Source::From(from) => from,
+        Source::Latin1 => return Cow::Owned(data.iter().map(|&b| char::from(b)).collect()),
+        Source::Ascii => {
+            return Cow::Owned(
+                data.iter()
+                    .map(|&b| {
+                        if b.is_ascii() {
+                            char::from(b)
+                        } else {
+                            '\u{FFFD}'
+                        }
+                    })
+                    .collect(),
+            );
+        }
+    };
     match reading(from, data) {
         Reading::Bytes { skip, .. } => utf8_codec::repair(&data[skip as usize..]),
         Reading::Decoded(g) => {

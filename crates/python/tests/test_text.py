@@ -101,3 +101,14 @@ def test_fix_mojibake_columns_and_types():
         u.fix_mojibake(b"caf\xc3\x83\xc2\xa9")
     with pytest.raises(TypeError, match="expected bytes"):
         u.detect("text")
+
+
+def test_latin1_and_ascii_are_cpythons():
+    data = bytes(range(256))
+    for label in ["latin1", "ISO-8859-1", "iso8859-1", "L1"]:
+        assert u.decode(data, encoding=label) == data.decode("latin-1")
+    for label in ["ascii", "US-ASCII"]:
+        assert u.decode(data, encoding=label) == data.decode("ascii", "replace")
+    assert u.decode(data, encoding="windows-1252")[0x80] == "\u20ac"
+    col = pa.array([b"caf\xe9", None], pa.binary())
+    assert pa.array(u.decode(col, encoding="latin1")).to_pylist() == ["caf\u00e9", None]
