@@ -155,6 +155,11 @@ unsafe fn stream_data<'a>(stream: *mut FFI_ArrowArrayStream) -> &'a mut StreamDa
     unsafe { &mut *(*stream).private_data().cast::<StreamData>() }
 }
 
+/// The Arrow C stream interface's `get_schema` callback of the streams [`export_stream`] makes.
+///
+/// # Safety
+///
+/// `stream` is such a live stream (the consumer's side of the interface's contract).
 unsafe extern "C" fn get_schema(
     stream: *mut FFI_ArrowArrayStream,
     out: *mut FFI_ArrowSchema,
@@ -177,6 +182,11 @@ unsafe extern "C" fn get_schema(
     }
 }
 
+/// The Arrow C stream interface's `get_next` callback of the streams [`export_stream`] makes.
+///
+/// # Safety
+///
+/// `stream` is such a live stream (the consumer's side of the interface's contract).
 unsafe extern "C" fn get_next(
     stream: *mut FFI_ArrowArrayStream,
     out: *mut FFI_ArrowArray,
@@ -199,6 +209,11 @@ unsafe extern "C" fn get_next(
     }
 }
 
+/// The Arrow C stream interface's `get_last_error` callback of the streams [`export_stream`] makes.
+///
+/// # Safety
+///
+/// `stream` is such a live stream (the consumer's side of the interface's contract).
 unsafe extern "C" fn get_last_error(stream: *mut FFI_ArrowArrayStream) -> *const c_char {
     // SAFETY: the consumer calls get_last_error on the live stream it received.
     let data = unsafe { stream_data(stream) };
@@ -207,6 +222,11 @@ unsafe extern "C" fn get_last_error(stream: *mut FFI_ArrowArrayStream) -> *const
         .map_or(std::ptr::null(), |e| e.as_ptr())
 }
 
+/// The Arrow C stream interface's `release_stream` callback of the streams [`export_stream`] makes.
+///
+/// # Safety
+///
+/// `stream` is such a live stream (the consumer's side of the interface's contract).
 unsafe extern "C" fn release_stream(stream: *mut FFI_ArrowArrayStream) {
     if stream.is_null() {
         return;

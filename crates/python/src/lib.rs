@@ -12,6 +12,7 @@
 
 mod columns;
 mod ffi;
+mod rows;
 mod text;
 
 use std::borrow::Cow;
@@ -24,8 +25,9 @@ use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict, PyList, PyString};
 use utf8_codec::{Action, Practice, RepairOptions};
 
-use columns::{Column, CountField};
+use columns::Column;
 use ffi::Input;
+use rows::CountField;
 
 /// What `data` may be, for error messages.
 const ACCEPTED: &str = "bytes, bytearray, memoryview or an Arrow array or chunked array \
@@ -139,7 +141,7 @@ fn map_arrow<'py>(
         .map_err(value_err)?;
     if outs.iter().any(|o| o.data_type() == &DataType::LargeUtf8) && out_type == DataType::Utf8 {
         // One chunk overflowed 32-bit offsets: all chunks become large strings.
-        outs = outs.iter().map(columns::widen).collect();
+        outs = outs.iter().map(rows::widen).collect();
         out_type = DataType::LargeUtf8;
     }
     Ok(Bound::new(py, ffi::ChunkedArray::new(outs, out_type))?.into_any())
@@ -230,7 +232,7 @@ fn valid_up_to<'py>(
             Ok(v.into_pyobject(py)?.into_any())
         }
         Arg::Arrow(input) => map_arrow(py, "valid_up_to", input, threads, |c| {
-            Ok(columns::valid_up_to(c))
+            Ok(rows::valid_up_to(c))
         }),
     }
 }
@@ -255,7 +257,7 @@ fn errors<'py>(
     match arg(data, "errors")? {
         Arg::Bytes(b) => {
             let s = b.as_slice();
-            let errs = py.detach(|| columns::row_errors(s));
+            let errs = py.detach(|| rows::row_errors(s));
             let list = PyList::empty(py);
             for (offset, length, kind) in errs {
                 let d = PyDict::new(py);
@@ -266,7 +268,7 @@ fn errors<'py>(
             }
             Ok(list.into_any())
         }
-        Arg::Arrow(input) => map_arrow(py, "errors", input, threads, columns::errors),
+        Arg::Arrow(input) => map_arrow(py, "errors", input, threads, rows::errors),
     }
 }
 
@@ -394,7 +396,7 @@ fn count<'py>(
         Arg::Bytes(b) => {
             let s = b.as_slice();
             let mut values = vec![0; fields.len()];
-            py.detach(|| columns::count_row(s, &fields, false, &mut values));
+            py.detach(|| rows::count_row(s, &fields, false, &mut values));
             let d = PyDict::new(py);
             for (f, v) in fields.iter().zip(values) {
                 d.set_item(f.name(), v)?;
@@ -402,7 +404,7 @@ fn count<'py>(
             Ok(d.into_any())
         }
         Arg::Arrow(input) => map_arrow(py, "count", input, threads, |c| {
-            Ok(columns::counts(c, &fields))
+            Ok(rows::counts(c, &fields))
         }),
     }
 }
@@ -436,7 +438,7 @@ fn detect<'py>(
             d.set_item("evidence", why)?;
             Ok(d.into_any())
         }
-        Arg::Arrow(input) => map_arrow(py, "detect", input, threads, |c| Ok(columns::detect(c))),
+        Arg::Arrow(input) => map_arrow(py, "detect", input, threads, |c| Ok(rows::detect(c))),
     }
 }
 
