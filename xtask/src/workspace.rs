@@ -87,19 +87,9 @@ pub fn positive<N: std::str::FromStr + PartialOrd + Default>(
         .ok_or_else(|| "needs a positive number".to_owned())
 }
 
-/// `YYYY-MM-DD` (UTC) of a time in seconds since 1970 (Howard Hinnant's `civil_from_days`).
-pub fn iso_date(secs: u64) -> String {
-    let z = (secs / 86_400) as i64 + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z - era * 146_097;
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let day = doy - (153 * mp + 2) / 5 + 1;
-    let month = if mp < 10 { mp + 3 } else { mp - 9 };
-    let year = yoe + era * 400 + i64::from(month <= 2);
-    format!("{year:04}-{month:02}-{day:02}")
-}
+/// The UTC date of `secs` seconds after the Unix epoch, as `YYYY-MM-DD`: the tools'
+/// crate's, which `--generate man` dates its page with.
+pub use utf8_tools::generate::iso_date;
 
 #[cfg(test)]
 mod tests {

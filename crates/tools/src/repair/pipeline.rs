@@ -191,13 +191,7 @@ impl Pipeline<'_> {
         let mut tally = Findings::default();
         let mut base = 0u64;
         loop {
-            let n = loop {
-                match reader.read(&mut input) {
-                    Ok(n) => break n,
-                    Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
-                    Err(e) => return Err(Failure::Input(e)),
-                }
-            };
+            let n = read_some(&mut reader, &mut input)?;
             if n == 0 {
                 break;
             }
@@ -349,13 +343,7 @@ impl Pipeline<'_> {
         let mut tally = Findings::default();
         let mut base = 0u64;
         loop {
-            let n = loop {
-                match reader.read(&mut input) {
-                    Ok(n) => break n,
-                    Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
-                    Err(e) => return Err(Failure::Input(e)),
-                }
-            };
+            let n = read_some(&mut reader, &mut input)?;
             let last = n == 0;
             let mut pos = 0usize;
             loop {
@@ -443,6 +431,17 @@ impl Pipeline<'_> {
             r.failed().map_err(Failure::Output)?;
         }
         Ok(tally)
+    }
+}
+
+/// One read of `reader` into `buf`, again when interrupted.
+fn read_some(reader: &mut impl Read, buf: &mut [u8]) -> Result<usize, Failure> {
+    loop {
+        match reader.read(buf) {
+            Ok(n) => return Ok(n),
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+            Err(e) => return Err(Failure::Input(e)),
+        }
     }
 }
 
