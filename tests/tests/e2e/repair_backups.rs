@@ -216,9 +216,11 @@ fn o_into_a_missing_directory_names_it() {
     assert_eq!(names(d), ["in.txt"]);
 }
 
-/// A file that needs repair and takes `n` bytes repaired.
+/// A file of `n` bytes of damaged UTF-8 (not text in a legacy encoding, which `-i` refuses).
 fn big_damaged(n: usize) -> Vec<u8> {
-    let mut v = DAMAGED.repeat(n / DAMAGED.len() + 1);
+    let mut line = "café \u{2014} déjà vu, au lait\n".as_bytes().to_vec();
+    line.insert(20, 0xFF);
+    let mut v = line.repeat(n / line.len() + 1);
     v.truncate(n);
     v
 }

@@ -254,3 +254,26 @@ fn from_auto_recognizes_utf16_without_a_bom() {
         );
     }
 }
+
+#[test]
+fn a_file_that_reads_as_a_legacy_encoding_is_not_rewritten_in_place() {
+    let dir = tempdir();
+    let d = dir.path();
+    let (bytes, _, bad) = encoding_rs::SHIFT_JIS.encode("あいう 日本語のテキスト\n");
+    assert!(!bad);
+    write(d, "sj.txt", &bytes);
+    let o = repair(d).args(["-i", "sj.txt"]).run();
+    o.assert_code(2);
+    assert_eq!(
+        o.err(),
+        "utf8-repair: sj.txt: this looks like Shift_JIS text; not changed: pass --from \
+         Shift_JIS to convert it to UTF-8, or --from utf-8 to repair its bytes as UTF-8\n"
+    );
+    assert_eq!(read(d, "sj.txt"), bytes.as_ref());
+    assert!(leftovers(d).is_empty());
+    let o = repair(d)
+        .args(["-i", "--from", "Shift_JIS", "sj.txt"])
+        .run();
+    o.assert_code(0);
+    assert_eq!(read(d, "sj.txt"), "あいう 日本語のテキスト\n".as_bytes());
+}

@@ -288,6 +288,18 @@ impl Config {
         let source = File::open(&target).map_err(fail)?;
         let r = pipeline.run(source, &name, file.writer(), reporter.as_mut());
         let found = match r {
+            // A file that reads as a legacy encoding is not rewritten as damaged UTF-8 (the
+            // temporary file goes with `file`).
+            Ok(t) if t.hint.is_some() => {
+                let enc = t.hint.map_or("", |e| e.name());
+                return Err(ToolError::Input {
+                    path: name,
+                    message: format!(
+                        "this looks like {enc} text; not changed: pass --from {enc} to convert \
+                         it to UTF-8, or --from utf-8 to repair its bytes as UTF-8"
+                    ),
+                });
+            }
             Ok(t) => (t.hint, t.errors),
             Err(Failure::Input(e)) => return Err(fail(e)),
             Err(Failure::Output(e)) => return Err(beside(e)),
