@@ -32,8 +32,13 @@ try:
 except ImportError:
     FTFY_VERSION, fix_encoding = None, None
 
+# Every Latin-script language with letters outside ASCII that the system's catalogs hold
+# (Romanian's comma-below s and t are C8 99 and C8 9B, Azerbaijani's schwa C9 99, Maltese's
+# dotted and barred letters, Esperanto's circumflexed ones), and the other scripts.
 LANGS = ["cs", "pl", "hu", "ru", "uk", "bg", "fr", "de", "es", "el", "tr", "he", "ar",
-         "lt", "lv", "et", "vi", "th", "ja", "zh_CN", "zh_TW", "ko", "fi", "uz"]
+         "lt", "lv", "et", "vi", "th", "ja", "zh_CN", "zh_TW", "ko", "fi", "uz",
+         "ro", "hr", "sk", "sl", "az", "mt", "eo", "cy", "tk", "is", "da", "sv", "pt_BR",
+         "it", "ca", "sq", "ga", "nl"]
 SIZES = [300, 3000]
 HOLES = {0x81, 0x8D, 0x8F, 0x90, 0x9D}
 

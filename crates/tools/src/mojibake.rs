@@ -13,7 +13,8 @@
 //! these rules; ftfy/badness.py, tests/test-cases/*.json):
 //!
 //! * a two-byte sequence is fixed only into the letters of the languages whose mojibake is
-//!   common — Latin-1 and Latin Extended-A (`Ã©` → `é`, `Å‚` → `ł`), Greek, Cyrillic,
+//!   common — Latin-1 and Latin Extended-A (`Ã©` → `é`, `Å‚` → `ł`), Romanian's and
+//!   Azerbaijani's letters of Latin Extended-B in a word (`È™i` → `și`), Greek, Cyrillic,
 //!   Hebrew, Arabic — and into combining marks and modifier letters; never into IPA or
 //!   NKo: clean `CAFÉ…` (`É` 0xC9, `…` 0x85) would read as `Ʌ`, and clean `Fuß“` as the
 //!   NKo letter U+07D3;
@@ -28,8 +29,8 @@
 //!   U+034A), so it is fixed where ftfy's `badness` calls the pair mojibake — a C1 control
 //!   or one of ftfy's `bad` signs after the capital, a lowercase letter before it,
 //!   punctuation inside a word (the rules and their sources in `mojibake/marks.rs`) — and
-//!   otherwise only in a line that holds other mojibake or two marks side by side, as ftfy
-//!   decodes a whole text once any of it is bad;
+//!   otherwise only in a line that holds other mojibake or two marks side by side, or after
+//!   such a line, as ftfy decodes a whole text once any of it is bad;
 //! * a three- or four-byte sequence (`â€œ`, `æ—¥`) is fixed only into the blocks of living
 //!   scripts, punctuation and symbols, CJK and emoji: clean `á`, no-break space, `–`
 //!   spells Mongolian U+1816.
@@ -132,6 +133,9 @@ fn plausible(c: char, len: usize, last: char) -> Option<Class> {
             0xA0..=0x17F | 0x192 | 0x2C6 | 0x2DC => Some(Class::Alone),
             // Vietnamese's horned letters
             0x1A0 | 0x1A1 | 0x1AF | 0x1B0 => Some(Class::Alone),
+            // Romanian's comma-below letters and Azerbaijani's schwa, in words only
+            // ([`in_word`])
+            0x18F | 0x218..=0x21B | 0x259 => Some(Class::Alone),
             // modifier letters and combining marks
             0x2B0..=0x36F => Some(Class::Mark),
             0x370..=0x3FF => Some(Class::Greek),
@@ -194,7 +198,11 @@ fn candidates(
             .and_then(|s| s.chars().next());
         let last = chars[(i + len - 1).min(chars.len() - 1)];
         let class = |d| match plausible(d, len, last) {
-            Some(Class::Alone) if ok && suspicious(chars, i, len, d) => Some(Class::Suspicious),
+            Some(Class::Alone)
+                if ok && (suspicious(chars, i, len, d) || !in_word(chars, i, len, d)) =>
+            {
+                Some(Class::Suspicious)
+            }
             c => c,
         };
         match decoded.and_then(|d| class(d).map(|c| (d, c))) {
@@ -258,11 +266,29 @@ fn candidates(
                 class => allowed.contains(&class),
             };
     }
+    // A text that held mojibake of its own holds it in the marks of the lines after too, as
+    // ftfy decodes a whole text once any of it is bad (decomposed Italian `EÌ€` is `È`).
+    if trusted && !allowed.contains(&Class::Mark) {
+        allowed.push(Class::Mark);
+    }
     let mut k = 0;
     found.retain(|_| {
         k += 1;
         keep[k - 1]
     });
+}
+
+/// Whether the letters beyond Latin Extended-A that `plausible` admits (Romanian `ș ț Ș Ț`,
+/// Azerbaijani `ə Ə`), which would become `decoded` from the `len` characters at `chars[i]`,
+/// stand in a word: a lowercase letter before or after them. Standing alone or among
+/// capitals they read as clean text as easily, as ftfy 6.3.1 judges them: `CAFÉ™` (C9 99,
+/// `ə`), `PÈ™` (C8 99, `ș`) stay, `È™i` is `și`. Every other result is in a word.
+fn in_word(chars: &[char], i: usize, len: usize, decoded: char) -> bool {
+    if !matches!(decoded as u32, 0x18F | 0x218..=0x21B | 0x259) {
+        return true;
+    }
+    let lower = |c: Option<&char>| c.is_some_and(|c| c.is_lowercase());
+    lower(i.checked_sub(1).and_then(|k| chars.get(k))) || lower(chars.get(i + len))
 }
 
 /// Whether the sequence of `len` characters at `chars[i]`, which would become `decoded`,

@@ -42,6 +42,8 @@ fn single_double_and_triple_mojibake_in_many_languages() {
         "Tie\u{302}\u{301}ng Vie\u{323}\u{302}t",
         "日本語のテキスト、中文，한국어",
         "emoji 😀🎉 and ｆｕｌｌｗｉｄｔｈ",
+        "Închideți fereastra și ȘTERGEȚI fișierele",
+        "Əli xidməti bərpa edə bilmir",
     ] {
         let once = mojibake(text);
         assert_ne!(once, text);
@@ -56,6 +58,9 @@ fn single_double_and_triple_mojibake_in_many_languages() {
 fn clean_text_is_never_changed() {
     for clean in [
         "CAFÉ… Fuß“ AÑO… ÎLE» COSÌ… créé\u{A0}» Ó… Ó…",
+        // Romanian's and Azerbaijani's letters only in a word, as ftfy 6.3.1 decides:
+        // `É™` is `ə`, `È™` is `ș`, `È›` is `ț`, `É›` would be IPA `ɛ`, `É”` `ɔ`.
+        "CAFÉ™ rocks, PÈ™ «CAFÉ›» “CAFɔ and CAFÉ”",
         // ftfy's tests/test-cases/negative.json: "Finnish Ä followed by a non-breaking
         // space", "Using diaereses as quotation marks in Greek"
         "SELKÄ\u{A0}EDELLÄ\u{A0}MAAHAN via @YouTube",
@@ -181,5 +186,18 @@ fn ambiguous_marks_wait_for_company() {
     assert_eq!(
         fix("hotel $49 $Ì¶6Ì¶3Ì¶ updated 2018", 0).0,
         "hotel $49 $\u{336}6\u{336}3\u{336} updated 2018"
+    );
+}
+
+#[test]
+fn marks_after_a_line_with_mojibake_are_fixed() {
+    // Decomposed Italian: `È` is `E` U+0300, whose mojibake `EÌ€` on its own could be a
+    // capital and a euro sign (left alone); after a line that held mojibake, it is fixed,
+    // as ftfy fixes the whole text.
+    let text = "Città e perché\nE\u{300} richiesta la password\n";
+    assert_eq!(fix(&mojibake(text), 0).0, text);
+    assert_eq!(
+        fix(&mojibake("E\u{300} richiesta\n"), 0).0,
+        mojibake("E\u{300} richiesta\n")
     );
 }
