@@ -172,6 +172,31 @@ pub fn hint(prefix: &[u8], complete: bool) -> Option<&'static Encoding> {
     (confident && reads_as_text(enc, prefix, complete)).then_some(enc)
 }
 
+/// The note for invalid UTF-8 that starts with the byte order mark of another encoding,
+/// after the program's name: what it is and (UTF-16) what to pass to read its text
+/// (`try_with`, before the label); `None` for any other input.
+///
+/// ```
+/// let m = utf8_tools::detect::bom_note("a.txt", b"\xFF\xFEh\0", "--from");
+/// assert_eq!(m.as_deref(), Some("a.txt: UTF-16LE text (byte order mark), not UTF-8; try --from UTF-16LE"));
+/// let m = utf8_tools::detect::bom_note("b.txt", b"\0\0\xFE\xFF\0\0\0h", "--from");
+/// assert_eq!(m.as_deref(), Some("b.txt: UTF-32BE text (byte order mark), not UTF-8, which no tool here decodes"));
+/// assert_eq!(utf8_tools::detect::bom_note("c.txt", b"\xEF\xBB\xBFh\xFF", "--from"), None);
+/// ```
+pub fn bom_note(name: &str, prefix: &[u8], try_with: &str) -> Option<String> {
+    match look(prefix) {
+        Look::Bom(enc) if enc != UTF_8 => Some(format!(
+            "{name}: {} text (byte order mark), not UTF-8; try {try_with} {}",
+            enc.name(),
+            enc.name()
+        )),
+        Look::Utf32Bom(form) => Some(format!(
+            "{name}: {form} text (byte order mark), not UTF-8, which no tool here decodes"
+        )),
+        _ => None,
+    }
+}
+
 /// The note for an input that seems to be in `enc`, after the program's name:
 /// `notes.txt: this looks like windows-1252 text; try --from windows-1252` (`try_with` is
 /// what to type before the label).

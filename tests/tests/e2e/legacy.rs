@@ -448,3 +448,31 @@ fn count_check_gives_the_same_hint() {
     // -q belongs to --check.
     count(&["-q", "notes.txt"]).assert_code(2);
 }
+
+/// A UTF-16 file with a byte order mark is invalid UTF-8 at byte 0; `--check` says what it
+/// is and what to type, and what it says to type counts its text. A UTF-32 mark is named as
+/// what no tool here decodes.
+#[test]
+fn count_check_names_a_byte_order_mark() {
+    let dir = tempdir();
+    let d = dir.path();
+    write(d, "notes.txt", b"\xFF\xFEh\0e\0l\0l\0o\0\n\0");
+    write(d, "wide.txt", b"\xFF\xFE\0\0h\0\0\0\n\0\0\0");
+    let count = |args: &[&str]| TestCommand::new("utf8-count", d).args(args).run();
+    let o = count(&["--check", "notes.txt", "wide.txt"]);
+    o.assert_code(1);
+    assert_eq!(
+        o.err(),
+        "utf8-count: notes.txt:1:1: invalid-byte at byte 0 (FF): FF never appears in UTF-8\n\
+         utf8-count: notes.txt: UTF-16LE text (byte order mark), not UTF-8; try utf8-count --from UTF-16LE\n\
+         utf8-count: wide.txt:1:1: invalid-byte at byte 0 (FF): FF never appears in UTF-8\n\
+         utf8-count: wide.txt: UTF-32LE text (byte order mark), not UTF-8, which no tool here decodes\n"
+    );
+    let o = count(&["--from", "UTF-16LE", "notes.txt"]);
+    o.assert_code(0);
+    assert_eq!(o.out(), " 1  1  6 14  0 notes.txt\n");
+    assert_eq!(
+        count(&["--check", "-q", "notes.txt"]).err().lines().count(),
+        1
+    );
+}

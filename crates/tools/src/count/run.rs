@@ -371,7 +371,10 @@ impl Config {
                         diag.raw_line(&line);
                     }
                     let (kept, complete) = tee.kept();
-                    if let Some(enc) = detect::hint(kept, complete).filter(|_| self.hints) {
+                    let bom = detect::bom_note(&name, kept, "utf8-count --from");
+                    if let Some(note) = bom.filter(|_| self.hints) {
+                        diag.line(format_args!("{note}"));
+                    } else if let Some(enc) = detect::hint(kept, complete).filter(|_| self.hints) {
                         let try_with = "utf8-repair --from";
                         diag.line(format_args!(
                             "{}",
