@@ -1139,3 +1139,33 @@ fn repeated_options_last_wins() {
         assert_eq!(o.out(), *want, "utf8-grep {args:?}");
     }
 }
+
+/// `--invalid=report` validates the whole file beside the search, whatever is selected: with
+/// `-c`, `-l` and `-m 1` every invalid sequence is listed, those of lines not counted too
+/// (the man page says so); `-q` stops at the first match, after those before it (and maybe a
+/// few more: what it read).
+#[test]
+fn invalid_report_lists_every_sequence_of_the_file() {
+    let dir = tempdir();
+    let d = dir.path();
+    write(d, "inv.txt", b"bar \xFF one\nfoo \xFE two\nbar ok\nfoo \xC0\n");
+    let all = "utf8-grep: inv.txt:1:5: invalid-byte at byte 4 (FF): FF never appears in UTF-8\n\
+               utf8-grep: inv.txt:2:5: invalid-byte at byte 14 (FE): FE never appears in UTF-8\n\
+               utf8-grep: inv.txt:4:5: overlong at byte 31 (C0): C0 starts an overlong encoding\n";
+    for (args, out) in [
+        (&["-c", "foo"][..], "2\n"),
+        (&["-l", "foo"][..], "inv.txt\n"),
+        (&["-c", "-v", "foo"][..], "2\n"),
+    ] {
+        let o = grep(d).args(args).args(["--invalid=report", "inv.txt"]).run();
+        o.assert_code(0);
+        assert_eq!(o.out(), out, "{args:?}");
+        assert_eq!(o.err(), all, "{args:?}");
+    }
+    let o = grep(d)
+        .args(["-q", "--invalid=report", "foo", "inv.txt"])
+        .run();
+    o.assert_code(0);
+    let first = all.lines().next().unwrap();
+    assert!(o.err().starts_with(first) && all.starts_with(&o.err()), "{}", o.err());
+}

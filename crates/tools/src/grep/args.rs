@@ -314,6 +314,13 @@ pub struct GrepArgs {
 
     /// What to do with invalid UTF-8 in the searched text: ignore it, or report each
     /// invalid sequence on stderr in the shared format.
+    ///
+    /// `report` validates each file beside the search: it lists every invalid sequence of
+    /// the file, in selected lines or not, so with -c, -l, -L and -m the file is still read
+    /// to its end and its count or name comes with all its errors, not only those of the
+    /// lines counted (the invalid sequences of each selected line are in --json's output).
+    /// -q stops at the first match, after reporting those before it (and those of the
+    /// rest of the block it read).
     #[arg(long, value_enum, value_name = "WHAT", default_value_t = InvalidMode::Ignore)]
     pub invalid: InvalidMode,
 
