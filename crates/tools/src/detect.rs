@@ -17,6 +17,8 @@ use chardetng::EncodingDetector;
 
 mod look;
 use encoding_rs::{DecoderResult, Encoding, ISO_2022_JP, UTF_8};
+
+use crate::labels::Charset;
 pub use look::{LOOK_LEN, Look, look, read_first};
 
 /// How many bytes of a stream are looked at before an encoding is chosen: 1 MiB.
@@ -59,7 +61,7 @@ impl Evidence {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Guess {
     /// The encoding to decode with.
-    pub encoding: &'static Encoding,
+    pub encoding: Charset,
     /// Why.
     pub evidence: Evidence,
 }
@@ -111,22 +113,22 @@ impl Utf8Stats {
 pub fn guess(prefix: &[u8], complete: bool) -> Guess {
     if let Some((encoding, _)) = Encoding::for_bom(prefix) {
         return Guess {
-            encoding,
+            encoding: encoding.into(),
             evidence: Evidence::Bom,
         };
     }
     if let Look::Utf16(encoding) = look(prefix) {
         return Guess {
-            encoding,
+            encoding: encoding.into(),
             evidence: Evidence::NulPattern,
         };
     }
     let utf8 = Guess {
-        encoding: UTF_8,
+        encoding: UTF_8.into(),
         evidence: Evidence::Utf8,
     };
-    let detected = |encoding| Guess {
-        encoding,
+    let detected = |encoding: &'static Encoding| Guess {
+        encoding: encoding.into(),
         evidence: Evidence::Detected,
     };
     let stats = Utf8Stats::of(prefix, complete);
@@ -141,7 +143,7 @@ pub fn guess(prefix: &[u8], complete: bool) -> Guess {
     }
     if stats.looks_utf8() {
         return Guess {
-            encoding: UTF_8,
+            encoding: UTF_8.into(),
             evidence: Evidence::DamagedUtf8,
         };
     }
@@ -514,7 +516,7 @@ mod tests {
         assert_eq!(guess(b"\xFF\xFEa\0", true).encoding, UTF_16LE);
         assert_eq!(guess(b"\xFE\xFF\0a", true).encoding, UTF_16BE);
         let g = guess(b"\xEF\xBB\xBFabc", true);
-        assert_eq!((g.encoding, g.evidence), (UTF_8, Evidence::Bom));
+        assert_eq!((g.encoding, g.evidence), (UTF_8.into(), Evidence::Bom));
         assert_eq!(hint(b"\xFF\xFEa\0", true), None);
     }
 

@@ -19,6 +19,69 @@ pub enum Label {
     Unsupported(&'static str),
 }
 
+/// An encoding the tools decode: one of encoding_rs's (WHATWG's), or ISO-8859-1 or US-ASCII
+/// as iconv reads them. It compares equal to the encoding_rs encoding it is.
+///
+/// ```
+/// use utf8_tools::labels::Charset;
+/// assert_eq!(Charset::from(encoding_rs::SHIFT_JIS).name(), "Shift_JIS");
+/// assert_eq!(Charset::Latin1.name(), "ISO-8859-1");
+/// assert!(Charset::from(encoding_rs::UTF_8) == encoding_rs::UTF_8);
+/// assert!(Charset::Ascii != encoding_rs::WINDOWS_1252);
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Charset {
+    /// An encoding encoding_rs decodes.
+    Whatwg(&'static Encoding),
+    /// ISO-8859-1: byte N is U+00NN.
+    Latin1,
+    /// US-ASCII: bytes over 0x7F are errors.
+    Ascii,
+}
+
+impl Charset {
+    /// The encoding's name, as reports print it (encoding_rs's, else iconv's).
+    pub fn name(self) -> &'static str {
+        match self {
+            Charset::Whatwg(e) => e.name(),
+            Charset::Latin1 => "ISO-8859-1",
+            Charset::Ascii => "US-ASCII",
+        }
+    }
+
+    /// The encoding_rs encoding, when it is one.
+    pub fn whatwg(self) -> Option<&'static Encoding> {
+        match self {
+            Charset::Whatwg(e) => Some(e),
+            Charset::Latin1 | Charset::Ascii => None,
+        }
+    }
+}
+
+impl From<&'static Encoding> for Charset {
+    fn from(e: &'static Encoding) -> Charset {
+        Charset::Whatwg(e)
+    }
+}
+
+impl PartialEq<&'static Encoding> for Charset {
+    fn eq(&self, other: &&'static Encoding) -> bool {
+        self.whatwg() == Some(*other)
+    }
+}
+
+impl Label {
+    /// What the label decodes as, when something here decodes it.
+    pub fn charset(self) -> Option<Charset> {
+        match self {
+            Label::Whatwg(e) => Some(Charset::Whatwg(e)),
+            Label::Latin1 => Some(Charset::Latin1),
+            Label::Ascii => Some(Charset::Ascii),
+            Label::Unsupported(_) => None,
+        }
+    }
+}
+
 /// glibc iconv's spellings that WHATWG lacks or reads otherwise, upper case, and what
 /// they mean here.
 const ICONV: &[(&str, Label)] = {
@@ -362,17 +425,18 @@ fn labels_of(want: Label) -> Vec<String> {
     v
 }
 
-/// `utf8-repair --list`: every label accepted, grouped by what it decodes as, one
-/// encoding a line (`NAME: LABEL, LABEL, ...`), then the names iconv knows that are
-/// refused.
+/// Every label accepted, grouped by what it decodes as: (the encoding and what it means,
+/// its labels), one encoding a group, then the names iconv knows that are refused (`not
+/// decoded here`). `--list` prints it and the man pages' ENCODINGS section is made of it.
 ///
 /// ```
-/// let list = utf8_tools::labels::list();
-/// assert!(list.lines().any(|l| l.starts_with("Shift_JIS: ") && l.contains("CP932")));
-/// assert!(list.lines().any(|l| l.starts_with("ISO-8859-1 (") && l.contains("latin1")));
+/// let groups = utf8_tools::labels::groups();
+/// assert!(groups.iter().any(|(e, l)| e == "Shift_JIS" && l.iter().any(|l| l == "CP932")));
+/// assert!(groups.iter().any(|(e, l)| e.starts_with("ISO-8859-1 (") && l.iter().any(|l| l == "latin1")));
+/// assert_eq!(groups.last().map(|(e, _)| e.as_str()), Some("not decoded here"));
 /// ```
-pub fn list() -> String {
-    let mut out = String::new();
+pub fn groups() -> Vec<(String, Vec<String>)> {
+    let mut out = Vec::new();
     let mut seen: Vec<&'static Encoding> = Vec::new();
     for label in WHATWG_LABELS {
         if let Some(enc) = Encoding::for_label(label.as_bytes())
@@ -385,24 +449,38 @@ pub fn list() -> String {
     for enc in seen {
         let labels = labels_of(Label::Whatwg(enc));
         if !labels.is_empty() {
-            out.push_str(&format!("{}: {}\n", enc.name(), labels.join(", ")));
+            out.push((enc.name().to_string(), labels));
         }
     }
-    let latin1 = labels_of(Label::Latin1).join(", ");
-    out.push_str(&format!(
-        "ISO-8859-1 (every byte its own code point, as iconv): {latin1}\n"
+    out.push((
+        "ISO-8859-1 (every byte its own code point, as iconv)".to_string(),
+        labels_of(Label::Latin1),
     ));
-    let ascii = labels_of(Label::Ascii).join(", ");
-    out.push_str(&format!(
-        "US-ASCII (bytes over 0x7F are errors, as iconv): {ascii}\n"
+    out.push((
+        "US-ASCII (bytes over 0x7F are errors, as iconv)".to_string(),
+        labels_of(Label::Ascii),
     ));
-    let refused: Vec<&str> = ICONV
+    let refused: Vec<String> = ICONV
         .iter()
         .filter(|(_, l)| matches!(l, Label::Unsupported(_)))
-        .map(|(name, _)| *name)
+        .map(|(name, _)| (*name).to_string())
         .collect();
-    out.push_str(&format!("not decoded here: {}\n", refused.join(", ")));
+    out.push(("not decoded here".to_string(), refused));
     out
+}
+
+/// `utf8-repair --list`: [`groups`], one encoding a line (`NAME: LABEL, LABEL, ...`).
+///
+/// ```
+/// let list = utf8_tools::labels::list();
+/// assert!(list.lines().any(|l| l.starts_with("Shift_JIS: ") && l.contains("CP932")));
+/// assert!(list.lines().any(|l| l.starts_with("ISO-8859-1 (") && l.contains("latin1")));
+/// ```
+pub fn list() -> String {
+    groups()
+        .into_iter()
+        .map(|(enc, labels)| format!("{enc}: {}\n", labels.join(", ")))
+        .collect()
 }
 
 #[cfg(test)]

@@ -262,7 +262,12 @@ pub fn parse_with_matches<P: clap::Parser + 'static>(
             return Status::Trouble.into();
         }
         if e.use_stderr() {
-            let _ = e.print();
+            let mut stderr = io::stderr().lock();
+            let _ = writeln!(
+                stderr,
+                "{program}: {}\nTry '{program} --help' for more information.",
+                clap_message(&e)
+            );
             return Status::Trouble.into();
         }
         let mut stdout = io::stdout().lock();
@@ -280,6 +285,53 @@ pub fn parse_with_matches<P: clap::Parser + 'static>(
             _ => Status::Success.into(),
         }
     })
+}
+
+/// clap's message for `e` without its `error: `, styles and advice: the line that follows
+/// the program's name in a usage error, as GNU's tools write it (with the list of valid
+/// arguments under it, for the value parsers that write one as gnulib's argmatch does).
+///
+/// ```
+/// use clap::Parser;
+///
+/// #[derive(Debug, Parser)]
+/// struct Args {
+///     #[arg(long, conflicts_with = "b")]
+///     a: bool,
+///     #[arg(long)]
+///     b: bool,
+/// }
+/// let e = Args::try_parse_from(["t", "--a", "--b"]).unwrap_err();
+/// assert_eq!(
+///     utf8_tools::output::clap_message(&e),
+///     "the argument '--a' cannot be used with '--b'"
+/// );
+/// ```
+pub fn clap_message(e: &clap::Error) -> String {
+    use clap::error::{ContextKind, ContextValue};
+    let text = e.render().to_string();
+    // The message is its first paragraph: one line, or an argmatch list of valid values
+    // that a value parser of ours wrote under it, as GNU's tools do; clap's own lines
+    // (`[possible values: ...]`, `tip: ...`) are left out.
+    let lines: Vec<&str> = text
+        .trim_start()
+        .lines()
+        .take_while(|l| !l.trim().is_empty())
+        .filter(|l| {
+            !l.trim_start().starts_with("[possible values") && !l.trim_start().starts_with("tip:")
+        })
+        .collect();
+    let text = lines.join("\n");
+    let mut m = text
+        .strip_prefix("error: ")
+        .unwrap_or(&text)
+        .trim_end()
+        .to_string();
+    if let Some(ContextValue::Strings(valid)) = e.get(ContextKind::ValidValue) {
+        let names: Vec<String> = valid.iter().map(|v| format!("'{v}'")).collect();
+        m.push_str(&format!("; valid arguments are {}", names.join(", ")));
+    }
+    m
 }
 
 /// A tool from its command line to its exit status: [`parse`] the arguments as `P`, validate

@@ -12,7 +12,7 @@ use encoding_rs::{Encoding, UTF_8};
 
 use crate::detect::{self, Evidence, Guess};
 use crate::input::READ_ALIGN;
-use crate::labels::{self, Label};
+use crate::labels::{self, Charset, Label};
 
 /// What `--from` asks for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -23,15 +23,15 @@ pub enum FromArg {
     /// they are (utf8-grep without `--from`).
     Sniff,
     /// One encoding (a byte order mark overrides it).
-    Label(&'static Encoding),
+    Label(Charset),
     /// A byte order mark, then valid UTF-8, then chardetng's guess ([`detect::guess`]).
     Auto,
 }
 
 impl FromArg {
     /// The value of `--from`: `auto`, any WHATWG label or glibc iconv spelling
-    /// ([`labels::resolve`]; `utf-8` is [`FromArg::Bytes`]). ISO-8859-1 and ASCII in
-    /// iconv's meaning are utf8-repair's alone ([`labels::Label::Latin1`]): an error here.
+    /// ([`labels::resolve`]; `utf-8` is [`FromArg::Bytes`]), ISO-8859-1 and ASCII with
+    /// iconv's meaning ([`Charset::Latin1`], [`Charset::Ascii`]).
     ///
     /// # Errors
     ///
@@ -40,9 +40,12 @@ impl FromArg {
     /// ```
     /// use utf8_tools::transcode::FromArg;
     /// assert_eq!(FromArg::parse("AUTO"), Ok(FromArg::Auto));
-    /// assert_eq!(FromArg::parse("cp1252"), Ok(FromArg::Label(encoding_rs::WINDOWS_1252)));
-    /// assert_eq!(FromArg::parse("CP932"), Ok(FromArg::Label(encoding_rs::SHIFT_JIS)));
-    /// assert!(FromArg::parse("latin1").is_err());
+    /// use utf8_tools::labels::Charset;
+    /// assert_eq!(FromArg::parse("cp1252"), Ok(FromArg::Label(encoding_rs::WINDOWS_1252.into())));
+    /// assert_eq!(FromArg::parse("CP932"), Ok(FromArg::Label(encoding_rs::SHIFT_JIS.into())));
+    /// assert_eq!(FromArg::parse("latin1"), Ok(FromArg::Label(Charset::Latin1)));
+    /// assert_eq!(FromArg::parse("US-ASCII"), Ok(FromArg::Label(Charset::Ascii)));
+    /// assert!(FromArg::parse("UTF-32").is_err());
     /// assert_eq!(FromArg::parse("utf8"), Ok(FromArg::Bytes));
     /// assert!(FromArg::parse("klingon").is_err());
     /// ```
@@ -52,12 +55,9 @@ impl FromArg {
         }
         match labels::resolve(label) {
             Some(Label::Whatwg(enc)) if enc == UTF_8 => Ok(FromArg::Bytes),
-            Some(Label::Whatwg(enc)) => Ok(FromArg::Label(enc)),
-            Some(Label::Latin1 | Label::Ascii) => Err(format!(
-                "--from {label}: ISO-8859-1 and ASCII as iconv reads them (0x80 as U+0080, or \
-                 as an error) are decoded by utf8-repair only; --from windows-1252 reads \
-                 such text as the web does (0x80 as the euro sign)"
-            )),
+            Some(Label::Whatwg(enc)) => Ok(FromArg::Label(enc.into())),
+            Some(Label::Latin1) => Ok(FromArg::Label(Charset::Latin1)),
+            Some(Label::Ascii) => Ok(FromArg::Label(Charset::Ascii)),
             Some(Label::Unsupported(name)) => Err(format!(
                 "--from {label}: {name} is not decoded here (convert it first: iconv -f {name} \
                  -t UTF-8)"
@@ -138,7 +138,7 @@ impl Reading {
 /// ```
 pub fn decide(from: FromArg, prefix: &[u8], complete: bool) -> Reading {
     let bom = Encoding::for_bom(prefix).map(|(encoding, _)| Guess {
-        encoding,
+        encoding: encoding.into(),
         evidence: Evidence::Bom,
     });
     let read = |g: Guess| {
@@ -169,12 +169,12 @@ pub fn decide(from: FromArg, prefix: &[u8], complete: bool) -> Reading {
         (FromArg::Auto, None) => {
             if let detect::Look::Utf16(encoding) = detect::look(prefix) {
                 read(Guess {
-                    encoding,
+                    encoding: encoding.into(),
                     evidence: Evidence::NulPattern,
                 })
             } else if utf8_prefix(prefix, complete) {
                 read(Guess {
-                    encoding: UTF_8,
+                    encoding: UTF_8.into(),
                     evidence: Evidence::Utf8,
                 })
             } else if memchr::memchr(0, prefix).is_some() {
@@ -335,6 +335,7 @@ pub use reader::{Bad, LineStarts, Transcoder};
 
 mod offsets;
 mod reader;
+mod single;
 #[cfg(test)]
 mod tests;
 mod utf16;

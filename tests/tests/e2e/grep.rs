@@ -1148,7 +1148,11 @@ fn repeated_options_last_wins() {
 fn invalid_report_lists_every_sequence_of_the_file() {
     let dir = tempdir();
     let d = dir.path();
-    write(d, "inv.txt", b"bar \xFF one\nfoo \xFE two\nbar ok\nfoo \xC0\n");
+    write(
+        d,
+        "inv.txt",
+        b"bar \xFF one\nfoo \xFE two\nbar ok\nfoo \xC0\n",
+    );
     let all = "utf8-grep: inv.txt:1:5: invalid-byte at byte 4 (FF): FF never appears in UTF-8\n\
                utf8-grep: inv.txt:2:5: invalid-byte at byte 14 (FE): FE never appears in UTF-8\n\
                utf8-grep: inv.txt:4:5: overlong at byte 31 (C0): C0 starts an overlong encoding\n";
@@ -1157,7 +1161,10 @@ fn invalid_report_lists_every_sequence_of_the_file() {
         (&["-l", "foo"][..], "inv.txt\n"),
         (&["-c", "-v", "foo"][..], "2\n"),
     ] {
-        let o = grep(d).args(args).args(["--invalid=report", "inv.txt"]).run();
+        let o = grep(d)
+            .args(args)
+            .args(["--invalid=report", "inv.txt"])
+            .run();
         o.assert_code(0);
         assert_eq!(o.out(), out, "{args:?}");
         assert_eq!(o.err(), all, "{args:?}");
@@ -1167,5 +1174,9 @@ fn invalid_report_lists_every_sequence_of_the_file() {
         .run();
     o.assert_code(0);
     let first = all.lines().next().unwrap();
-    assert!(o.err().starts_with(first) && all.starts_with(&o.err()), "{}", o.err());
+    assert!(
+        o.err().starts_with(first) && all.starts_with(&o.err()),
+        "{}",
+        o.err()
+    );
 }

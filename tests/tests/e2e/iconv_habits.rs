@@ -167,7 +167,7 @@ fn to_code_is_utf8_only_and_list_names_every_label() {
 }
 
 #[test]
-fn grep_and_count_take_iconv_names_and_refuse_iconv_only_meanings() {
+fn grep_and_count_take_iconv_names() {
     let dir = tempdir();
     let d = dir.path();
     let (bytes, _, _) = encoding_rs::SHIFT_JIS.encode("日本語\n");
@@ -182,19 +182,67 @@ fn grep_and_count_take_iconv_names_and_refuse_iconv_only_meanings() {
         .run();
     o.assert_code(0);
     assert_eq!(o.out().split_whitespace().next(), Some("4"));
-    for tool in ["utf8-grep", "utf8-count"] {
-        let args: &[&str] = if tool == "utf8-grep" {
-            &["--from", "latin1", "x", "sjis.txt"]
-        } else {
-            &["--from", "latin1", "sjis.txt"]
-        };
-        let o = TestCommand::new(tool, d).args(args).run();
-        o.assert_code(2);
-        assert!(
-            o.err()
-                .starts_with(&format!("{tool}: --from latin1: ISO-8859-1 and ASCII")),
-            "{}",
-            o.err()
-        );
+}
+
+/// utf8-grep and utf8-count read ISO-8859-1 and US-ASCII as iconv does, as utf8-repair
+/// does: 0x80 is U+0080 (windows-1252 would make it `€`), and each byte over 0x7F of
+/// ASCII is one error; offsets (`-b`, reports) count the file's bytes.
+#[test]
+fn grep_and_count_read_iso_8859_1_and_ascii_as_iconv_does() {
+    let dir = tempdir();
+    let d = dir.path();
+    let text: Vec<u8> = [
+        &b"caf\xE9 \x80 na\xEFve\n"[..],
+        &(0x20..=0xFFu8).collect::<Vec<u8>>(),
+        b"\n",
+    ]
+    .concat();
+    write(d, "l1.txt", &text);
+    let decoded: String = text.iter().map(|&b| char::from(b)).collect();
+    let grep = |args: &[&str]| TestCommand::new("utf8-grep", d).args(args).run();
+    let count = |args: &[&str]| TestCommand::new("utf8-count", d).args(args).run();
+    for label in ["latin1", "ISO-8859-1", "ISO_8859-1", "l1", "CP819"] {
+        let o = grep(&["--from", label, "", "l1.txt"]);
+        o.assert_code(0);
+        assert_eq!(o.out(), decoded, "{label}");
+        if let Some(want) = iconv(d, &["-f", "ISO-8859-1", "-t", "UTF-8", "l1.txt"]) {
+            assert_eq!(o.stdout, want, "{label} against iconv");
+        }
     }
+    let o = grep(&["--from", "latin1", "-b", "-o", "\u{80}\\|ï", "l1.txt"]);
+    assert_eq!(
+        o.out(),
+        "5:\u{80}\n9:ï\n109:\u{80}\n220:ï\n",
+        "offsets in the file"
+    );
+    let o = count(&["--from", "latin1", "-m", "-c", "l1.txt"]);
+    o.assert_code(0);
+    let n = text.len();
+    assert_eq!(o.out(), format!("{n} {n} l1.txt\n"));
+    // US-ASCII: every byte over 0x7F is an error, reported with its offset.
+    let high = text.iter().filter(|&&b| b >= 0x80).count();
+    let o = count(&["--from", "US-ASCII", "--json", "l1.txt"]);
+    o.assert_code(0);
+    assert!(
+        o.out().contains(&format!("\"errors\": {high},")),
+        "{}",
+        o.out()
+    );
+    assert!(
+        o.out().contains("\"encoding\": \"US-ASCII\""),
+        "{}",
+        o.out()
+    );
+    let o = grep(&["--from", "ascii", "--invalid=report", "-c", "caf", "l1.txt"]);
+    o.assert_code(0);
+    assert_eq!(o.out(), "1\n");
+    let first = o.err().lines().next().unwrap_or_default().to_owned();
+    assert_eq!(
+        first,
+        "utf8-grep: l1.txt:1:4: malformed at byte 3 (E9): not a valid US-ASCII sequence"
+    );
+    assert_eq!(o.err().lines().count(), high);
+    // windows-1252 keeps WHATWG's table: 0x80 is the euro sign.
+    let o = grep(&["--from", "windows-1252", "-o", "€", "l1.txt"]);
+    assert_eq!(o.out(), "€\n€\n");
 }

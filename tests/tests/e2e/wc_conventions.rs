@@ -622,3 +622,39 @@ fn files0_stops_at_a_write_error() {
     let err = String::from_utf8_lossy(&out.stderr);
     assert_eq!(err.matches("write error").count(), 1, "{err}");
 }
+
+/// Usage errors that clap finds (options that conflict, a value it does not take) are one
+/// line `PROG: message` and GNU's `Try 'PROG --help' for more information.`, in utf8-count
+/// and utf8-repair as in utf8-grep; nothing on standard output, exit 2.
+#[test]
+fn usage_errors_are_one_line_and_the_help_hint() {
+    let dir = tempdir();
+    let d = dir.path();
+    write(d, "a.txt", b"a\n");
+    for (prog, args, message) in [
+        (
+            "utf8-count",
+            &["-w", "--explain", "a.txt"][..],
+            "the argument '--words' cannot be used with '--explain'",
+        ),
+        (
+            "utf8-count",
+            &["--threads=x", "a.txt"][..],
+            "invalid value 'x' for '--threads <N>': invalid digit found in string",
+        ),
+        (
+            "utf8-repair",
+            &["--check", "-i", "a.txt"][..],
+            "the argument '--check' cannot be used with '--in-place'",
+        ),
+    ] {
+        let o = crate::util::TestCommand::new(prog, d).args(args).run();
+        o.assert_code(2);
+        assert_eq!(o.out(), "");
+        assert_eq!(
+            o.err(),
+            format!("{prog}: {message}\nTry '{prog} --help' for more information.\n"),
+            "{args:?}"
+        );
+    }
+}

@@ -1,7 +1,8 @@
 //! The man page of a binary: clap_mangen renders the title, NAME, SYNOPSIS and OPTIONS from
 //! the same clap `command()` the binary parses with; this module adds DESCRIPTION (the
 //! command's about text and its `after_help` prose), EXIT STATUS (0/1/2), ERROR KINDS (from
-//! [`utf8_codec::ErrorKind::ALL`]), ENVIRONMENT, EXAMPLES and SEE ALSO.
+//! [`utf8_codec::ErrorKind::ALL`]), ENCODINGS (the labels of `--from`, from
+//! [`crate::labels::groups`]), ENVIRONMENT, EXAMPLES and SEE ALSO.
 
 use std::io;
 
@@ -274,6 +275,19 @@ fn sections(tool: Tool, name: &str) -> Roff {
         roff.control("TP", []);
         roff.text([bold(kind.as_str())]);
         roff.text([roman(capitalize(kind.description()) + ".")]);
+    }
+
+    roff.control("SH", ["ENCODINGS"]);
+    roff.text([roman(
+        "--from takes any of these labels, in any case: WHATWG's (the labels of the web, \
+         decoded by encoding_rs) and glibc iconv's spellings. ISO-8859-1 and US-ASCII mean \
+         what iconv means; windows-1252 and --from auto read 0x80-0x9F as the web does \
+         (0x80 is the euro sign). utf8-repair --list prints the same table.",
+    )]);
+    for (encoding, labels) in crate::labels::groups() {
+        roff.control("TP", []);
+        roff.text([bold(encoding)]);
+        roff.text([roman(labels.join(", "))]);
     }
 
     roff.control("SH", ["ENVIRONMENT"]);

@@ -271,7 +271,7 @@ impl Config {
         &self,
         file: &std::fs::File,
         range: (u64, u64),
-        decoded: Option<(&'static encoding_rs::Encoding, LineStarts)>,
+        decoded: Option<(crate::labels::Charset, LineStarts)>,
         diag_name: &str,
         shown: Option<Shown<'_>>,
     ) -> Result<Option<FileResult>, ToolError> {

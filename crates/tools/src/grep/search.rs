@@ -9,14 +9,13 @@ use std::cell::RefCell;
 use std::collections::VecDeque;
 use std::sync::atomic::AtomicBool;
 
-use encoding_rs::Encoding;
-
 use super::buffer::{Buffer, Feed};
 use super::config::Settings;
 use super::matcher::Matcher;
 use super::sink::{At, FileResult, Line, Sink, matches};
 use crate::diag::ToolError;
 use crate::engine::Scanner;
+use crate::labels::Charset;
 use crate::position::LineTracker;
 use crate::transcode::{Bad, OffsetMap};
 
@@ -56,7 +55,7 @@ struct Report<'a> {
     /// Where the search started (past a byte order mark): the decoder counts from there.
     origin: u64,
     /// Decoded text: the transcoder's list of malformed sequences, and the encoding.
-    malformed: Option<(&'a RefCell<VecDeque<Bad>>, &'static Encoding)>,
+    malformed: Option<(&'a RefCell<VecDeque<Bad>>, Charset)>,
 }
 
 /// The context lines' state of a search.
@@ -159,7 +158,7 @@ impl<'a> FileSearch<'a> {
     /// sequences as they are decoded (for `--invalid=report`).
     pub fn decoded(
         mut self,
-        encoding: &'static Encoding,
+        encoding: Charset,
         map: Option<&'a RefCell<OffsetMap>>,
         malformed: &'a RefCell<VecDeque<Bad>>,
     ) -> FileSearch<'a> {

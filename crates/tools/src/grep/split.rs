@@ -36,10 +36,10 @@ use super::sink::{At, Dest, FileResult, Line, Sink};
 use crate::capture::{Captured, Spill};
 use crate::diag::{Diag, ToolError};
 use crate::exit::Status;
+use crate::labels::Charset;
 use crate::output::Output;
 use crate::report::Report;
 use crate::transcode::{LineStarts, Transcoder};
-use encoding_rs::Encoding;
 
 /// The smallest part worth a thread of its own.
 const PART_MIN: u64 = 16 << 20;
@@ -88,7 +88,7 @@ pub(super) fn search(
     (start, len): (u64, u64),
     parts: usize,
     diag_name: &str,
-    decoded: Option<(&'static Encoding, LineStarts)>,
+    decoded: Option<(Charset, LineStarts)>,
 ) -> Result<Option<FileResult>, ToolError> {
     let lines = decoded.map_or(LineStarts::BYTES, |(_, l)| l);
     let cuts = cuts(file, (start, len), parts, lines, cfg.settings.eol)

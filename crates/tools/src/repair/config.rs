@@ -13,7 +13,7 @@ use super::pipeline::Decoding;
 use crate::diag::ToolError;
 use crate::engine::Engine;
 use crate::input::{Input, inputs};
-use crate::labels::{self, Label};
+use crate::labels::{self, Charset, Label};
 use crate::transcode::FromArg;
 
 /// Where the repaired text goes.
@@ -117,12 +117,7 @@ impl TryFrom<&RepairArgs> for Config {
             (ActionArg::Delete, None) => Substitute::Delete,
             (ActionArg::Escape, None) => Substitute::Escape,
         };
-        let iconv_only = a.from.as_deref().and_then(labels::resolve);
-        let source = match iconv_only {
-            Some(Label::Latin1) => Decoding::Latin1,
-            Some(Label::Ascii) => Decoding::Ascii,
-            _ => Config::decoding(a.from.as_deref())?,
-        };
+        let source = Config::decoding(a.from.as_deref())?;
         let inputs = inputs(&a.files, None)?;
         let backup = Backup::from_args(
             a.backup.as_deref(),
@@ -202,13 +197,15 @@ impl TryFrom<&RepairArgs> for Config {
 }
 
 impl Config {
-    /// What `--from LABEL` decodes from, but iconv's ISO-8859-1 and ASCII.
+    /// What `--from LABEL` decodes from.
     fn decoding(from: Option<&str>) -> Result<Decoding, ToolError> {
         Ok(match from.map(FromArg::parse).transpose() {
             Ok(None) => Decoding::Sniff,
             Ok(Some(FromArg::Bytes)) => Decoding::Utf8,
             Ok(Some(FromArg::Auto)) => Decoding::Auto,
-            Ok(Some(FromArg::Label(enc))) => Decoding::From(enc),
+            Ok(Some(FromArg::Label(Charset::Whatwg(enc)))) => Decoding::From(enc),
+            Ok(Some(FromArg::Label(Charset::Latin1))) => Decoding::Latin1,
+            Ok(Some(FromArg::Label(Charset::Ascii))) => Decoding::Ascii,
             // (`FromArg::parse` gives no other.)
             Ok(Some(FromArg::Sniff)) => Decoding::Utf8,
             Err(e) => return Err(ToolError::Usage(e)),

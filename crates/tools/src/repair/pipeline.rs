@@ -18,6 +18,7 @@ use crate::detect::{self, Evidence, Guess, Look, Tee};
 use crate::engine::Engine;
 use crate::engine::Scanner;
 use crate::input::{CHUNK_SIZE, Chunks, ReadBuf};
+use crate::labels::Charset;
 use crate::position::LineTracker;
 
 /// Repaired text is written out when it reaches this many bytes.
@@ -137,7 +138,7 @@ impl Pipeline<'_> {
                 match look {
                     Look::Bom(encoding) if encoding != UTF_8 => {
                         let guess = Guess {
-                            encoding,
+                            encoding: encoding.into(),
                             evidence: Evidence::Bom,
                         };
                         self.convert(reader, guess, name, out, reporter)
@@ -251,7 +252,11 @@ impl Pipeline<'_> {
         if let Some(r) = reporter.as_deref_mut() {
             r.decoded(name, guess);
         }
-        let mut tally = self.transcode(reader, guess.encoding, name, out, reporter)?;
+        let mut tally = match guess.encoding {
+            Charset::Whatwg(enc) => self.transcode(reader, enc, name, out, reporter)?,
+            Charset::Latin1 => self.bytewise(reader, false, name, out, reporter)?,
+            Charset::Ascii => self.bytewise(reader, true, name, out, reporter)?,
+        };
         tally.converted = Some(guess);
         Ok(tally)
     }

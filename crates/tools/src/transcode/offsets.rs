@@ -2,7 +2,10 @@
 
 use std::collections::VecDeque;
 
-use encoding_rs::{Decoder, DecoderResult, Encoding, UTF_8};
+use encoding_rs::{DecoderResult, UTF_8};
+
+use super::single::AnyDecoder;
+use crate::labels::Charset;
 
 /// Where decoded text came from in the file: the start of each line held (decoded offset,
 /// file offset) and the file's bytes from the oldest of them on. An offset inside a line
@@ -12,7 +15,7 @@ use encoding_rs::{Decoder, DecoderResult, Encoding, UTF_8};
 /// state may run on across a newline (RFC 1468 text returns to ASCII before each line
 /// end, so in practice it does not).
 pub struct OffsetMap {
-    encoding: &'static Encoding,
+    encoding: Charset,
     /// Line starts, increasing; the first is at or before every offset still asked for.
     marks: VecDeque<(u64, u64)>,
     /// The file's bytes from `src_off` on.
@@ -20,7 +23,7 @@ pub struct OffsetMap {
     src_off: u64,
     /// A decoder part way through a line, all it read given out: (it, decoded offset, file
     /// offset).
-    cursor: Option<(Decoder, u64, u64)>,
+    cursor: Option<(AnyDecoder, u64, u64)>,
 }
 
 impl std::fmt::Debug for OffsetMap {
@@ -35,15 +38,15 @@ impl std::fmt::Debug for OffsetMap {
 
 impl Default for OffsetMap {
     fn default() -> OffsetMap {
-        OffsetMap::new(UTF_8, 0)
+        OffsetMap::new(UTF_8.into(), 0)
     }
 }
 
 /// Gives out what a decoder holds after a malformed sequence (the bytes it read after
 /// it): how many bytes of text that makes.
-fn flush(dec: &mut Decoder) -> u64 {
+fn flush(dec: &mut AnyDecoder) -> u64 {
     let mut out = [0u8; 32];
-    let (_, _, written) = dec.decode_to_utf8_without_replacement(&[], &mut out, false);
+    let (_, _, written) = dec.decode(&[], &mut out, false);
     written as u64
 }
 
@@ -69,7 +72,7 @@ impl OffsetMap {
     }
 
     /// A map of text decoded from `encoding` whose first byte is at file offset `start`.
-    pub(super) fn new(encoding: &'static Encoding, start: u64) -> OffsetMap {
+    pub(super) fn new(encoding: Charset, start: u64) -> OffsetMap {
         OffsetMap {
             encoding,
             marks: VecDeque::from([(0, start)]),
@@ -93,7 +96,7 @@ impl OffsetMap {
             Some(c) if c.1 <= decoded && (c.1 >= md || mf < self.src_off) => c,
             // (Only when asked out of order: the line's bytes are gone.)
             _ if mf < self.src_off => return mf,
-            _ => (self.encoding.new_decoder_without_bom_handling(), md, mf),
+            _ => (AnyDecoder::new(self.encoding), md, mf),
         };
         let mut scratch = [0u8; 4096];
         // In bulk while far from it, leaving room for a U+FFFD and a character.
@@ -101,11 +104,7 @@ impl OffsetMap {
             let i = (f - self.src_off) as usize;
             let room = usize::try_from(decoded - d - 16).map_or(4096, |r| r.min(4096));
             let end = self.src.len().min(i + room);
-            let (res, read, written) = dec.decode_to_utf8_without_replacement(
-                &self.src[i..end],
-                &mut scratch[..room],
-                false,
-            );
+            let (res, read, written) = dec.decode(&self.src[i..end], &mut scratch[..room], false);
             f += read as u64;
             d += written as u64;
             if let DecoderResult::Malformed(..) = res {
@@ -122,8 +121,7 @@ impl OffsetMap {
             if i >= self.src.len() {
                 break;
             }
-            let (res, read, written) =
-                dec.decode_to_utf8_without_replacement(&self.src[i..=i], &mut scratch, false);
+            let (res, read, written) = dec.decode(&self.src[i..=i], &mut scratch, false);
             f += read as u64;
             d += written as u64;
             at = if d > decoded { f - read as u64 } else { f };

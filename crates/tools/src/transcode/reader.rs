@@ -6,10 +6,12 @@ use std::cell::RefCell;
 use std::collections::VecDeque;
 use std::io::{self, Read};
 
-use encoding_rs::{Decoder, DecoderResult, Encoding, UTF_16BE, UTF_16LE};
+use encoding_rs::{DecoderResult, UTF_16BE, UTF_16LE};
 
 use super::offsets::OffsetMap;
+use super::single::AnyDecoder;
 use super::utf16;
+use crate::labels::Charset;
 use crate::mmap::{WINDOW, Window};
 
 /// Where lines start in a file in `encoding`, for splitting it across threads: just after
@@ -25,10 +27,14 @@ impl LineStarts {
     pub const BYTES: LineStarts = LineStarts(None);
 
     /// The line starts of `encoding`, if a file in it can be split.
-    pub fn of(encoding: &'static Encoding) -> Option<LineStarts> {
-        if encoding == UTF_16LE || encoding == UTF_16BE {
-            Some(LineStarts(Some(encoding == UTF_16BE)))
-        } else if encoding.is_ascii_compatible() && encoding != encoding_rs::ISO_2022_JP {
+    pub fn of(encoding: Charset) -> Option<LineStarts> {
+        let Some(e) = encoding.whatwg() else {
+            // ISO-8859-1 and US-ASCII: a byte is a character.
+            return Some(LineStarts(None));
+        };
+        if e == UTF_16LE || e == UTF_16BE {
+            Some(LineStarts(Some(e == UTF_16BE)))
+        } else if e.is_ascii_compatible() && e != encoding_rs::ISO_2022_JP {
             Some(LineStarts(None))
         } else {
             None
@@ -95,22 +101,22 @@ pub struct Bad {
 }
 
 /// A decoder: this module's for UTF-16 (the same text as encoding_rs's), else
-/// encoding_rs's.
+/// encoding_rs's or ISO-8859-1's and US-ASCII's ([`AnyDecoder`]).
 struct Decoding {
     /// Where its lines start (ISO-2022-JP's: after any `0x0A`, its escape state aside).
     lines: LineStarts,
     utf16: Option<utf16::Utf16>,
-    other: Decoder,
+    other: AnyDecoder,
 }
 
 impl Decoding {
-    fn new(encoding: &'static Encoding) -> Decoding {
+    fn new(encoding: Charset) -> Decoding {
         let utf16 = (encoding == UTF_16LE || encoding == UTF_16BE)
             .then(|| utf16::Utf16::new(encoding == UTF_16BE));
         Decoding {
             lines: LineStarts::of(encoding).unwrap_or(LineStarts::BYTES),
             utf16,
-            other: encoding.new_decoder_without_bom_handling(),
+            other: AnyDecoder::new(encoding),
         }
     }
 
@@ -118,9 +124,7 @@ impl Decoding {
     fn decode(&mut self, src: &[u8], dst: &mut [u8], last: bool) -> (DecoderResult, usize, usize) {
         match &mut self.utf16 {
             Some(d) => d.decode(src, dst, last),
-            None => self
-                .other
-                .decode_to_utf8_without_replacement(src, dst, last),
+            None => self.other.decode(src, dst, last),
         }
     }
 }
@@ -152,7 +156,7 @@ impl<'m, R: Read> Transcoder<'m, R> {
     /// text. With `map`, offsets in the file can be asked for ([`OffsetMap::file`]).
     pub fn new(
         inner: R,
-        encoding: &'static Encoding,
+        encoding: Charset,
         skip: u64,
         map: Option<&'m RefCell<OffsetMap>>,
     ) -> Transcoder<'m, R> {
@@ -163,7 +167,7 @@ impl<'m, R: Read> Transcoder<'m, R> {
     /// mapped windows ([`crate::mmap`]: the caller says what a SIGBUS means).
     pub fn mapped(
         file: &'m std::fs::File,
-        encoding: &'static Encoding,
+        encoding: Charset,
         skip: u64,
         map: Option<&'m RefCell<OffsetMap>>,
     ) -> Transcoder<'m, R> {
@@ -175,7 +179,7 @@ impl<'m, R: Read> Transcoder<'m, R> {
     /// `start`).
     pub fn mapped_part(
         file: &'m std::fs::File,
-        encoding: &'static Encoding,
+        encoding: Charset,
         (start, end): (u64, u64),
     ) -> Transcoder<'m, R> {
         let mut t = Transcoder::new_with(Input::Map(file, None, start, end), encoding, 0, None);
@@ -185,7 +189,7 @@ impl<'m, R: Read> Transcoder<'m, R> {
 
     fn new_with(
         input: Input<'m, R>,
-        encoding: &'static Encoding,
+        encoding: Charset,
         skip: u64,
         map: Option<&'m RefCell<OffsetMap>>,
     ) -> Transcoder<'m, R> {

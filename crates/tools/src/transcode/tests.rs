@@ -133,7 +133,7 @@ fn transcodes_as_encoding_rs_in_any_reads() {
                 let map = RefCell::new(OffsetMap::default());
                 let mut t = Transcoder::new(
                     Trickle(&file, trickle),
-                    enc,
+                    enc.into(),
                     bom.len() as u64,
                     mapped.then_some(&map),
                 );
@@ -157,7 +157,12 @@ fn offsets_map_back_to_the_file() {
         let (file, _, at) = build(enc, bom, &pieces);
         for trickle in [1, 2, 5, 1 << 20] {
             let map = RefCell::new(OffsetMap::default());
-            let mut t = Transcoder::new(Trickle(&file, trickle), enc, bom.len() as u64, Some(&map));
+            let mut t = Transcoder::new(
+                Trickle(&file, trickle),
+                enc.into(),
+                bom.len() as u64,
+                Some(&map),
+            );
             decode_all(&mut t, 4096);
             // In order, as the searcher asks; every third line forgotten before it.
             let mut m = map.borrow_mut();
@@ -187,7 +192,7 @@ fn a_long_line_keeps_bounded_bytes_and_exact_offsets() {
         f
     };
     let map = RefCell::new(OffsetMap::default());
-    let mut t = Transcoder::new(&file[..], UTF_16LE, 2, Some(&map));
+    let mut t = Transcoder::new(&file[..], UTF_16LE.into(), 2, Some(&map));
     let mut buf = vec![0u8; 1 << 16];
     let mut decoded = 0u64;
     loop {
@@ -214,7 +219,7 @@ fn decisions() {
     let utf8 = |skip, evidence| Reading::Bytes {
         skip,
         guess: Some(Guess {
-            encoding: UTF_8,
+            encoding: UTF_8.into(),
             evidence,
         }),
     };
@@ -226,7 +231,7 @@ fn decisions() {
         })
     );
     assert_eq!(
-        decide(FromArg::Label(WINDOWS_1252), b"\xEF\xBB\xBFx", true),
+        decide(FromArg::Label(WINDOWS_1252.into()), b"\xEF\xBB\xBFx", true),
         (utf8(3, Evidence::Bom))
     );
     assert_eq!(
@@ -242,14 +247,14 @@ fn decisions() {
     assert_eq!(
         decide(FromArg::Auto, latin, true),
         (Reading::Decoded(Guess {
-            encoding: WINDOWS_1252,
+            encoding: WINDOWS_1252.into(),
             evidence: Evidence::Detected
         }))
     );
     assert_eq!(
-        decide(FromArg::Label(SHIFT_JIS), b"abc", true),
+        decide(FromArg::Label(SHIFT_JIS.into()), b"abc", true),
         (Reading::Decoded(Guess {
-            encoding: SHIFT_JIS,
+            encoding: SHIFT_JIS.into(),
             evidence: Evidence::Given
         }))
     );
