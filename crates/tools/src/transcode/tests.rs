@@ -267,3 +267,50 @@ fn decisions() {
         }
     );
 }
+
+/// ISO-8859-1 and US-ASCII as iconv reads them, in any reads and any buffer sizes: every
+/// byte its code point (or, for ASCII, a byte over 0x7F one U+FFFD and one error), and each
+/// character's offset in the decoded text maps back to its byte.
+#[test]
+fn iso_8859_1_and_ascii_in_any_reads_with_offsets() {
+    let file: Vec<u8> = (0..=255u8)
+        .chain(b"\nna\xEFve \x80\n".iter().copied())
+        .collect();
+    for charset in [Charset::Latin1, Charset::Ascii] {
+        let ascii = charset == Charset::Ascii;
+        let chars: Vec<char> = file
+            .iter()
+            .map(|&b| match b {
+                0x80.. if ascii => '\u{FFFD}',
+                _ => char::from(b),
+            })
+            .collect();
+        let text: String = chars.iter().collect();
+        let errors = if ascii {
+            file.iter().filter(|&&b| b >= 0x80).count()
+        } else {
+            0
+        };
+        for (trickle, size) in [(1, 1), (3, 7), (5, 16), (1 << 16, 17), (1 << 16, 1 << 16)] {
+            let map = RefCell::new(OffsetMap::default());
+            let mut t = Transcoder::new(Trickle(&file, trickle), charset, 0, Some(&map));
+            let out = decode_all(&mut t, size);
+            assert_eq!(
+                String::from_utf8(out).unwrap(),
+                text,
+                "{charset:?} {trickle} {size}"
+            );
+            assert_eq!(t.errors(), errors as u64);
+            let mut m = map.borrow_mut();
+            let mut decoded = 0u64;
+            for (i, c) in chars.iter().enumerate() {
+                assert_eq!(
+                    m.file(decoded),
+                    i as u64,
+                    "{charset:?} char {i}, reads of {trickle}"
+                );
+                decoded += c.len_utf8() as u64;
+            }
+        }
+    }
+}
