@@ -181,8 +181,9 @@ fn run_raw(d: &Path, args: &[&str]) -> Outcome {
 
 /// A file over twice the part size (16 MiB) is split across threads for `-c`, `-l`, `-L`
 /// and `-q`, and for lines and matches printed without numbers: the answers are those of
-/// one thread, with a line longer than a part, a NUL (which makes `-v`, and a printing
-/// search, search the file again on one thread) and matches at the cuts.
+/// one thread, with a line longer than a part, a NUL (found before the parts start when
+/// `-v` or anchors depend on it; a printing search with one in a block cut by a part's start
+/// is searched again on one thread) and matches at the cuts.
 #[test]
 fn one_large_file_split_across_threads() {
     let t = tempdir();
@@ -298,6 +299,10 @@ fn a_split_printing_search_turns_binary_where_one_thread_does() {
             &["-o", "-b", "needle [0-9]+", "-E", "nul.txt"],
             &["-v", "needle", "nul.txt"],
             &["-c", "-v", "needle", "nul.txt"],
+            // Anchors at line ends: a NUL ends a line once the file is binary.
+            &["-c", "^z", "nul.txt"],
+            &["-c", "-x", "z*", "nul.txt"],
+            &["-l", "-v", "-e", "needle", "-e", "hay", "nul.txt"],
         ] {
             let one = run(d, 1, args);
             let two = run(d, 2, args);

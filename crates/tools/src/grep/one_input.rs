@@ -284,7 +284,7 @@ impl Config {
             Some(shown) if self.settings.printing() => {
                 super::split::search_printing(self, file, range, parts, diag_name, shown)
             }
-            _ => super::split::search(self, file, range, parts, diag_name, decoded),
+            _ => super::split::search(self, file, range, parts, diag_name, decoded).map(Some),
         }
     }
 

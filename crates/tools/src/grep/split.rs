@@ -14,9 +14,10 @@
 //! boundary (each part after the first starts just after a newline). For `-c`, `-l`, `-L`
 //! and `-q` (which do not scan every block for NUL), without `-v`, the
 //! lines selected do not depend on where the file turned binary (a NUL in a line with a
-//! match splits that line in every case, see `Settings::scan_nul`). With `-v` they do, so
-//! a part that met a NUL makes the whole file be searched again on one thread, which
-//! decides the switch point as GNU grep does. Under `-l`, `-L` and `-q`, a part that
+//! match splits that line in every case, see `Settings::scan_nul`). With `-v` or a pattern
+//! anchored at line ends every part checks each block it reads for NUL: turning binary
+//! makes a NUL end lines, and no line of a part that holds none changes with it, so the
+//! parts' answers add up to one search's wherever the first NUL is. Under `-l`, `-L` and `-q`, a part that
 //! selects a line stops the others.
 
 use std::cell::RefCell;
@@ -77,7 +78,7 @@ pub(super) fn parts(cfg: &Config, len: u64, decoded: bool) -> usize {
 /// Searches `file` from offset `start` (past a byte order mark) to `len` (its size at open)
 /// in `parts` parts (text `decoded` from another encoding, when it is, split at its line
 /// starts) on as many threads: the sum of
-/// what they found, or `None` when the parts cannot answer for the whole (`-v` and a NUL).
+/// what they found.
 ///
 /// # Errors
 ///
@@ -89,7 +90,7 @@ pub(super) fn search(
     parts: usize,
     diag_name: &str,
     decoded: Option<(Charset, LineStarts)>,
-) -> Result<Option<FileResult>, ToolError> {
+) -> Result<FileResult, ToolError> {
     let lines = decoded.map_or(LineStarts::BYTES, |(_, l)| l);
     let cuts = cuts(file, (start, len), parts, lines, cfg.settings.eol)
         .map_err(|e| ToolError::input(diag_name, &e))?;
@@ -129,10 +130,7 @@ pub(super) fn search(
     for r in results {
         total.add(&r?);
     }
-    if total.saw_nul && cfg.settings.invert && !cfg.settings.text {
-        return Ok(None);
-    }
-    Ok(Some(total))
+    Ok(total)
 }
 
 /// Where a printing search shows what it finds: the search's own output, diagnostics and
