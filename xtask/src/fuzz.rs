@@ -346,9 +346,17 @@ fn seed_corpus(corpus: &Path, target: &str, seeds: &[(String, Vec<u8>)]) -> Resu
 
 /// Runs one built target; its output goes to `fuzz/logs/TARGET.log`, findings and the final
 /// statistics to the terminal too.
+/// Where `cargo fuzz build`, run in `dir`, puts its targets: `CARGO_TARGET_DIR` when it is
+/// set (relative to `dir`, as cargo reads it), else `dir/target`.
+fn fuzz_target_dir(dir: &Path, env: Option<std::ffi::OsString>) -> PathBuf {
+    match env.filter(|v| !v.is_empty()) {
+        Some(v) => dir.join(v),
+        None => dir.join("target"),
+    }
+}
+
 fn run_target(dir: &Path, target: &str, args: &Args) -> Result<Outcome> {
-    let bin: PathBuf = dir
-        .join("target")
+    let bin: PathBuf = fuzz_target_dir(dir, std::env::var_os("CARGO_TARGET_DIR"))
         .join(host_triple()?)
         .join("release")
         .join(target);
@@ -426,4 +434,27 @@ fn host_triple() -> Result<String> {
         .find_map(|l| l.strip_prefix("host: "))
         .map(str::to_string)
         .ok_or_else(|| "rustc -vV printed no host".into())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn targets_are_found_where_cargo_built_them() {
+        let dir = Path::new("/repo/fuzz");
+        assert_eq!(fuzz_target_dir(dir, None), Path::new("/repo/fuzz/target"));
+        assert_eq!(
+            fuzz_target_dir(dir, Some("".into())),
+            Path::new("/repo/fuzz/target")
+        );
+        assert_eq!(
+            fuzz_target_dir(dir, Some("/tmp/t".into())),
+            Path::new("/tmp/t")
+        );
+        assert_eq!(
+            fuzz_target_dir(dir, Some("out".into())),
+            Path::new("/repo/fuzz/out")
+        );
+    }
 }
