@@ -1,5 +1,7 @@
 //! Comments in the product's sources (`crates/*/src`, `xtask/src`) say what the code is: no
-//! comment cites a project issue or a work session by number. That history belongs in commit
+//! comment cites a project issue or a work session by number, and no comment of the codec
+//! records a measurement (a time or rate, a percentage, `N -> M`, `Nx`, `N times` faster or
+//! slower: the reason stays, the figure goes to BENCHMARKS.md with its machine). That history belongs in commit
 //! messages, CHANGELOG.md and BENCHMARKS.md (a rule of ARCHITECTURE.md). A reference to another
 //! project's tracker is written `owner/repo#N` or `crate#N`, which this check allows.
 #![forbid(unsafe_code)]
@@ -87,6 +89,103 @@ fn no_comment_cites_an_issue_or_a_session() {
         found.is_empty(),
         "comments that cite the project's history (move it to a commit message, CHANGELOG.md \
          or BENCHMARKS.md):\n{}",
+        found.join("\n")
+    );
+}
+
+/// The first measurement in `text`: a number followed by `ms`, `ns`, `µs`, `GiB/s`, `GB/s`,
+/// `MiB/s` or `MB/s`, or by `%`; `N -> M` between numbers; `Nx` or `N×`; `N times` before
+/// `faster` or `slower`. Sizes (`2 KiB`) and hexadecimal (`0x80`) are not measurements.
+fn measurement(text: &str) -> Option<String> {
+    let b = text.as_bytes();
+    let mut i = 0;
+    while i < b.len() {
+        if !b[i].is_ascii_digit()
+            || (i > 0 && (b[i - 1].is_ascii_alphanumeric() || b[i - 1] == b'_'))
+        {
+            i += 1;
+            continue;
+        }
+        let start = i;
+        while i < b.len()
+            && (b[i].is_ascii_digit()
+                || (b[i] == b'.' && b.get(i + 1).is_some_and(u8::is_ascii_digit)))
+        {
+            i += 1;
+        }
+        let rest = &text[i..];
+        let after = rest.trim_start();
+        let word_end = |s: &str, w: &str| {
+            s.strip_prefix(w)
+                .is_some_and(|r| !r.starts_with(|c: char| c.is_alphanumeric()))
+        };
+        let unit = ["ms", "ns", "µs", "GiB/s", "GB/s", "MiB/s", "MB/s"]
+            .iter()
+            .any(|u| word_end(after, u));
+        let percent = rest.starts_with('%');
+        let times = word_end(rest, "x") || rest.starts_with('×');
+        let arrow = after
+            .strip_prefix("->")
+            .is_some_and(|r| r.trim_start().starts_with(|c: char| c.is_ascii_digit()));
+        let n_times = after
+            .strip_prefix("times ")
+            .is_some_and(|r| r.starts_with("faster") || r.starts_with("slower"));
+        if unit || percent || times || arrow || n_times {
+            let end = (i + 12).min(text.len());
+            let end = (end..=text.len())
+                .find(|&e| text.is_char_boundary(e))
+                .unwrap_or(text.len());
+            return Some(text[start..end].to_string());
+        }
+    }
+    None
+}
+
+#[test]
+fn the_check_finds_measurements_and_leaves_sizes() {
+    for m in [
+        "/// 23.6 ms a GiB",
+        "// 16% faster in L2",
+        "/// 35 -> 28 on mixed text",
+        "/// 2.5 times slower",
+        "/// 1.4x the time",
+        "/// at 3.1 GiB/s",
+        "/// 2× faster",
+    ] {
+        assert!(measurement(m).is_some(), "{m}");
+    }
+    for clean in [
+        "/// 2 KiB ahead, 64 MiB inputs",
+        "/// the byte 0x80",
+        "/// the u16x8 vector",
+        "/// three times as many",
+        "/// UTF-8 -> UTF-16",
+        "/// step 3 of 4",
+    ] {
+        assert_eq!(measurement(clean), None, "{clean}");
+    }
+}
+
+#[test]
+fn no_comment_of_the_codec_records_a_measurement() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    let mut files = Vec::new();
+    rust_files(&root.join("crates/codec/src"), &mut files);
+    assert!(files.len() > 20, "found only {} source files", files.len());
+    let mut found = Vec::new();
+    for f in &files {
+        let text = fs::read_to_string(f).expect("a UTF-8 source file");
+        for (n, line) in text.lines().enumerate() {
+            let Some(at) = line.find("//") else { continue };
+            if let Some(m) = measurement(&line[at..]) {
+                found.push(format!("{}:{}: {m}", f.display(), n + 1));
+            }
+        }
+    }
+    assert!(
+        found.is_empty(),
+        "comments that record a measurement (give the reason; the figure goes to \
+         BENCHMARKS.md with its machine and command):\n{}",
         found.join("\n")
     );
 }

@@ -16,15 +16,17 @@ pub(crate) const BLOCK: usize = 64;
 /// more), with no loss on input that fits in L1 or L2.
 pub(crate) const PREFETCH: usize = 2048;
 
-/// [`PREFETCH`] for counting a large input ([`Visit::AHEAD`]): 8 KiB. On 64 MiB not in the
-/// cache (Zen 5, ms a GiB): the counter without lengths 35 -> 28 on mixed text (AVX-512), 30
-/// -> 23 on ASCII with AVX2 or AVX-512; 16 KiB counted mixed text no faster than 2 KiB.
-/// (Validation with 8 KiB: 43 -> 36 with AVX2, 38 -> 25 with AVX-512 without its loads of the
-/// bytes before a block; it takes [`FAR_CHECK_PREFETCH`].)
+/// [`PREFETCH`] for counting a large input ([`Visit::AHEAD`]): 8 KiB. An input that is not
+/// in the cache arrives faster the further ahead it is asked for, up to the point where the
+/// lines asked for crowd out the ones in use: 8 KiB measured best for counting (16 KiB no
+/// better than 2 KiB on mixed text), and validation goes further still
+/// ([`FAR_CHECK_PREFETCH`]). BENCHMARKS.md has the figures ("Prefetch distances").
 pub(crate) const FAR_PREFETCH: usize = 8192;
 
-/// [`FAR_PREFETCH`] for validation alone ([`Check`]): 16 KiB, 64 MiB of mixed text not in the
-/// cache in 23.6 ms a GiB with AVX-512 against 24.9 with 8 KiB (AVX2 alike: 35.5, 35.7).
+/// [`FAR_PREFETCH`] for validation alone ([`Check`]): 16 KiB. Validation does less work a
+/// block than counting, so its loads wait on memory sooner and a longer distance pays;
+/// measured a little better than 8 KiB with AVX-512, alike with AVX2 (BENCHMARKS.md,
+/// "Prefetch distances").
 pub(crate) const FAR_CHECK_PREFETCH: usize = 16384;
 
 /// What one use of [`blocks`] does besides checking. Every method is inlined into the loop;
@@ -146,8 +148,9 @@ impl<V: Vector> Cursor<V> {
 /// blocks that are not (each the first after the untested run of the one before), the blocks
 /// after the last one are checked in full untested, 1, 3, 7, ... up to [`UNTESTED`] of them,
 /// as they would most likely be anyway: in text of other scripts the test is paid once in
-/// many blocks (validation of mixed-script text about 17% faster with AVX-512, 5% with
-/// AVX2), and in ASCII text with a few other characters here and there nothing changes.
+/// many blocks (measured faster on mixed-script text with both AVX-512 and AVX2:
+/// BENCHMARKS.md, "Untested blocks"), and in ASCII text with a few other characters here and
+/// there nothing changes.
 ///
 /// With [`Vector::PREV_LOADS`] (and [`Visit::PREV_LOADS`]), a block at 3 or more bytes from
 /// `ptr` is checked with the 3 bytes before it loaded from `ptr`'s buffer, not taken from
@@ -238,7 +241,8 @@ pub(crate) unsafe fn blocks<V: Vector, S: Visit<V>>(
                     // The bytes before each vector loaded as they are, 1, 2 and 3 bytes back:
                     // three loads (which this loop's ALU work leaves room for) in place of the
                     // shifts that build them from `prev` (four operations a vector with AVX2).
-                    // A loop of its own: one loop choosing per vector counted 11% slower.
+                    // A loop of its own: one loop choosing per vector pays a branch in every
+                    // vector (measured slower when counting).
                     while k < BLOCK {
                         let at = ptr.add(o + k);
                         let input = V::load(at);

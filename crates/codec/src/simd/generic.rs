@@ -27,13 +27,14 @@ pub(crate) trait Vector: Copy {
     /// [`PREV_LOADS`](Vector::PREV_LOADS) where validation checks a large input (see
     /// `lean::FAR_MIN`), whose blocks mostly come from memory: not with AVX-512, whose loads
     /// of the bytes before a block all straddle two cache lines and, on lines still on their
-    /// way from memory, made validation of 64 MiB 2.5 times slower (Zen 5) than the shifts.
+    /// way from memory, wait for both: far slower than the shifts there (BENCHMARKS.md,
+    /// "Loads of the bytes before a block").
     const FAR_PREV_LOADS: bool;
     /// Whether the count without lengths checks input past its first 8 KiB in 1 KiB
     /// segments with the errors tested once and the counts added straight to the totals
     /// (`counting.rs`), instead of block by block: with one vector a block (AVX-512), where
-    /// the test and the block's totals are a larger share of the work (16% faster in L2;
-    /// with AVX2 the extra live registers made it slower).
+    /// the test and the block's totals are a larger share of the work (measured faster in
+    /// L2; with AVX2 the extra live registers made it slower).
     const QUICK_COUNT: bool;
     /// All bytes `b`.
     unsafe fn splat(b: u8) -> Self;

@@ -19,10 +19,10 @@ use crate::scalar;
 
 /// Inputs from this length are validated with the block loop's far prefetch and, where the
 /// ISA wants it, shifts in place of loads of the bytes before a vector (`FAR_CHECK_PREFETCH`,
-/// `Vector::FAR_PREV_LOADS`): mixed text validated with AVX-512 (Zen 5) at 16 MiB in 29 -> 22
-/// ms a GiB, at 64 MiB in 61 -> 22; at 8 MiB, which the cache still holds, the loads were
-/// faster (20 against 21 ms), in L2 much faster (16 against 20). Counting, which keeps its
-/// loads, goes far from a lower length (`counting::FAR_MIN`). (The x86-64 kernels': NEON
+/// `Vector::FAR_PREV_LOADS`): from 16 MiB an input comes from memory, where the far prefetch
+/// and the shifts win, while up to 8 MiB, which the cache still holds, the loads are faster
+/// (and in L2 much faster): BENCHMARKS.md, "Loads of the bytes before a block". Counting,
+/// which keeps its loads, goes far from a lower length (`counting::FAR_MIN`). (The x86-64 kernels': NEON
 /// prefetches nothing and shifts in every block.)
 #[cfg(target_arch = "x86_64")]
 pub(crate) const FAR_MIN: usize = 16 << 20;

@@ -269,8 +269,8 @@ pub(crate) unsafe fn validate_and_count_sse42<const LENGTHS: bool>(
 
 /// The AVX2 kernel, validating and counting in one pass (lengths too with `LENGTHS`; with
 /// `FAR`, for an input of [`counting::FAR_MIN`] bytes or more, with the block loop's far
-/// prefetch: a function apart from the near one, which measured 3% slower in L2 when one
-/// function held both).
+/// prefetch: a function apart from the near one, since one function holding both kept
+/// registers for both loops and measured slower in L2).
 ///
 /// # Safety
 ///
