@@ -7,7 +7,7 @@
 //!
 //! Input: one control byte (bit 0 `-v`, bit 1 `-w`, bit 2 `-x`, bits 3-5 the file name's
 //! length, from the start of the rest, `/` and NUL replaced), the pattern, a newline, the
-//! text (searched with `-a`).
+//! text (searched with `-a` and `--from utf-8`, as its bytes).
 // libfuzzer: -max_len=128 -detect_leaks=0
 #![no_main]
 #![forbid(unsafe_code)]
@@ -62,8 +62,16 @@ fuzz_target!(|data: &[u8]| {
     let text = parts.next().unwrap_or_default();
     let path = work_dir().join("cwd").join(arg(&name));
     std::fs::write(&path, text).expect("input");
-    // -F: the pattern is meant literally (the default is a basic regexp).
-    let mut args = vec![arg("utf8-grep"), arg("--json"), arg("-a"), arg("-F")];
+    // -F: the pattern is meant literally (the default is a basic regexp); --from utf-8: the
+    // text is its bytes (by default a UTF-16 byte order mark would decode it).
+    let mut args = vec![
+        arg("utf8-grep"),
+        arg("--json"),
+        arg("-a"),
+        arg("-F"),
+        arg("--from"),
+        arg("utf-8"),
+    ];
     for (on, f) in [(invert, "-v"), (word, "-w"), (line, "-x")] {
         if on {
             args.push(arg(f));

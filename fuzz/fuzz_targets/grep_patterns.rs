@@ -38,7 +38,14 @@ fuzz_target!(|data: &[u8]| {
     let text = parts.next().unwrap_or_default();
 
     // -F: the naive oracle searches fixed strings (the default is a basic regexp).
-    let mut args = vec![arg("utf8-grep"), arg("-a"), arg("-F")];
+    // --from utf-8: the text is its bytes (a UTF-16 byte order mark would decode it).
+    let mut args = vec![
+        arg("utf8-grep"),
+        arg("-a"),
+        arg("-F"),
+        arg("--from"),
+        arg("utf-8"),
+    ];
     for (on, f) in [
         (opts.ignore_case, "-i"),
         (opts.word, "-w"),

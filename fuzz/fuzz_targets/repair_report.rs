@@ -63,6 +63,9 @@ fuzz_target!(|data: &[u8]| {
         &[
             arg("utf8-repair"),
             arg("-q"),
+            // The input is UTF-8 to repair whatever it starts with (a UTF-16 byte order mark
+            // or NUL bytes would make it converted or suspect).
+            arg("--from=utf-8"),
             arg(report),
             path.clone().into_os_string(),
         ],
