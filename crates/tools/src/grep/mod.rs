@@ -6,6 +6,7 @@
 //! `--invalid=report` decode anything.
 
 mod args;
+mod argv;
 mod buffer;
 mod class_run;
 mod config;
@@ -29,10 +30,8 @@ mod sink;
 mod split;
 mod walk;
 
-pub use args::{
-    BinaryFiles, DeviceAction, DirAction, GrepArgs, InvalidMode, bare_color_is_auto,
-    expand_context_digits,
-};
+pub use args::{BinaryFiles, DeviceAction, DirAction, GrepArgs, InvalidMode};
+pub use argv::{bare_color_is_auto, expand_context_digits};
 pub use glob::{Globs, glob_match};
 pub use matcher::{MatchOptions, Matcher, is_word_char};
 pub use posix::{Syntax, Translation, translate, translate_bytes};

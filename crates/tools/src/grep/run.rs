@@ -17,8 +17,8 @@ use crate::output::{Output, conclude, parse_with_matches};
 const USAGE: &str = "Usage: utf8-grep [OPTION]... PATTERNS [FILE]...";
 
 pub(super) fn run(args: impl IntoIterator<Item = OsString>) -> ExitCode {
-    let args = super::args::expand_context_digits(args.into_iter().collect());
-    let args = super::args::bare_color_is_auto(args);
+    let args = super::argv::expand_context_digits(args.into_iter().collect());
+    let args = super::argv::bare_color_is_auto(args);
     let (args, m) = match parse(args) {
         Ok(parsed) => parsed,
         Err(code) => return code,
