@@ -56,11 +56,13 @@ pub const USAGE: &str = "  bench [--mib N] [--runs N] [--only NAME,...] [--no-wr
                       threads, grep
                       (grep-ascii, grep-cjk), repair, enc (enc-utf16, enc-sjis: UTF-16
                       and Shift_JIS), real (real-tree, real-rare,
-                      real-f10..real-f10000, real-invert, real-icase, real-word,
+                      real-f10..real-f10000, real-invert, real-invert-nul
+                      (a NUL in the file), real-icase, real-word,
                       real-lines, real-split, real-auto-tree (--from auto),
                       real-re-NAME and real-re-NAME-tree
                       for the regexes alt, ident, icase, word, anchored, digits,
-                      rare, only: the cargo registry's sources);
+                      rare, only, ing, pairs and the -P ones lookbehind, keep,
+                      backref-p, literal-p: the cargo registry's sources);
                       --only and --no-write leave BENCHMARKS.md alone";
 
 /// Runs the task.

@@ -5,7 +5,7 @@ use clap::Parser;
 use crate::workspace::positive;
 
 /// Every comparison, in the order they run.
-pub const COMPARISONS: [&str; 40] = [
+pub const COMPARISONS: [&str; 53] = [
     "count",
     "count-one",
     "words",
@@ -25,6 +25,7 @@ pub const COMPARISONS: [&str; 40] = [
     "real-f1000",
     "real-f10000",
     "real-invert",
+    "real-invert-nul",
     "real-icase",
     "real-word",
     "real-lines",
@@ -46,6 +47,18 @@ pub const COMPARISONS: [&str; 40] = [
     "real-re-rare-tree",
     "real-re-only",
     "real-re-only-tree",
+    "real-re-ing",
+    "real-re-ing-tree",
+    "real-re-pairs",
+    "real-re-pairs-tree",
+    "real-re-lookbehind",
+    "real-re-lookbehind-tree",
+    "real-re-keep",
+    "real-re-keep-tree",
+    "real-re-backref-p",
+    "real-re-backref-p-tree",
+    "real-re-literal-p",
+    "real-re-literal-p-tree",
 ];
 
 /// The usage line, as clap shows it in errors and help.
@@ -65,9 +78,10 @@ pub struct Args {
     runs: usize,
     /// Only these comparisons (count, count-one, words, words-seps, words-cost, threads,
     /// grep-ascii, grep-cjk, repair, enc-utf16, enc-sjis, real-tree, real-rare, real-f10 ...
-    /// real-f10000, real-invert, real-icase, real-word, real-lines, real-split,
-    /// real-auto-tree, real-re-NAME and real-re-NAME-tree for the regex workloads alt, ident,
-    /// icase, word, anchored, digits, rare, only; `grep` is both grep ones, `enc` both
+    /// real-f10000, real-invert, real-invert-nul, real-icase, real-word, real-lines,
+    /// real-split, real-auto-tree, real-re-NAME and real-re-NAME-tree for the regex workloads
+    /// alt, ident, icase, word, anchored, digits, rare, only, ing, pairs, lookbehind, keep,
+    /// backref-p, literal-p; `grep` is both grep ones, `enc` both
     /// encoding ones, `real` every real-text one, `real-re` every regex one); leaves
     /// BENCHMARKS.md alone.
     #[arg(long, value_name = "NAME,...", value_parser = comparisons)]

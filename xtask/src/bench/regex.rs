@@ -12,8 +12,10 @@ use crate::bench::runner::{Sink, Timed, time_all};
 use crate::workspace::Result;
 
 /// The workloads: a name, utf8-grep's and GNU grep's arguments (ripgrep's are the same
-/// without `-E`: its default syntax, where `-E` is `--encoding`) and what it measures.
-pub const WORKLOADS: [(&str, &[&str], &str); 8] = [
+/// without `-E`: its default syntax, where `-E` is `--encoding`; `-P` is PCRE2 in all three,
+/// ripgrep built with its `pcre2` feature) and what it measures. The `-P` ones use ASCII
+/// classes: `\w` is ASCII in GNU grep 3.8's `-P` and Unicode in ripgrep's.
+pub const WORKLOADS: [(&str, &[&str], &str); 14] = [
     (
         "alt",
         &["-c", "-E", "unwrap|expect"],
@@ -53,6 +55,36 @@ pub const WORKLOADS: [(&str, &[&str], &str); 8] = [
         "only",
         &["-o", "-E", "[a-z]+_[a-z]+"],
         "`-o` on a frequent regex",
+    ),
+    (
+        "ing",
+        &["-o", "-E", "[a-z]+ing"],
+        "`-o` on a frequent suffix",
+    ),
+    (
+        "pairs",
+        &["-c", "-E", "[A-Z][0-9][A-Z][0-9]"],
+        "alternating classes, no literal",
+    ),
+    (
+        "lookbehind",
+        &["-c", "-P", r"(?<=fn )[a-z_]+\("],
+        "a look-behind (`-P`)",
+    ),
+    (
+        "keep",
+        &["-o", "-P", r"let \K[a-z_]+"],
+        "`\\K` after a literal (`-P`)",
+    ),
+    (
+        "backref-p",
+        &["-c", "-P", r"\b([a-z]+) \1\b"],
+        "a back-reference (`-P`)",
+    ),
+    (
+        "literal-p",
+        &["-c", "-P", "unwrap"],
+        "`-P` with a plain literal",
     ),
 ];
 
@@ -137,7 +169,7 @@ pub fn run_regex(
         opts.runs
     );
     let rows = time_all(&cmds, opts.runs, &dir.join("measure.report"))?;
-    verify(&rows, only, dir)?;
+    verify(&rows, only, a.contains(&"-P"), dir)?;
     let title = format!(
         "{what}: `{}` on {}",
         a.join(" "),
@@ -163,8 +195,10 @@ pub fn run_regex(
 }
 
 /// Every count (summed over files for `-r`: rg lists only the files with a match) equals
-/// GNU grep's; with `-o`, the number of lines utf8-grep prints does.
-fn verify(rows: &[Timed], only: bool, dir: &Path) -> Result<()> {
+/// GNU grep's; with `-o`, the number of lines utf8-grep prints does; with `-P` (`perl`),
+/// utf8-grep's, which mirrors GNU grep 3.8's `-P` (ripgrep's PCRE2 options differ: its
+/// counts are not compared).
+fn verify(rows: &[Timed], only: bool, perl: bool, dir: &Path) -> Result<()> {
     let out = |t: &Timed| -> Result<Vec<u8>> {
         if only {
             let label = t.cmd.label.replace(' ', "_");
@@ -189,7 +223,7 @@ fn verify(rows: &[Timed], only: bool, dir: &Path) -> Result<()> {
     // not compared.
     for t in rows
         .iter()
-        .filter(|t| !only || t.cmd.label.starts_with("utf8-grep"))
+        .filter(|t| !(only || perl) || t.cmd.label.starts_with("utf8-grep"))
     {
         let got = out(t)?;
         if measure(&got) != measure(&want) {
