@@ -296,18 +296,7 @@ pub fn run_real(
             ));
         }
     } else {
-        cmds.push(cmd("utf8-grep", &grep, "utf8-grep", &ours));
-        if name == "real-invert-nul" {
-            let mut one = args(&["--threads", "1"]);
-            one.extend(ours.iter().cloned());
-            cmds.push(cmd("utf8-grep --threads 1", &grep, "utf8-grep", &one));
-        }
-        peer_cmds(
-            tools,
-            [("rg", &rg), ("grep", &gnu)],
-            &mut cmds,
-            &mut skipped,
-        );
+        (cmds, skipped) = grep_and_peers(tools, &ours, name == "real-invert-nul", (&rg, &gnu));
     }
     for c in &mut cmds {
         // grep -c exits 1 when nothing matches.
@@ -401,6 +390,31 @@ pub(crate) fn peer_cmds<const N: usize>(
             None => skipped.push(format!("`{peer}`: not installed, skipped")),
         }
     }
+}
+
+/// utf8-grep with `ours` (and, with `one_thread`, with `--threads 1` before them), then rg
+/// and GNU grep with theirs where installed, each taking exit status 1 (no match) as a
+/// success; and a note for each peer that is not installed.
+pub(crate) fn grep_and_peers(
+    tools: &Tools,
+    ours: &[String],
+    one_thread: bool,
+    (rg, gnu): (&[String], &[String]),
+) -> (Vec<Cmd>, Vec<String>) {
+    let grep = tools.ours("utf8-grep");
+    let mut cmds = vec![cmd("utf8-grep", &grep, "utf8-grep", ours)];
+    if one_thread {
+        let mut one = args(&["--threads", "1"]);
+        one.extend(ours.iter().cloned());
+        cmds.push(cmd("utf8-grep --threads 1", &grep, "utf8-grep", &one));
+    }
+    let mut skipped = Vec::new();
+    peer_cmds(tools, [("rg", rg), ("grep", gnu)], &mut cmds, &mut skipped);
+    for c in &mut cmds {
+        // grep -c exits 1 when nothing matches.
+        c.ok = &[0, 1];
+    }
+    (cmds, skipped)
 }
 
 pub(crate) fn cmd(label: &str, program: &Path, shown: &str, a: &[String]) -> Cmd {

@@ -7,7 +7,7 @@ use std::path::Path;
 
 use crate::bench::comparisons::{Goal, Outcome, Target, Tools, row};
 use crate::bench::options::Options;
-use crate::bench::real::{RealCorpus, args, cmd, count_total, input_name, peer_cmds, warm_input};
+use crate::bench::real::{RealCorpus, args, count_total, grep_and_peers, input_name, warm_input};
 use crate::bench::runner::{Sink, Timed, time_all};
 use crate::workspace::Result;
 
@@ -142,22 +142,8 @@ pub fn run_regex(
     for v in [&mut ours, &mut gnu, &mut rg] {
         v.push(target.clone());
     }
-    let grep = tools.ours("utf8-grep");
-    let mut one = vec!["--threads".to_owned(), "1".to_owned()];
-    one.extend(ours.iter().cloned());
-    let mut cmds = vec![
-        cmd("utf8-grep", &grep, "utf8-grep", &ours),
-        cmd("utf8-grep --threads 1", &grep, "utf8-grep", &one),
-    ];
-    let mut skipped = Vec::new();
-    peer_cmds(
-        tools,
-        [("rg", &rg), ("grep", &gnu)],
-        &mut cmds,
-        &mut skipped,
-    );
+    let (mut cmds, skipped) = grep_and_peers(tools, &ours, true, (&rg, &gnu));
     for c in &mut cmds {
-        c.ok = &[0, 1];
         if only {
             c.stdout = Sink::File(dir.join(format!("regex-out.{}", c.label.replace(' ', "_"))));
         }

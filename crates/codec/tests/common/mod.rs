@@ -125,19 +125,7 @@ pub fn naive_per_sequence(bytes: &[u8], sub: impl Fn(&[u8]) -> String) -> String
         if i == bytes.len() {
             break;
         }
-        let b0 = bytes[i];
-        let announced = match b0 {
-            0xC0..=0xDF => 2,
-            0xE0..=0xEF => 3,
-            0xF0..=0xF7 => 4,
-            0xF8..=0xFB => 5,
-            0xFC..=0xFD => 6,
-            _ => 1,
-        };
-        let mut n = 1;
-        while n < announced && i + n < bytes.len() && bytes[i + n] & 0xC0 == 0x80 {
-            n += 1;
-        }
+        let n = utf8_testkit::oracle::per_sequence_len(&bytes[i..]);
         out.push_str(&sub(&bytes[i..i + n]));
         i += n;
     }
