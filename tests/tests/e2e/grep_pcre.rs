@@ -235,3 +235,18 @@ fn gnu_grep_pcre_suite() {
     write(d, "in2", "\u{660}4\n");
     same(d, &["-P", r"\d\d", "in2"], b"", 1);
 }
+
+/// As GNU grep 3.8's `Pexecute` (`src/pcresearch.c`): bytes that can start no character at
+/// the start of a line are skipped, and the search after them is not at a line's start, so
+/// `^` does not match there; a valid lead byte (E2 of a cut-short sequence) is not skipped.
+#[test]
+fn a_line_that_starts_with_an_encoding_error_has_no_start_for_caret() {
+    let dir = tempdir();
+    let d = dir.path();
+    write(d, "t", b"\xFFab\n\x80\xC0ab\nab\n\xE2\x82ab\n");
+    same(d, &["-a", "-c", "-P", "^a", "t"], b"1\n", 0);
+    same(d, &["-a", "-c", "-P", "a", "t"], b"4\n", 0);
+    same(d, &["-a", "-c", "-P", "^", "t"], b"2\n", 0);
+    same(d, &["-a", "-n", "-P", "^b*", "t"], b"3:ab\n4:\xE2\x82ab\n", 0);
+    same(d, &["-a", "-c", "-P", "-x", "ab", "t"], b"1\n", 0);
+}

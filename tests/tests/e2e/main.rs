@@ -17,6 +17,7 @@ mod grep_deep;
 mod grep_options;
 mod grep_parallel;
 mod grep_pcre;
+mod grep_pcre_generated;
 mod grep_regex;
 mod hostile;
 mod iconv_habits;

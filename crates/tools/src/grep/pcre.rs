@@ -113,8 +113,18 @@ impl Pcre {
     /// The first match in `line` (one line, without its terminator) at or after `from`;
     /// look-behind sees the line before `from`. A match limit is noted as trouble (see
     /// [`take_trouble`]) and answers no match.
+    ///
+    /// As GNU grep 3.8 (`Pexecute` in `src/pcresearch.c`), bytes at `from` that can start no
+    /// character (80..BF, C0, C1, F5..FF) are skipped first, and the search then starts past
+    /// them as if not at a line's start: `^` cannot match there (PCRE2_NOTBOL), so a line
+    /// that begins with such a byte is not selected by `^`.
     pub fn find_at(&self, line: &[u8], from: usize) -> Option<(usize, usize)> {
-        match self.re.find_at(line, from) {
+        let skipped = line[from.min(line.len())..]
+            .iter()
+            .take_while(|&&b| matches!(b, 0x80..=0xC1 | 0xF5..=0xFF))
+            .count();
+        // (Past the line's start, `^` matches nowhere: the offset does what NOTBOL does.)
+        match self.re.find_at(line, from + skipped) {
             Ok(m) => m.map(|m| (m.start(), m.end())),
             Err(e) => {
                 // GNU grep 3.8's words (pcresearch.c) for PCRE2's error codes.
