@@ -247,6 +247,22 @@ fn a_line_that_starts_with_an_encoding_error_has_no_start_for_caret() {
     same(d, &["-a", "-c", "-P", "^a", "t"], b"1\n", 0);
     same(d, &["-a", "-c", "-P", "a", "t"], b"4\n", 0);
     same(d, &["-a", "-c", "-P", "^", "t"], b"2\n", 0);
-    same(d, &["-a", "-n", "-P", "^b*", "t"], b"3:ab\n4:\xE2\x82ab\n", 0);
+    same(
+        d,
+        &["-a", "-n", "-P", "^b*", "t"],
+        b"3:ab\n4:\xE2\x82ab\n",
+        0,
+    );
     same(d, &["-a", "-c", "-P", "-x", "ab", "t"], b"1\n", 0);
+}
+
+/// `-x` wins over `-w` with `-P`, as in GNU grep (a line that is the word, not one that
+/// holds it).
+#[test]
+fn line_wins_over_word() {
+    let dir = tempdir();
+    let d = dir.path();
+    write(d, "t", b"foo bar\nfoo\n");
+    same(d, &["-c", "-P", "-w", "-x", "foo", "t"], b"1\n", 0);
+    same(d, &["-c", "-P", "-x", "-w", "foo", "t"], b"1\n", 0);
 }

@@ -89,10 +89,11 @@ impl Pcre {
             ))
         })?;
         let (verbs, body) = pattern.split_at(after_verbs(pattern));
-        let body = if word {
-            format!(r"(?<!\w)(?:{body})(?!\w)")
-        } else if line {
+        // -x wins over -w, as in GNU grep (and for -F, -G and -E here).
+        let body = if line {
             format!("^(?:{body})$")
+        } else if word {
+            format!(r"(?<!\w)(?:{body})(?!\w)")
         } else {
             body.to_string()
         };
