@@ -5,6 +5,7 @@
 #![forbid(unsafe_code)]
 
 mod count;
+mod count_many;
 mod count_mapped;
 mod count_words;
 mod diagnostics_order;

@@ -14,10 +14,12 @@
 
 mod args;
 mod config;
+mod counter;
 mod explain;
 mod files0;
 mod hex;
 mod json;
+mod many;
 mod quote;
 mod run;
 mod tally;

@@ -7,11 +7,11 @@ use utf8_codec::ErrorKind;
 use utf8_codec::stream::Event;
 
 use super::config::Config;
+pub(super) use super::counter::{Counter, PROGRAM};
 use super::files0::{Inputs, Item};
-use super::hex::HexReader;
 use super::json::TallyJson;
-use super::quote::{quoted, requote, result_name};
-use super::tally::{self, Mode, Tally};
+use super::quote::{quoted, requote};
+use super::tally::{Mode, Tally};
 use crate::detect::{self, Tee};
 use crate::diag::{Diag, ToolError};
 use crate::engine::Scanner;
@@ -20,44 +20,6 @@ use crate::input::{Chunks, Input, Source};
 use crate::output::Output;
 use crate::position::LineTracker;
 use crate::report::{ErrorReport, json_line};
-use crate::transcode::{FromArg, Reading, Transcoder, sniff};
-
-/// The counts of the text read from `reader` as `reading` says: past a UTF-8 byte order
-/// mark, or decoded from another encoding (each malformed sequence an error, not a
-/// character; the bytes those of the file).
-fn decoded(reading: Reading, mut reader: impl Read, mode: Mode) -> io::Result<Tally> {
-    let mut t = match reading {
-        Reading::Bytes { skip, .. } => {
-            io::copy(&mut (&mut reader).take(skip), &mut io::sink())?;
-            let mut t = tally::count_reader(reader, mode, None)?;
-            t.counts.bytes += skip;
-            t
-        }
-        Reading::Decoded(g) => {
-            let mut text = Transcoder::new(reader, g.encoding, Reading::bom_len(g), None);
-            let mut t = tally::count_reader(&mut text, mode, None)?;
-            // Each malformed sequence was decoded as one U+FFFD.
-            t.counts.chars -= text.errors();
-            if mode.lengths {
-                t.counts.by_length[2] -= text.errors();
-            }
-            t.counts.errors += text.errors();
-            t.counts.bytes = text.bytes_read();
-            t
-        }
-    };
-    t.encoding = reading.guess();
-    Ok(t)
-}
-
-/// The name in diagnostics and reports.
-pub(super) const PROGRAM: &str = "utf8-count";
-
-/// Files this large are split across all cores by default.
-const AUTO_PARALLEL_MIN: u64 = 32 << 20;
-/// Smallest part when splitting by default, and with an explicit `--threads`.
-const AUTO_PART_MIN: u64 = 8 << 20;
-const EXPLICIT_PART_MIN: u64 = 4 << 10;
 
 /// Runs a validated command line: the counts (or `--check`, `--explain`) to standard output.
 pub(super) fn run(mut cfg: Config, diag: &mut Diag) -> Result<(), ToolError> {
@@ -109,10 +71,18 @@ impl Config {
 
     /// The reader of an opened input: the bytes, or the bytes written in hex.
     pub(super) fn reader(&self, source: Source) -> Box<dyn Read> {
-        if self.hex {
-            Box::new(HexReader::new(source))
-        } else {
-            Box::new(source)
+        self.counter().reader(source)
+    }
+
+    /// What counting one input needs of the configuration.
+    pub(super) fn counter(&self) -> Counter {
+        Counter {
+            from: self.from,
+            hex: self.hex,
+            threads: self.threads,
+            columns: self.columns,
+            json: self.json,
+            histogram: self.histogram,
         }
     }
 
@@ -137,116 +107,12 @@ impl Config {
             lengths: self.histogram,
         };
         let mut total = Tally::default();
-        let n = self.each_input(inputs, out, diag, |input, _, out, diag| {
-            let name = input.name();
-            let tally = match input.open() {
-                Ok(source) => match self.count_source(source, mode, &name) {
-                    Ok(t) => t,
-                    Err(e) => {
-                        diag.error(&ToolError::input(quoted(input), &e));
-                        return Ok(());
-                    }
-                },
-                // GNU wc opens a directory and fails to read it: the message, then its line
-                // of zeros.
-                Err(e) if input.is_dir() => {
-                    diag.error(&requote(e, input));
-                    Tally::default()
-                }
-                Err(e) => {
-                    diag.error(&requote(e, input));
-                    return Ok(());
-                }
-            };
-            total.add_input(&tally);
-            if self.each {
-                let raw = input.raw_name();
-                let shown = match input {
-                    Input::Stdin { named: false } => None,
-                    _ => Some(result_name(&raw)),
-                };
-                let shown = shown.as_deref();
-                self.write_tally(out, &tally, Some(&name), shown, width)?;
-            }
-            Ok(())
-        })?;
+        let n = super::many::count_all(self, inputs, mode, (out, diag), &mut total, width)?;
         if self.total || (self.total_if_several && n > 1) {
             let label = self.each.then_some(&b"total"[..]);
             self.write_tally(out, &total, None, label, width)?;
         }
         Ok(())
-    }
-
-    fn count_source(&self, mut source: Source, mode: Mode, name: &str) -> io::Result<Tally> {
-        if self.from != FromArg::Bytes {
-            let (reading, kept, whole) = match source.regular_file() {
-                Some((file, len)) if len >= crate::mmap::MAP_MIN => {
-                    sniff(self.from, &mut io::empty(), Some(file))?
-                }
-                _ => sniff(self.from, &mut source, None)?,
-            };
-            let rest = if whole { 0 } else { u64::MAX };
-            match reading {
-                Reading::Bytes { skip: 0, guess } if kept.held().is_empty() => {
-                    let mut t = self.count_bytes(source, mode, name)?;
-                    t.encoding = guess;
-                    return Ok(t);
-                }
-                _ => return decoded(reading, kept.chain(source.take(rest)), mode),
-            }
-        }
-        self.count_bytes(source, mode, name)
-    }
-
-    /// The counts of the bytes of `source`, as `wc` counts them.
-    fn count_bytes(&self, source: Source, mode: Mode, name: &str) -> io::Result<Tally> {
-        // `-c` alone: a regular file's size answers, as GNU wc's (a size of 0 may be a file
-        // that only reading measures, as in /proc).
-        if self.bytes_only()
-            && !self.hex
-            && let Some((_, len)) = source.regular_file()
-            && len > 0
-        {
-            let mut t = Tally::default();
-            t.counts.bytes = len;
-            return Ok(t);
-        }
-        #[cfg(unix)]
-        if !self.hex
-            && !mode.widths
-            && let Some((file, len)) = source.regular_file()
-        {
-            let parts = self.parts(len);
-            if parts > 1 {
-                return tally::count_parallel(file, (PROGRAM, name), len, parts, mode);
-            }
-            // Large files are mapped (no copy through read(2)), to their end as it is then.
-            if len >= crate::mmap::MAP_MIN {
-                crate::mmap::on_shrink_say(PROGRAM, name);
-                return tally::count_mapped(file, 0, u64::MAX, mode, None);
-            }
-        }
-        tally::count_reader(self.reader(source), mode, None)
-    }
-
-    /// Whether the byte count is all that is shown (`-c` alone, no `--json`, no
-    /// `--histogram`).
-    fn bytes_only(&self) -> bool {
-        self.columns.bytes && self.columns.count() == 1 && !self.json && !self.histogram
-    }
-
-    /// How many parts to count a regular file of `len` bytes in.
-    fn parts(&self, len: u64) -> usize {
-        let (threads, min_part) = match self.threads {
-            Some(n) => (n, EXPLICIT_PART_MIN),
-            None if len >= AUTO_PARALLEL_MIN => (
-                std::thread::available_parallelism().map_or(1, |n| n.get()),
-                AUTO_PART_MIN,
-            ),
-            None => (1, AUTO_PART_MIN),
-        };
-        let by_size = usize::try_from(len / min_part).unwrap_or(usize::MAX).max(1);
-        threads.min(by_size)
     }
 
     /// Column width, as GNU `wc`: wide enough for the sum of the regular files' sizes, at
@@ -275,7 +141,7 @@ impl Config {
         if irregular { digits.max(7) } else { digits }
     }
 
-    fn write_tally(
+    pub(super) fn write_tally(
         &self,
         out: &mut Output,
         t: &Tally,

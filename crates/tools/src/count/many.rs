@@ -1,0 +1,237 @@
+//! Counting the inputs of one run, each its line in the order given: one after another, or
+//! (several files in a list known in advance, more than one thread) on a pool of threads
+//! that count batches of files while this thread prints what they found in order, the
+//! totals and the diagnostics as one thread would write them.
+//!
+//! A list read as it arrives (`--files0-from` a pipe) is counted on this thread, a file as
+//! its name comes: each line appears as soon as its file is counted, as GNU wc writes it.
+//! Standard input among the operands is counted on this thread too, in its turn.
+
+use std::collections::BTreeMap;
+use std::sync::Mutex;
+use std::sync::mpsc::{Receiver, channel, sync_channel};
+
+use super::config::Config;
+use super::counter::Counter;
+use super::files0::{Inputs, Item};
+use super::quote::{quoted, requote, result_name};
+use super::tally::{Mode, Tally};
+use crate::diag::{Diag, ToolError};
+use crate::input::Input;
+use crate::output::Output;
+
+/// Files a worker takes at a time: a hand-off costs about what counting a small file does.
+const BATCH: usize = 32;
+/// Inputs dispatched ahead of the one printed next, at most (their results wait in memory).
+const AHEAD: usize = 64 * BATCH;
+
+/// What counting one input gave.
+enum Outcome {
+    /// Its counts.
+    Counted(Tally),
+    /// A directory: GNU wc's message, then its line of zeros.
+    Directory(ToolError),
+    /// It could not be opened or read: the message only.
+    Failed(ToolError),
+    /// An entry of a `--files0-from` list that names no file.
+    Invalid(ToolError),
+}
+
+/// Opens and counts `input`.
+fn count_one(c: Counter, input: &Input, mode: Mode) -> Outcome {
+    let name = input.name();
+    match input.open() {
+        Ok(source) => match c.count_source(source, mode, &name) {
+            Ok(t) => Outcome::Counted(t),
+            Err(e) => Outcome::Failed(ToolError::input(quoted(input), &e)),
+        },
+        Err(e) if input.is_dir() => Outcome::Directory(requote(e, input)),
+        Err(e) => Outcome::Failed(requote(e, input)),
+    }
+}
+
+/// Prints what counting `input` gave (its line, its diagnostic) and adds it to `total`.
+fn show(
+    cfg: &Config,
+    input: Option<&Input>,
+    outcome: Outcome,
+    (out, diag): (&mut Output, &mut Diag),
+    total: &mut Tally,
+    width: usize,
+) -> Result<(), ToolError> {
+    let tally = match outcome {
+        Outcome::Counted(t) => t,
+        Outcome::Directory(e) => {
+            diag.error(&e);
+            Tally::default()
+        }
+        Outcome::Failed(e) | Outcome::Invalid(e) => {
+            out.flush()?;
+            diag.error(&e);
+            return Ok(());
+        }
+    };
+    total.add_input(&tally);
+    if cfg.each
+        && let Some(input) = input
+    {
+        let raw = input.raw_name();
+        let shown = match input {
+            Input::Stdin { named: false } => None,
+            _ => Some(result_name(&raw)),
+        };
+        cfg.write_tally(out, &tally, Some(&input.name()), shown.as_deref(), width)?;
+    }
+    Ok(())
+}
+
+/// Counts every input of `inputs` into `total`, printing each line (with `cfg.each`) and
+/// diagnostic in the order of the inputs; the number of entries.
+///
+/// # Errors
+///
+/// The list of inputs cannot be read, or writing failed.
+pub(super) fn count_all(
+    cfg: &Config,
+    inputs: &mut Inputs,
+    mode: Mode,
+    (out, diag): (&mut Output, &mut Diag),
+    total: &mut Tally,
+    width: usize,
+) -> Result<usize, ToolError> {
+    let counter = cfg.counter();
+    let threads = cfg
+        .threads
+        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+    if threads < 2 || inputs.is_stream() || inputs.known().len() < 2 {
+        return cfg.each_input(inputs, out, diag, |input, _, out, diag| {
+            let outcome = count_one(counter, input, mode);
+            show(cfg, Some(input), outcome, (out, diag), total, width)
+        });
+    }
+    let (jobs, queue) = sync_channel::<Vec<(usize, Input)>>(threads * 2);
+    let queue = &Mutex::new(queue);
+    let (done, results) = channel::<Vec<(usize, Input, Outcome)>>();
+    std::thread::scope(move |s| {
+        // (`jobs` and `done` are this closure's: a return from it ends the workers.)
+        for _ in 0..threads {
+            let done = done.clone();
+            s.spawn(move || {
+                loop {
+                    let batch = match queue.lock().map(|q| q.recv()) {
+                        Ok(Ok(batch)) => batch,
+                        _ => return,
+                    };
+                    let counted = batch
+                        .into_iter()
+                        .map(|(i, input)| {
+                            let outcome = count_one(counter, &input, mode);
+                            (i, input, outcome)
+                        })
+                        .collect();
+                    if done.send(counted).is_err() {
+                        return;
+                    }
+                }
+            });
+        }
+        drop(done);
+        let mut shown = Shown {
+            cfg,
+            out,
+            diag,
+            total,
+            width,
+            next: 0,
+            ready: BTreeMap::new(),
+        };
+        let mut batch = Vec::with_capacity(BATCH);
+        let mut n = 0;
+        while let Some(item) = inputs.next_item() {
+            let i = n;
+            n += 1;
+            match item? {
+                Item::Invalid(e) => {
+                    shown.ready.insert(i, (None, Outcome::Invalid(e)));
+                }
+                Item::Input(input @ Input::Stdin { .. }) => {
+                    // Counted here, in its turn, after every input before it.
+                    if !batch.is_empty() {
+                        let _ = jobs.send(std::mem::take(&mut batch));
+                    }
+                    shown.until(i, &results)?;
+                    let outcome = count_one(counter, &input, mode);
+                    shown.ready.insert(i, (Some(input), outcome));
+                }
+                Item::Input(input) => {
+                    batch.push((i, input));
+                    if batch.len() == BATCH {
+                        let _ = jobs.send(std::mem::replace(&mut batch, Vec::with_capacity(BATCH)));
+                    }
+                }
+            }
+            shown.print_ready()?;
+            if n - shown.next > AHEAD {
+                shown.until(n - AHEAD, &results)?;
+            }
+        }
+        if !batch.is_empty() {
+            let _ = jobs.send(batch);
+        }
+        drop(jobs);
+        shown.until(n, &results)?;
+        Ok(n)
+    })
+}
+
+/// The printing side of [`count_all`]: results that came back, printed in order.
+struct Shown<'a, 'o> {
+    cfg: &'a Config,
+    out: &'o mut Output,
+    diag: &'o mut Diag,
+    total: &'o mut Tally,
+    width: usize,
+    /// The position of the input to print next.
+    next: usize,
+    ready: BTreeMap<usize, (Option<Input>, Outcome)>,
+}
+
+impl Shown<'_, '_> {
+    /// Prints the results that follow the last one printed, in order.
+    fn print_ready(&mut self) -> Result<(), ToolError> {
+        while let Some((input, outcome)) = self.ready.remove(&self.next) {
+            show(
+                self.cfg,
+                input.as_ref(),
+                outcome,
+                (self.out, self.diag),
+                self.total,
+                self.width,
+            )?;
+            self.next += 1;
+        }
+        Ok(())
+    }
+
+    /// Waits for results until every input before position `upto` is printed.
+    fn until(
+        &mut self,
+        upto: usize,
+        results: &Receiver<Vec<(usize, Input, Outcome)>>,
+    ) -> Result<(), ToolError> {
+        self.print_ready()?;
+        while self.next < upto {
+            let Ok(batch) = results.recv() else {
+                return Err(ToolError::Input {
+                    path: "-".into(),
+                    message: "a counting thread stopped".into(),
+                });
+            };
+            for (i, input, outcome) in batch {
+                self.ready.insert(i, (Some(input), outcome));
+            }
+            self.print_ready()?;
+        }
+        Ok(())
+    }
+}
