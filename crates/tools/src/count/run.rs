@@ -124,19 +124,29 @@ impl Config {
         if !self.each || inputs.is_stream() || (self.columns.count() == 1 && known.len() == 1) {
             return 1;
         }
-        let mut sum = 0u64;
-        let mut irregular = false;
-        for item in known {
-            let Item::Input(input) = item else { continue };
-            match input {
-                Input::Path(p) => match std::fs::metadata(p) {
-                    Ok(m) if m.is_file() => sum = sum.saturating_add(m.len()),
-                    Ok(_) => irregular = true,
-                    Err(_) => {}
-                },
-                Input::Stdin { .. } => irregular = true,
-            }
-        }
+        // The sizes of a long list are read on every thread: one `stat` a file is much of
+        // the time a small file takes.
+        let threads = match self.threads {
+            Some(n) => n,
+            None => std::thread::available_parallelism().map_or(1, |n| n.get()),
+        };
+        let chunk = known.len().div_ceil(threads.max(1)).max(4096);
+        let sums: Vec<(u64, bool)> = if chunk >= known.len() {
+            vec![sizes(known)]
+        } else {
+            std::thread::scope(|s| {
+                let parts: Vec<_> = known
+                    .chunks(chunk)
+                    .map(|items| s.spawn(move || sizes(items)))
+                    .collect();
+                parts
+                    .into_iter()
+                    .map(|h| h.join().unwrap_or((0, true)))
+                    .collect()
+            })
+        };
+        let sum = sums.iter().fold(0u64, |a, &(n, _)| a.saturating_add(n));
+        let irregular = sums.iter().any(|&(_, i)| i);
         let digits = sum.max(1).ilog10() as usize + 1;
         if irregular { digits.max(7) } else { digits }
     }
@@ -294,4 +304,23 @@ impl Config {
         });
         Ok(found)
     }
+}
+
+/// The sum of the sizes of the regular files among `items`, and whether any is not one
+/// (standard input, a directory, a device); missing files count for nothing.
+fn sizes(items: &[Item]) -> (u64, bool) {
+    let mut sum = 0u64;
+    let mut irregular = false;
+    for item in items {
+        let Item::Input(input) = item else { continue };
+        match input {
+            Input::Path(p) => match std::fs::metadata(p) {
+                Ok(m) if m.is_file() => sum = sum.saturating_add(m.len()),
+                Ok(_) => irregular = true,
+                Err(_) => {}
+            },
+            Input::Stdin { .. } => irregular = true,
+        }
+    }
+    (sum, irregular)
 }
