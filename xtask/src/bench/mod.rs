@@ -34,6 +34,7 @@ use crate::workspace::{self, Result};
 pub mod comparisons;
 pub mod corpus;
 pub mod encodings;
+pub mod many;
 pub mod options;
 pub mod real;
 pub mod regex;
@@ -62,7 +63,9 @@ pub const USAGE: &str = "  bench [--mib N] [--runs N] [--only NAME,...] [--no-wr
                       real-re-NAME and real-re-NAME-tree
                       for the regexes alt, ident, icase, word, anchored, digits,
                       rare, only, ing, pairs and the -P ones lookbehind, keep,
-                      backref-p, literal-p: the cargo registry's sources);
+                      backref-p, literal-p: the cargo registry's sources),
+                      many (many-l, many-w, many-c, many-lwc: utf8-count over
+                      100,000 small files against wc, --files0-from);
                       --only and --no-write leave BENCHMARKS.md alone";
 
 /// Runs the task.
@@ -120,7 +123,11 @@ pub fn run(root: &Path, opts: &Options) -> Result<()> {
     for (name, path) in &tools.peers {
         versions.push((name.to_string(), version(path)));
     }
-    let real = if opts.only.iter().any(|n| n.starts_with("real-")) {
+    let real = if opts
+        .only
+        .iter()
+        .any(|n| n.starts_with("real-") || n.starts_with("many-"))
+    {
         let r = real::real_corpus(&dir, opts.mib)?;
         println!(
             "bench: real text: {} ({} files, {} bytes)",
@@ -142,6 +149,7 @@ pub fn run(root: &Path, opts: &Options) -> Result<()> {
                 regex::run_regex(name, &tools, r, opts, &dir)?
             }
             Some(r) if name.starts_with("real-") => real::run_real(name, &tools, r, opts, &dir)?,
+            Some(r) if name.starts_with("many-") => many::run_many(name, &tools, r, opts, &dir)?,
             _ => run_comparison(name, &tools, &c, opts, &dir)?,
         };
         print_table(&o);

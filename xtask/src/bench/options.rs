@@ -5,7 +5,7 @@ use clap::Parser;
 use crate::workspace::positive;
 
 /// Every comparison, in the order they run.
-pub const COMPARISONS: [&str; 53] = [
+pub const COMPARISONS: [&str; 57] = [
     "count",
     "count-one",
     "words",
@@ -59,6 +59,10 @@ pub const COMPARISONS: [&str; 53] = [
     "real-re-backref-p-tree",
     "real-re-literal-p",
     "real-re-literal-p-tree",
+    "many-l",
+    "many-w",
+    "many-c",
+    "many-lwc",
 ];
 
 /// The usage line, as clap shows it in errors and help.
@@ -81,7 +85,8 @@ pub struct Args {
     /// real-f10000, real-invert, real-invert-nul, real-icase, real-word, real-lines,
     /// real-split, real-auto-tree, real-re-NAME and real-re-NAME-tree for the regex workloads
     /// alt, ident, icase, word, anchored, digits, rare, only, ing, pairs, lookbehind, keep,
-    /// backref-p, literal-p; `grep` is both grep ones, `enc` both
+    /// backref-p, literal-p; many-l, many-w, many-c, many-lwc (utf8-count over 100,000 small
+    /// files); `grep` is both grep ones, `many` the many-files ones, `enc` both
     /// encoding ones, `real` every real-text one, `real-re` every regex one); leaves
     /// BENCHMARKS.md alone.
     #[arg(long, value_name = "NAME,...", value_parser = comparisons)]
