@@ -112,8 +112,9 @@ pub struct CountArgs {
     #[arg(long, value_name = "ENCODING", conflicts_with_all = ["hex", "check", "explain"])]
     pub from: Option<String>,
 
-    /// Count large regular files with N threads (default: all cores for files of 32 MiB
-    /// or more).
+    /// Count with N threads: a large regular file split across them (default: all cores
+    /// for files of 32 MiB or more), and many files at once (default: all cores), each
+    /// file's line in the order given.
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..=1024))]
     pub threads: Option<u16>,
 
