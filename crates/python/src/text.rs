@@ -3,9 +3,8 @@
 
 use std::borrow::Cow;
 
-use encoding_rs::Encoding;
 use utf8_tools::detect::Guess;
-use utf8_tools::labels::{self, Label};
+use utf8_tools::labels::{self, Charset, Label};
 use utf8_tools::mojibake::Fixer;
 use utf8_tools::transcode::{AUTO_FIRST, FromArg, Reading, decide};
 
@@ -77,8 +76,11 @@ pub fn decode(source: Source, data: &[u8]) -> Cow<'_, str> {
         Reading::Bytes { skip, .. } => utf8_codec::repair(&data[skip as usize..]),
         Reading::Decoded(g) => {
             let bom = Reading::bom_len(g) as usize;
-            let enc: &'static Encoding = g.encoding;
-            enc.decode_without_bom_handling(&data[bom..]).0
+            match g.encoding {
+                Charset::Whatwg(enc) => enc.decode_without_bom_handling(&data[bom..]).0,
+                Charset::Latin1 => decode(Source::Latin1, &data[bom..]),
+                Charset::Ascii => decode(Source::Ascii, &data[bom..]),
+            }
         }
     }
 }
