@@ -9,17 +9,9 @@
 use std::path::Path;
 use std::process::Command;
 
-use crate::util::{TestCommand, have, tempdir, write};
+use crate::util::{TestCommand, gnu_grep, have, tempdir, write};
 
 /// Whether the GNU grep installed is a 3.x.
-fn gnu_grep() -> bool {
-    have("grep")
-        && Command::new("grep")
-            .arg("--version")
-            .output()
-            .is_ok_and(|o| String::from_utf8_lossy(&o.stdout).starts_with("grep (GNU grep) 3."))
-}
-
 /// stdout, stderr (with `utf8-grep` read as `grep`) and status of `prog args` in `dir`.
 fn run(
     prog: &str,

@@ -12,17 +12,8 @@
 //!   character that `\d`, `\w`, `\s` (ASCII only in both) do not, as PCRE2 documents them.
 
 use std::path::Path;
-use std::process::Command;
 
-use crate::util::{TestCommand, have, tempdir, write};
-
-fn gnu_grep() -> bool {
-    have("grep")
-        && Command::new("grep")
-            .arg("--version")
-            .output()
-            .is_ok_and(|o| String::from_utf8_lossy(&o.stdout).starts_with("grep (GNU grep) 3."))
-}
+use crate::util::{TestCommand, gnu_grep, tempdir, write};
 
 /// stdout, stderr (`utf8-grep` read as `grep`) and status of `prog args` in `dir`.
 fn run(prog: &str, dir: &Path, args: &[&str]) -> (Vec<u8>, String, i32) {

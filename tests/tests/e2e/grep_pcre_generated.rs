@@ -16,7 +16,7 @@
 
 use std::path::Path;
 
-use crate::util::{Rng, TestCommand, have, tempdir, write};
+use crate::util::{Rng, TestCommand, gnu_grep, tempdir, write};
 
 const ALPHABET: &[&str] = &[
     "a", "b", "c", "A", "B", "é", "É", "ж", "日", " ", "1", "2", "_", "-", ".", "k", "ß",
@@ -115,14 +115,6 @@ fn random_line(rng: &mut Rng, dirty: bool) -> Vec<u8> {
         }
     }
     line
-}
-
-fn gnu_grep() -> bool {
-    have("grep")
-        && std::process::Command::new("grep")
-            .arg("--version")
-            .output()
-            .is_ok_and(|o| String::from_utf8_lossy(&o.stdout).starts_with("grep (GNU grep) 3."))
 }
 
 fn run(prog: &str, dir: &Path, args: &[&str]) -> (Vec<u8>, i32) {

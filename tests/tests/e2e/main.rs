@@ -13,6 +13,7 @@ mod encodings;
 mod faults;
 mod generate;
 mod grep;
+mod grep_backref;
 mod grep_conventions;
 mod grep_deep;
 mod grep_options;

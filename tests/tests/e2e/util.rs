@@ -178,3 +178,13 @@ pub fn output_per_line(bin: &str, args: &[&str], lines: &[&[u8]]) -> Vec<Vec<u8>
     seen.push(rest);
     seen
 }
+
+/// Whether the `grep` on the path is GNU grep 3.x, the reference of utf8-grep's
+/// comparisons (they skip with a message without it).
+pub fn gnu_grep() -> bool {
+    have("grep")
+        && Command::new("grep")
+            .arg("--version")
+            .output()
+            .is_ok_and(|o| String::from_utf8_lossy(&o.stdout).starts_with("grep (GNU grep) 3."))
+}

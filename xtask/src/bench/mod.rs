@@ -63,7 +63,8 @@ pub const USAGE: &str = "  bench [--mib N] [--runs N] [--only NAME,...] [--no-wr
                       real-re-NAME and real-re-NAME-tree
                       for the regexes alt, ident, icase, word, anchored, digits,
                       rare, only, ing, pairs and the -P ones lookbehind, keep,
-                      backref-p, literal-p: the cargo registry's sources),
+                      backref-p, literal-p, and backref-e (-E, against GNU
+                      grep): the cargo registry's sources),
                       many (many-l, many-w, many-c, many-lwc: utf8-count over
                       100,000 small files against wc, --files0-from);
                       --only and --no-write leave BENCHMARKS.md alone";

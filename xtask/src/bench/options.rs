@@ -5,7 +5,7 @@ use clap::Parser;
 use crate::workspace::positive;
 
 /// Every comparison, in the order they run.
-pub const COMPARISONS: [&str; 57] = [
+pub const COMPARISONS: [&str; 59] = [
     "count",
     "count-one",
     "words",
@@ -57,6 +57,8 @@ pub const COMPARISONS: [&str; 57] = [
     "real-re-keep-tree",
     "real-re-backref-p",
     "real-re-backref-p-tree",
+    "real-re-backref-e",
+    "real-re-backref-e-tree",
     "real-re-literal-p",
     "real-re-literal-p-tree",
     "many-l",
@@ -85,7 +87,7 @@ pub struct Args {
     /// real-f10000, real-invert, real-invert-nul, real-icase, real-word, real-lines,
     /// real-split, real-auto-tree, real-re-NAME and real-re-NAME-tree for the regex workloads
     /// alt, ident, icase, word, anchored, digits, rare, only, ing, pairs, lookbehind, keep,
-    /// backref-p, literal-p; many-l, many-w, many-c, many-lwc (utf8-count over 100,000 small
+    /// backref-p, literal-p, backref-e; many-l, many-w, many-c, many-lwc (utf8-count over 100,000 small
     /// files); `grep` is both grep ones, `many` the many-files ones, `enc` both
     /// encoding ones, `real` every real-text one, `real-re` every regex one); leaves
     /// BENCHMARKS.md alone.

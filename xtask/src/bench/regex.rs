@@ -15,7 +15,7 @@ use crate::workspace::Result;
 /// without `-E`: its default syntax, where `-E` is `--encoding`; `-P` is PCRE2 in all three,
 /// ripgrep built with its `pcre2` feature) and what it measures. The `-P` ones use ASCII
 /// classes: `\w` is ASCII in GNU grep 3.8's `-P` and Unicode in ripgrep's.
-pub const WORKLOADS: [(&str, &[&str], &str); 14] = [
+pub const WORKLOADS: [(&str, &[&str], &str); 15] = [
     (
         "alt",
         &["-c", "-E", "unwrap|expect"],
@@ -82,6 +82,11 @@ pub const WORKLOADS: [(&str, &[&str], &str); 14] = [
         "a back-reference (`-P`)",
     ),
     (
+        "backref-e",
+        &["-c", "-E", r"\b([a-z]+) \1\b"],
+        "a back-reference (`-E`; ripgrep needs `-P` for it)",
+    ),
+    (
         "literal-p",
         &["-c", "-P", "unwrap"],
         "`-P` with a plain literal",
@@ -99,6 +104,17 @@ const TARGET: Target = Target {
         ("utf8-grep --threads 1", Goal::AtMost(1.0)),
     ],
     text: "utf8-grep at most the time of rg, half of GNU grep's, and no more than with `--threads 1`",
+};
+
+/// The target of the POSIX back-reference workloads, whose peer is GNU grep (ripgrep has
+/// no back-references outside `-P`).
+const BACKREF_TARGET: Target = Target {
+    ours: "utf8-grep",
+    peer: "grep",
+    also: None,
+    goal: Goal::AtMost(0.5),
+    more: &[("utf8-grep --threads 1", Goal::AtMost(1.0))],
+    text: "utf8-grep at most half of GNU grep's time, and no more than with `--threads 1`",
 };
 
 /// The workload of comparison `name` (`real-re-NAME` on the file, `real-re-NAME-tree` on
@@ -133,7 +149,19 @@ pub fn run_regex(
     let only = a.contains(&"-o");
     let mut ours = args(a);
     let mut gnu = args(a);
-    let mut rg: Vec<String> = args(a).into_iter().filter(|x| x != "-E").collect();
+    // ripgrep's back-references are its `-P`'s.
+    let backref = a.contains(&"-E") && a.iter().any(|x| x.contains(r"\1"));
+    let mut rg: Vec<String> = args(a)
+        .into_iter()
+        .filter(|x| x != "-E")
+        .map(|x| {
+            if backref && x == "-c" {
+                "-cP".into()
+            } else {
+                x
+            }
+        })
+        .collect();
     if tree {
         ours.insert(0, "-r".into());
         gnu.insert(0, "-r".into());
@@ -155,7 +183,7 @@ pub fn run_regex(
         opts.runs
     );
     let rows = time_all(&cmds, opts.runs, &dir.join("measure.report"))?;
-    verify(&rows, only, a.contains(&"-P"), dir)?;
+    verify(&rows, only, a.contains(&"-P") || backref, dir)?;
     let title = format!(
         "{what}: `{}` on {}",
         a.join(" "),
@@ -172,10 +200,10 @@ pub fn run_regex(
     Ok(Outcome {
         title,
         input: input_name(input),
-        baseline: TARGET.peer,
+        baseline: if backref { "grep" } else { TARGET.peer },
         rows,
         skipped,
-        target: Some(TARGET),
+        target: Some(if backref { BACKREF_TARGET } else { TARGET }),
         notes: Vec::new(),
     })
 }

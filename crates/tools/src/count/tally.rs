@@ -166,17 +166,26 @@ pub(crate) fn count_reader<R: Read>(
     mode: Mode,
     next_byte: Option<u8>,
 ) -> io::Result<Tally> {
-    let mut buf = ReadBuf::new(CHUNK_SIZE);
+    // One buffer per thread, kept between files: over many small files, zeroing a new
+    // buffer for each would cost more than reading it. Taken out while in use, so a
+    // reader that itself counts (none does today) gets a buffer of its own.
+    thread_local! {
+        static BUF: std::cell::Cell<Option<ReadBuf>> = const { std::cell::Cell::new(None) };
+    }
+    let mut buf = BUF
+        .with(|b| b.take())
+        .unwrap_or_else(|| ReadBuf::new(CHUNK_SIZE));
     let mut counting = Counting::new(mode);
-    loop {
+    let result = loop {
         match reader.read(&mut buf) {
-            Ok(0) => break,
+            Ok(0) => break Ok(()),
             Ok(n) => counting.update(&buf[..n]),
             Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
-            Err(e) => return Err(e),
+            Err(e) => break Err(e),
         }
-    }
-    Ok(counting.finish(next_byte))
+    };
+    BUF.with(|b| b.set(Some(buf)));
+    result.map(|()| counting.finish(next_byte))
 }
 
 /// Counts `file[start..end]` through mapped windows (no copy through `read`), as

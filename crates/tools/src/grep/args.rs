@@ -12,8 +12,10 @@ PATTERN is a regular expression in GNU grep's basic syntax (-G, grep's default) 
 as a fixed string, on raw bytes without decoding. A pattern holding newlines is several
 patterns. Fixed strings and -G/-E match leftmost-longest (POSIX), -P leftmost-first (Perl).
 A regular expression matches whole characters only, never part of one nor an ill-formed
-sequence, and never across lines; back-references (\\1) are -P's only (PCRE2, whose match
-limit ends the search of a file with \"exceeded PCRE's backtracking limit\", status 2).
+sequence, and never across lines. Back-references (\\1) in -G and -E are decided by PCRE2 on
+the lines the automaton finds (with -o and colour a match is PCRE2's leftmost-first one, which
+can differ from POSIX's leftmost-longest), as -P is; PCRE2's match limit ends the search of a
+file with \"exceeded PCRE's backtracking limit\", status 2.
 Bytes of a pattern that are not UTF-8 match themselves, as in GNU grep (`utf8-grep
 $'\\xff'`), so `utf8-grep -axv '.*'` lists the lines that are not well-formed UTF-8.
 

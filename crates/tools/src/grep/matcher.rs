@@ -65,6 +65,11 @@ enum Engine {
     Regex(Box<Rx>),
     /// `-P`: PCRE2, each line searched on its own (`-w` and `-x` are in its pattern).
     Pcre(Box<super::pcre::Pcre>),
+    /// POSIX patterns with back-references: the automaton of the patterns with each
+    /// reference widened to its group's expression finds the lines that may match, and
+    /// PCRE2 (the patterns spelled for it, `-w` and `-x` in them) decides and places the
+    /// matches, each line searched on its own.
+    Backref(Box<Rx>, Box<super::pcre::Pcre>),
     /// `-i` with several patterns: every spelling the patterns have under Unicode simple
     /// case folding, ASCII letters left to aho-corasick's ASCII case insensitivity (see
     /// [`fold_variants`]); `patterns` holds the spellings.
@@ -160,6 +165,41 @@ const REGEX_TEXT_MAX: usize = 4 << 20;
 /// [`Matcher::max_match_len`] of a pattern whose matches have no bound: large, and far
 /// from overflowing when doubled.
 const UNBOUNDED: usize = usize::MAX / 4;
+
+/// The confirming matcher of POSIX `patterns` when one of them holds a back-reference
+/// (none of them to the automata alone), else `None`.
+fn back_references(
+    patterns: &[Vec<u8>],
+    dialect: Dialect,
+    o: MatchOptions,
+) -> Result<Option<super::pcre::Pcre>, ToolError> {
+    let syntax = match dialect {
+        Dialect::Basic => super::posix::Syntax::Basic,
+        Dialect::Extended => super::posix::Syntax::Extended,
+        _ => return Ok(None),
+    };
+    // A backslash before a digit, escaped or not: only then is translating again needed.
+    let maybe = |p: &Vec<u8>| {
+        p.windows(2)
+            .any(|w| w[0] == b'\\' && matches!(w[1], b'1'..=b'9'))
+    };
+    let bad = ToolError::Usage;
+    let mut any = false;
+    for p in patterns.iter().filter(|p| maybe(p)) {
+        any |= super::posix::translate_bytes(p, syntax)
+            .map_err(bad)?
+            .back_references;
+    }
+    if !any {
+        return Ok(None);
+    }
+    let spelled = patterns
+        .iter()
+        .map(|p| super::posix::pcre_spelling(p, syntax))
+        .collect::<Result<Vec<_>, _>>()
+        .map_err(bad)?;
+    super::pcre::Pcre::posix(&spelled, o.ignore_case, o.word, o.line, o.eol).map(Some)
+}
 
 /// Whether `c` is a word character for `-w`: a Unicode letter or digit, or `_`.
 pub fn is_word_char(c: char) -> bool {
@@ -278,6 +318,18 @@ impl Matcher {
         let hirs = if ignore_case { parse(true)? } else { hirs };
         // The longest match from a start: POSIX's matches, and -w's shorter retries.
         let posix = dialect != Dialect::Perl;
+        if let Some(confirm) = back_references(&patterns, dialect, o)? {
+            let rx = Rx::new(hirs, false, false, false, eol)?;
+            return Ok(Matcher {
+                engine: Engine::Backref(Box::new(rx), Box::new(confirm)),
+                patterns: Vec::new(),
+                word: false,
+                line: false,
+                max_match_len: UNBOUNDED,
+                by_len: Vec::new(),
+                warnings,
+            });
+        }
         let rx = Rx::new(hirs, posix, posix || word, line, eol)?;
         Ok(Matcher {
             max_match_len: rx.max_len().unwrap_or(UNBOUNDED),
@@ -417,7 +469,7 @@ impl Matcher {
         match &self.engine {
             Engine::Regex(r) => r.line_anchors(),
             // Searched a line at a time: a NUL must end a line first.
-            Engine::Pcre(_) => true,
+            Engine::Pcre(_) | Engine::Backref(..) => true,
             _ => false,
         }
     }
@@ -438,6 +490,22 @@ impl Matcher {
             ),
             Engine::Regex(r) => r.find_in_lines(hay),
             Engine::Pcre(p) => p.find_in_lines(hay),
+            Engine::Backref(r, p) => {
+                let mut start = 0;
+                loop {
+                    let (s, _) = r.find_in_lines(&hay[start..])?;
+                    let s = start + s;
+                    let from = memchr::memrchr(p.eol(), &hay[..s]).map_or(0, |i| i + 1);
+                    let end = memchr::memchr(p.eol(), &hay[s..]).map_or(hay.len(), |i| s + i);
+                    if let Some((ms, me)) = p.find_at(&hay[from..end], 0) {
+                        return Some((from + ms, from + me));
+                    }
+                    if end >= hay.len() {
+                        return None;
+                    }
+                    start = end + 1;
+                }
+            }
         }
     }
 
@@ -447,6 +515,7 @@ impl Matcher {
         match &self.engine {
             Engine::Regex(r) => r.find_at(line, from),
             Engine::Pcre(p) => p.find_at(line, from),
+            Engine::Backref(r, p) => r.find_at(line, from).and_then(|_| p.find_at(line, from)),
             _ => self
                 .find_raw(&line[from..])
                 .map(|(s, e)| (s + from, e + from)),

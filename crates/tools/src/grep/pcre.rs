@@ -38,6 +38,9 @@ pub struct Pcre {
     re: Regex,
     /// The byte that ends a line.
     eol: u8,
+    /// Whether bytes that start no character are skipped at a search's start, as GNU
+    /// grep's `-P` does (see [`Pcre::find_at`]).
+    skip_invalid: bool,
 }
 
 /// PCRE2's message of `e` without the crate's prefix (`missing closing parenthesis`), as
@@ -100,15 +103,63 @@ impl Pcre {
         // (?a): ASCII \d \s \w, POSIX classes and \b, as without PCRE2_UCP (GNU grep 3.8);
         // `ucp` is what turns on PCRE2_MATCH_INVALID_UTF in the crate.
         let full = format!("{verbs}(?a){body}");
+        Pcre::build(&full, ignore_case, eol, true)
+    }
+
+    /// The confirming matcher of POSIX patterns with back-references: `patterns` in PCRE2's
+    /// syntax ([`super::posix::pcre_spelling`]), any of which may match, each with its own
+    /// group numbers; `-w` and `-x` as for the POSIX patterns (a word character is a letter,
+    /// a digit or `_`, in Unicode's sense), `-i` folding case with Unicode's rules (a
+    /// back-reference too).
+    ///
+    /// # Errors
+    ///
+    /// [`ToolError::Usage`] with PCRE2's words, for a pattern it cannot compile.
+    pub fn posix(
+        patterns: &[String],
+        ignore_case: bool,
+        word: bool,
+        line: bool,
+        eol: u8,
+    ) -> Result<Pcre, ToolError> {
+        // A branch reset group: the groups of each pattern are numbered from 1.
+        let alts: Vec<String> = patterns.iter().map(|p| format!("(?:{p})")).collect();
+        let body = format!("(?|{})", alts.join("|"));
+        let word_char = r"[_\p{Alphabetic}\p{N}]";
+        let full = if line {
+            format!(r"\A(?:{body})\z")
+        } else if word {
+            format!("(?<!{word_char})(?:{body})(?!{word_char})")
+        } else {
+            body
+        };
+        Pcre::build(&full, ignore_case, eol, false)
+    }
+
+    fn build(
+        pattern: &str,
+        ignore_case: bool,
+        eol: u8,
+        skip_invalid: bool,
+    ) -> Result<Pcre, ToolError> {
         let re = RegexBuilder::new()
             .utf(true)
             .ucp(true)
             .caseless(ignore_case)
             .jit_if_available(true)
             .max_jit_stack_size(Some(8 << 20))
-            .build(&full)
+            .build(pattern)
             .map_err(|e| ToolError::Usage(message(&e)))?;
-        Ok(Pcre { re, eol })
+        Ok(Pcre {
+            re,
+            eol,
+            skip_invalid,
+        })
+    }
+
+    /// The byte that ends a line.
+    pub fn eol(&self) -> u8 {
+        self.eol
     }
 
     /// The first match in `line` (one line, without its terminator) at or after `from`;
@@ -118,12 +169,17 @@ impl Pcre {
     /// As GNU grep 3.8 (`Pexecute` in `src/pcresearch.c`), bytes at `from` that can start no
     /// character (80..BF, C0, C1, F5..FF) are skipped first, and the search then starts past
     /// them as if not at a line's start: `^` cannot match there (PCRE2_NOTBOL), so a line
-    /// that begins with such a byte is not selected by `^`.
+    /// that begins with such a byte is not selected by `^`. The matcher of POSIX patterns
+    /// ([`Pcre::posix`]) skips nothing.
     pub fn find_at(&self, line: &[u8], from: usize) -> Option<(usize, usize)> {
-        let skipped = line[from.min(line.len())..]
-            .iter()
-            .take_while(|&&b| matches!(b, 0x80..=0xC1 | 0xF5..=0xFF))
-            .count();
+        let skipped = if self.skip_invalid {
+            line[from.min(line.len())..]
+                .iter()
+                .take_while(|&&b| matches!(b, 0x80..=0xC1 | 0xF5..=0xFF))
+                .count()
+        } else {
+            0
+        };
         // (Past the line's start, `^` matches nowhere: the offset does what NOTBOL does.)
         match self.re.find_at(line, from + skipped) {
             Ok(m) => m.map(|m| (m.start(), m.end())),

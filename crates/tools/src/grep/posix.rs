@@ -108,9 +108,25 @@ impl Group {
 #[derive(Debug, PartialEq, Eq)]
 pub struct Translation {
     /// The pattern, to be compiled in multi-line mode (`^` and `$` match at line ends).
+    /// A back-reference is widened to the expression of its group (`\(a*\)\1` is
+    /// `(?:a*)(?:a*)`), as GNU grep's `dfa.c` does: the automaton then finds every line that
+    /// can match, and some that cannot.
     pub regex: String,
     /// What GNU grep 3.8 warns of (`* at start of expression`), without duplicates.
     pub warnings: Vec<&'static str>,
+    /// Whether the pattern holds a back-reference (then [`pcre_spelling`] gives the exact
+    /// pattern, to confirm the lines the automaton selects).
+    pub back_references: bool,
+}
+
+/// What a translation is written for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Target {
+    /// `regex-syntax`, for the automata: groups do not capture, back-references are widened.
+    Automaton,
+    /// PCRE2 in UTF mode, each line a subject of its own: groups capture, back-references
+    /// are PCRE2's.
+    Pcre,
 }
 
 /// The translation of `pattern` from POSIX `syntax` into `regex-syntax`'s.
@@ -161,7 +177,35 @@ fn raw_byte(c: char) -> u8 {
 ///
 /// As [`translate`].
 pub fn translate_bytes(pattern: &[u8], syntax: Syntax) -> Result<Translation, String> {
+    translate_to(pattern, syntax, Target::Automaton)
+}
+
+/// The POSIX `pattern` in PCRE2's syntax, with the same meaning on a line searched alone
+/// (`^` and `$` at its ends, no multi-line mode), for PCRE2 in UTF mode with Unicode
+/// properties (`ucp`): its back-references are PCRE2's (`\g{1}`), which match exactly what
+/// their group matched, where [`translate_bytes`] widens them.
+///
+/// # Errors
+///
+/// As [`translate`]; and a pattern holding bytes that are not UTF-8, which PCRE2's UTF mode
+/// cannot match.
+pub fn pcre_spelling(pattern: &[u8], syntax: Syntax) -> Result<String, String> {
+    translate_to(pattern, syntax, Target::Pcre).map(|t| t.regex)
+}
+
+fn translate_to(pattern: &[u8], syntax: Syntax, target: Target) -> Result<Translation, String> {
     let basic = syntax == Syntax::Basic;
+    let pcre = target == Target::Pcre;
+    // Each group's expression by its number (the order of the opening parentheses), once
+    // it is closed; and the numbers of the groups open around the reader.
+    let mut groups: Vec<Option<String>> = Vec::new();
+    let mut open: Vec<usize> = Vec::new();
+    // The groups 1 to 9 a reference may name here, as glibc's parser decides: those closed
+    // before it on its own branch (`(a)|\1` is invalid, `(a|(b))\2` valid); and per open
+    // group, those of its start and those of its branches so far (`parse_reg_exp`).
+    let mut done: u16 = 0;
+    let mut maps: Vec<(u16, u16)> = vec![(0, 0)];
+    let mut back_references = false;
     let mut warnings = Vec::new();
     let mut warn = |w: &'static str| {
         if !warnings.contains(&w) {
@@ -190,6 +234,13 @@ pub fn translate_bytes(pattern: &[u8], syntax: Syntax) -> Result<Translation, St
             c
         };
         if raw[i - 1] {
+            if pcre {
+                return Err(
+                    "a pattern with back-references must be valid UTF-8 (PCRE2 confirms its \
+                     matches)"
+                        .into(),
+                );
+            }
             g.atom(&format!("(?-u:\\x{:02X})", raw_byte(c)));
             continue;
         }
@@ -203,14 +254,34 @@ pub fn translate_bytes(pattern: &[u8], syntax: Syntax) -> Result<Translation, St
         match c {
             '(' if op(c) => {
                 stack.push(std::mem::replace(&mut g, Group::new()));
+                open.push(groups.len());
+                groups.push(None);
+                maps.push((done, done));
             }
             ')' if op(c) && lone_op_before => g.literal(')'),
             ')' if op(c) && !stack.is_empty() => {
                 let inner = std::mem::replace(&mut g, stack.pop().expect("not empty"));
-                g.atom(&format!("(?:{})", inner.finish()));
+                let text = inner.finish();
+                let n = open.pop().expect("a group per level");
+                let (_, branches) = maps.pop().expect("a map per level");
+                done |= branches;
+                if n < 9 {
+                    done |= 1 << n;
+                }
+                if pcre {
+                    g.atom(&format!("({text})"));
+                } else {
+                    g.atom(&format!("(?:{text})"));
+                }
+                groups[n] = Some(text);
             }
             ')' if op(c) && basic => return Err(r"Unmatched ) or \)".into()),
-            '|' if op(c) => g.alternative(),
+            '|' if op(c) => {
+                let (start, branches) = maps.last_mut().expect("the top level's");
+                *branches |= done;
+                done = *start;
+                g.alternative();
+            }
             '*' | '+' | '?' if op(c) => {
                 if basic && g.at_start {
                     g.literal(c);
@@ -229,7 +300,7 @@ pub fn translate_bytes(pattern: &[u8], syntax: Syntax) -> Result<Translation, St
             '{' if op(c) => i = brace(&mut g, &chars, i, basic, &mut warn)?,
             '^' if op(c) => {
                 if !basic || g.at_start && g.cur.is_empty() {
-                    g.anchor("(?:^)");
+                    g.anchor(if pcre { r"(?:\A)" } else { "(?:^)" });
                 } else {
                     g.literal('^');
                 }
@@ -240,23 +311,36 @@ pub fn translate_bytes(pattern: &[u8], syntax: Syntax) -> Result<Translation, St
                     || (basic
                         && (rest.starts_with(&['\\', ')']) || rest.starts_with(&['\\', '|'])));
                 if !basic || ends {
-                    g.anchor("(?:$)");
+                    g.anchor(if pcre { r"(?:\z)" } else { "(?:$)" });
                 } else {
                     g.literal('$');
                 }
             }
             '.' if op(c) => g.atom("(?s:.)"),
             '[' if op(c) => {
-                let (class, next) = bracket(&chars, &raw, i)?;
+                let (class, next) = bracket(&chars, &raw, i, target)?;
                 i = next;
                 g.atom(&class);
             }
             '1'..='9' if escaped => {
-                return Err(format!(
-                    "back-references (\\{c}) are not supported: these regular expressions \
-                     are matched by finite automata"
-                ));
+                // A group that is closed, as glibc's parser requires (`\(a\1\)` is invalid).
+                let n = c as usize - '1' as usize;
+                let (Some(Some(text)), true) = (groups.get(n), done & (1 << n) != 0) else {
+                    return Err("Invalid back reference".into());
+                };
+                back_references = true;
+                if pcre {
+                    g.atom(&format!(r"(?:\g{{{}}})", n + 1));
+                } else {
+                    g.atom(&format!("(?:{text})"));
+                }
             }
+            _ if escaped && pcre && matches!(c, '<' | '>' | '`' | '\'') => g.anchor(match c {
+                '<' => r"(?:\b(?=\w))",
+                '>' => r"(?:\b(?<=\w))",
+                '`' => r"(?:\A)",
+                _ => r"(?:\z)",
+            }),
             _ if escaped => match gnu_escape(c) {
                 Some((text, true)) => g.anchor(text),
                 Some((text, false)) => g.atom(text),
@@ -271,6 +355,7 @@ pub fn translate_bytes(pattern: &[u8], syntax: Syntax) -> Result<Translation, St
     Ok(Translation {
         regex: g.finish(),
         warnings,
+        back_references,
     })
 }
 
@@ -424,14 +509,22 @@ fn push_char(out: &mut String, c: char) {
     let _ = write!(out, r"\x{{{:X}}}", u32::from(c));
 }
 
-/// Reads a bracket expression after its `[` at `chars[i..]`: the class in `regex-syntax`'s
+/// Reads a bracket expression after its `[` at `chars[i..]`: the class in `target`'s
 /// syntax, and where the expression ends.
-fn bracket(chars: &[char], raw: &[bool], mut i: usize) -> Result<(String, usize), String> {
+fn bracket(
+    chars: &[char],
+    raw: &[bool],
+    mut i: usize,
+    target: Target,
+) -> Result<(String, usize), String> {
     let mut out = String::from("[");
-    if chars.get(i) == Some(&'^') {
+    let negated = chars.get(i) == Some(&'^');
+    if negated {
         out.push('^');
         i += 1;
     }
+    // The classes that are classes of their own (`[^...]`), which PCRE2 cannot nest.
+    let mut nested: Vec<&str> = Vec::new();
     let first = i;
     loop {
         let Some(&c) = chars.get(i) else {
@@ -443,6 +536,10 @@ fn bracket(chars: &[char], raw: &[bool], mut i: usize) -> Result<(String, usize)
         let (it, next) = item(chars, raw, i)?;
         i = next;
         let start = match it {
+            Item::Class(class) if target == Target::Pcre && class.starts_with('[') => {
+                nested.push(class);
+                continue;
+            }
             Item::Class(class) => {
                 out.push_str(class);
                 continue;
@@ -485,12 +582,43 @@ fn bracket(chars: &[char], raw: &[bool], mut i: usize) -> Result<(String, usize)
     {
         return Err("character class syntax is [[:space:]], not [:space:]".into());
     }
+    if target == Target::Pcre {
+        return Ok((
+            pcre_class(&out[1 + usize::from(negated)..], negated, &nested),
+            i + 1,
+        ));
+    }
     // A class of nothing (raw bytes only) is one regex-syntax accepts.
     if out == "[" || out == "[^" {
         out.push_str(r"\x{0}&&\x{1}");
     }
     out.push(']');
     Ok((out, i + 1))
+}
+
+/// A bracket expression in PCRE2's syntax: `items` (the inside of a class), and the
+/// `nested` classes it holds, the expression `negated` or not.
+fn pcre_class(items: &str, negated: bool, nested: &[&str]) -> String {
+    let flat = (!items.is_empty()).then(|| format!("[{items}]"));
+    let parts: Vec<&str> = flat
+        .iter()
+        .map(String::as_str)
+        .chain(nested.iter().copied())
+        .collect();
+    if negated {
+        // Any one character that is in none of the parts.
+        let mut out = String::from("(?:");
+        for part in &parts {
+            let _ = write!(out, "(?!{part})");
+        }
+        out.push_str("(?s:.))");
+        return out;
+    }
+    match parts.as_slice() {
+        [] => "(*FAIL)".into(),
+        [one] => (*one).to_string(),
+        _ => format!("(?:{})", parts.join("|")),
+    }
 }
 
 #[cfg(test)]

@@ -1,6 +1,6 @@
 //! Tests of `posix.rs`.
 
-use super::{Syntax, translate};
+use super::{Syntax, pcre_spelling, translate};
 
 fn ere(p: &str) -> String {
     translate(p, Syntax::Extended).unwrap().regex
@@ -66,7 +66,62 @@ fn errors_as_gnu_grep() {
     assert_eq!(e("(*)b"), r"Unmatched ( or \(");
     assert_eq!(e("(a|*)b"), r"Unmatched ( or \(");
     assert_eq!(ere("a|*)"), r"a|\)");
-    assert!(e(r"(a)\1").contains("back-reference"));
+    assert_eq!(e(r"(a)\2"), "Invalid back reference");
+    assert_eq!(e(r"(a\1)"), "Invalid back reference");
+    assert_eq!(e(r"\1(a)"), "Invalid back reference");
+}
+
+#[test]
+fn back_references_widened_for_the_automaton() {
+    let t = translate(r"(a*)b\1", Syntax::Extended).unwrap();
+    assert_eq!(t.regex, "(?:(?:a)*)b(?:(?:a)*)");
+    assert!(t.back_references);
+    assert!(!translate("(a)b", Syntax::Extended).unwrap().back_references);
+    // An escaped backslash before a digit is no reference.
+    assert!(
+        !translate(r"a\\1", Syntax::Extended)
+            .unwrap()
+            .back_references
+    );
+    assert_eq!(bre(r"\(.\)\1"), "(?:(?s:.))(?:(?s:.))");
+    // Nested groups: the reference is widened to the group's widened expression.
+    assert_eq!(ere(r"((a)\2)\1"), "(?:(?:a)(?:a))(?:(?:a)(?:a))");
+}
+
+/// glibc's rule (`parse_reg_exp`): a reference names a group closed before it on its own
+/// branch, or in an alternation closed before it.
+#[test]
+fn back_references_name_groups_of_their_branch() {
+    let ok = |p: &str| translate(p, Syntax::Extended).is_ok();
+    assert!(!ok(r"(a)|\1"));
+    assert!(!ok(r"b|(.)b|\1|b"));
+    assert!(ok(r"(a|(b))\2"));
+    assert!(ok(r"((a)|b)\2"));
+    assert!(ok(r"(a)(b|\1)"));
+    assert!(!ok(r"(a|\1)"));
+}
+
+#[test]
+fn pcre_spelling_of_posix_patterns() {
+    let p = |s: &str, syntax| pcre_spelling(s.as_bytes(), syntax).unwrap();
+    assert_eq!(p(r"\(a\)\1", Syntax::Basic), r"(a)(?:\g{1})");
+    assert_eq!(
+        p(r"^(a|b)\1$", Syntax::Extended),
+        r"(?:\A)(a|b)(?:\g{1})(?:\z)"
+    );
+    assert_eq!(p(r"\<a\>", Syntax::Basic), r"(?:\b(?=\w))a(?:\b(?<=\w))");
+    // PCRE2 does not nest classes: [:graph:] beside other items becomes an alternation.
+    assert_eq!(
+        p("[a[:graph:]]", Syntax::Extended),
+        r"(?:[\x{61}]|[^\p{White_Space}\p{Cc}\p{Cn}])"
+    );
+    assert_eq!(
+        p("[^a[:graph:]]", Syntax::Extended),
+        r"(?:(?![\x{61}])(?![^\p{White_Space}\p{Cc}\p{Cn}])(?s:.))"
+    );
+    assert_eq!(p("[[:digit:]]", Syntax::Extended), "[0-9]");
+    // Bytes that are not UTF-8: PCRE2's UTF mode cannot match them.
+    assert!(pcre_spelling(b"\xff(a)\\1", Syntax::Extended).is_err());
 }
 
 /// GNU grep's tests/warn-char-classes: `[:space:]` is refused, its look-alikes are not.
