@@ -46,6 +46,41 @@ fn same(dir: &Path, args: &[&str], want: &[u8], status: i32) {
     }
 }
 
+/// A literal every match holds is looked for first (the lines without it are not given to
+/// PCRE2): lines with it and without, context, -v, -c, -w, -x and a literal that only the
+/// look-behind holds.
+#[test]
+fn the_required_literal_prefilter_selects_the_same_lines() {
+    let dir = tempdir();
+    let d = dir.path();
+    let mut text = String::new();
+    for i in 0..200 {
+        text.push_str(match i % 5 {
+            0 => "fn main() {\n",
+            1 => "    let x = y;\n",
+            2 => "no keyword here\n",
+            3 => "// fn in a comment fnord\n",
+            _ => "id=17 and id=x\n",
+        });
+    }
+    write(d, "src", &text);
+    same(d, &["-cP", r"(?<=fn )[a-z_]+\(", "src"], b"40\n", 0);
+    same(d, &["-cvP", r"(?<=fn )[a-z_]+\(", "src"], b"160\n", 0);
+    same(d, &["-cP", r"let \K[a-z_]+", "src"], b"40\n", 0);
+    same(d, &["-cwP", r"fn\w*", "src"], b"80\n", 0);
+    same(d, &["-cxP", r"id=\d+ and id=x", "src"], b"40\n", 0);
+    same(d, &["-cP", r"fn(?=ord)", "src"], b"40\n", 0);
+    same(d, &["-cP", r"(?<!// )fn ", "src"], b"40\n", 0);
+    let (out, _, code) = run("utf8-grep", d, &["-m2", "-nA1", "-P", r"id=\d+", "src"]);
+    assert_eq!(
+        (String::from_utf8_lossy(&out).as_ref(), code),
+        (
+            "5:id=17 and id=x\n6-fn main() {\n--\n10:id=17 and id=x\n11-fn main() {\n",
+            0
+        )
+    );
+}
+
 #[test]
 fn what_perl_users_type() {
     let dir = tempdir();

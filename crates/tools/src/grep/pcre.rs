@@ -10,6 +10,7 @@
 
 use std::cell::Cell;
 
+use memchr::memmem;
 use pcre2::bytes::{Regex, RegexBuilder};
 
 use crate::diag::ToolError;
@@ -41,7 +42,12 @@ pub struct Pcre {
     /// Whether bytes that start no character are skipped at a search's start, as GNU
     /// grep's `-P` does (see [`Pcre::find_at`]).
     skip_invalid: bool,
+    /// A literal every match holds ([`literal::required`]): lines without it are not
+    /// given to PCRE2.
+    needle: Option<memmem::Finder<'static>>,
 }
+
+mod literal;
 
 /// PCRE2's message of `e` without the crate's prefix (`missing closing parenthesis`), as
 /// GNU grep prints it.
@@ -103,7 +109,13 @@ impl Pcre {
         // (?a): ASCII \d \s \w, POSIX classes and \b, as without PCRE2_UCP (GNU grep 3.8);
         // `ucp` is what turns on PCRE2_MATCH_INVALID_UTF in the crate.
         let full = format!("{verbs}(?a){body}");
-        Pcre::build(&full, ignore_case, eol, true)
+        let mut re = Pcre::build(&full, ignore_case, eol, true)?;
+        // (The pattern's own text: -w's and -x's wrapping adds no literal.)
+        let needle = (!ignore_case)
+            .then(|| literal::required(&pattern[verbs.len()..]))
+            .flatten();
+        re.needle = needle.map(|n| memmem::Finder::new(&n).into_owned());
+        Ok(re)
     }
 
     /// The confirming matcher of POSIX patterns with back-references: `patterns` in PCRE2's
@@ -154,6 +166,7 @@ impl Pcre {
             re,
             eol,
             skip_invalid,
+            needle: None,
         })
     }
 
@@ -172,6 +185,11 @@ impl Pcre {
     /// that begins with such a byte is not selected by `^`. The matcher of POSIX patterns
     /// ([`Pcre::posix`]) skips nothing.
     pub fn find_at(&self, line: &[u8], from: usize) -> Option<(usize, usize)> {
+        if let Some(n) = &self.needle
+            && n.find(line).is_none()
+        {
+            return None;
+        }
         let skipped = if self.skip_invalid {
             line[from.min(line.len())..]
                 .iter()
@@ -203,6 +221,11 @@ impl Pcre {
     pub fn find_in_lines(&self, hay: &[u8]) -> Option<(usize, usize)> {
         let mut start = 0;
         loop {
+            if let Some(n) = &self.needle {
+                // The next line holding the literal.
+                let at = start + n.find(&hay[start..])?;
+                start = memchr::memrchr(self.eol, &hay[start..at]).map_or(start, |i| start + i + 1);
+            }
             let end = memchr::memchr(self.eol, &hay[start..]).map_or(hay.len(), |i| start + i);
             if let Some((s, e)) = self.find_at(&hay[start..end], 0) {
                 return Some((start + s, start + e));
