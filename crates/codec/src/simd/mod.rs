@@ -29,6 +29,7 @@ mod counting;
 pub(crate) mod dispatch;
 mod generic;
 pub(crate) mod transcode;
+pub(crate) mod utf16_decode;
 mod words;
 #[cfg(target_arch = "x86_64")]
 pub(crate) mod x86_64;
