@@ -7,9 +7,10 @@
 //! at: unpaired surrogates, a lead surrogate or an odd byte cut off by the end of a chunk, and
 //! a full output buffer.
 
+use crate::simd::utf16_decode::transcode_into;
 #[cfg(feature = "alloc")]
 use crate::simd::utf16_decode::{extend, unit_bytes};
-use crate::simd::utf16_decode::{is_lead, is_trail, pair, transcode_into};
+use crate::simd::utf16_units::{is_lead, is_trail, pair};
 
 /// The UTF-8 of U+FFFD.
 #[cfg(feature = "alloc")]

@@ -30,6 +30,9 @@ pub(crate) mod dispatch;
 mod generic;
 pub(crate) mod transcode;
 pub(crate) mod utf16_decode;
+#[cfg(target_arch = "x86_64")]
+mod utf16_decode_tables;
+pub(crate) mod utf16_units;
 mod words;
 #[cfg(target_arch = "x86_64")]
 pub(crate) mod x86_64;

@@ -14,33 +14,14 @@
 
 use core::mem::MaybeUninit;
 
-/// Whether `u` is a lead (high) surrogate, U+D800..U+DBFF.
-#[inline(always)]
-pub(crate) const fn is_lead(u: u16) -> bool {
-    u & 0xFC00 == 0xD800
-}
+use super::utf16_units::{is_lead, is_trail, pair, unit};
 
-/// Whether `u` is a trail (low) surrogate, U+DC00..U+DFFF.
-#[inline(always)]
-pub(crate) const fn is_trail(u: u16) -> bool {
-    u & 0xFC00 == 0xDC00
-}
-
-/// The unit of bytes `a`, `b` in the order `BE` says.
-#[inline(always)]
-const fn unit<const BE: bool>(a: u8, b: u8) -> u16 {
-    if BE {
-        u16::from_be_bytes([a, b])
-    } else {
-        u16::from_le_bytes([a, b])
-    }
-}
-
-/// The scalar value of a lead surrogate `l` and a trail surrogate `t`.
-#[inline(always)]
-pub(crate) const fn pair(l: u16, t: u16) -> u32 {
-    0x1_0000 + (((l as u32) & 0x3FF) << 10) + ((t as u32) & 0x3FF)
-}
+#[cfg(target_arch = "x86_64")]
+use super::utf16_decode_tables::{MIN_INPUT, MIN_ROOM};
+#[cfg(target_arch = "x86_64")]
+use super::x86_64;
+#[cfg(target_arch = "x86_64")]
+use super::{Available, Kernel};
 
 /// The portable transcoder, and the twin the kernels are tested against: converts the
 /// well-formed prefix of `src` (UTF-16, big-endian when `BE`) into `dst` as far as whole
@@ -125,11 +106,33 @@ pub(crate) fn transcode_scalar<const BE: bool>(
 }
 
 /// The vector transcoder of the active kernel over a prefix of `src`: (bytes read, bytes
-/// written); none yet, so `(0, 0)`.
+/// written), `(0, 0)` where the kernel has none (scalar, SSE2, other targets) or the input or
+/// the room is under one step.
 #[inline]
 fn transcode_vector(src: &[u8], be: bool, dst: &mut [MaybeUninit<u8>]) -> (usize, usize) {
-    let _ = (src, be, dst);
-    (0, 0)
+    #[cfg(target_arch = "x86_64")]
+    {
+        use x86_64::utf16_decode as k;
+        let f: k::Transcode = match (Available::active().0, be) {
+            (Kernel::Avx2 | Kernel::Avx512, false) => k::transcode_avx2::<false>,
+            (Kernel::Avx2 | Kernel::Avx512, true) => k::transcode_avx2::<true>,
+            (Kernel::Sse42, false) => k::transcode_sse42::<false>,
+            (Kernel::Sse42, true) => k::transcode_sse42::<true>,
+            _ => return (0, 0),
+        };
+        if src.len() < MIN_INPUT || dst.len() < MIN_ROOM {
+            return (0, 0);
+        }
+        // SAFETY: `f` is an entry point of the active kernel, which is available (and the
+        // AVX-512 kernel only with AVX2: `is_available`); `dst` is writable for its length,
+        // and the transcoder writes only initialized bytes.
+        unsafe { f(src, dst.as_mut_ptr().cast(), dst.len()) }
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        let _ = (src, be, dst);
+        (0, 0)
+    }
 }
 
 /// Transcodes the well-formed prefix of `src` (UTF-16, big-endian when `be`) into `dst` as
@@ -171,6 +174,7 @@ pub(crate) fn extend(src: &[u8], be: bool, out: &mut alloc::vec::Vec<u8>) -> usi
 }
 
 /// The bytes of `units`, in the target's byte order.
+#[cfg(feature = "alloc")]
 #[inline]
 pub(crate) fn unit_bytes(units: &[u16]) -> &[u8] {
     // SAFETY: a `u16` is two initialized bytes without padding, `u8` has alignment 1, and the
