@@ -15,11 +15,13 @@ const INTERESTING: [u16; 18] = [
     0xDFFF, 0xE000, 0xFEFF, 0xFFFD, 0xFFFF, 0xD83D,
 ];
 
-/// Filler runs of each class: ASCII, two-byte, three-byte, surrogate pairs, and a mix.
-const FILLERS: [&[u16]; 5] = [
+/// Filler runs of each class: ASCII, two-byte, one to three bytes, three-byte only,
+/// surrogate pairs, and a mix.
+const FILLERS: [&[u16]; 6] = [
     &[0x61],
     &[0x430, 0xE9],
     &[0x4E2D, 0x61, 0x800],
+    &[0x4E2D, 0x800, 0xFFFF],
     &[0xD83D, 0xDE00],
     &[0x61, 0x430, 0x4E2D, 0xD83D, 0xDE00],
 ];

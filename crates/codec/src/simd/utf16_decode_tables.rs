@@ -36,9 +36,15 @@ pub(crate) static PACK_1_2_3: [Pack; 256] = pack_1_2_3();
 /// across it, two past; writes at `q`. Returns (where it stopped, bytes written, whether it
 /// reached `stop`: not at an unpaired surrogate or a lead at the end of `src`).
 ///
+/// Without a branch on the data but for the rare unpaired surrogate: each scalar value's
+/// UTF-8 is built in a word of four bytes (selected by masks from its four possible forms),
+/// stored whole, and the output advanced by its length. Text that changes script at every
+/// character (where a branch per length would be mispredicted every time) costs what any
+/// other does.
+///
 /// # Safety
 ///
-/// `q` writable for 3 bytes per unit up to `stop` and 4 more; `i <= stop <= src.len()`.
+/// `q` writable for 32 bytes; `i <= stop <= src.len()` and `stop <= i + 16`.
 #[inline(always)]
 pub(crate) unsafe fn units_one_by_one<const BE: bool>(
     src: &[u8],
@@ -47,36 +53,39 @@ pub(crate) unsafe fn units_one_by_one<const BE: bool>(
     q: *mut u8,
 ) -> (usize, usize, bool) {
     let unit = |k: usize| unit::<BE>(src[k], src[k + 1]);
+    let mask = |b: bool| 0u32.wrapping_sub(u32::from(b));
     let mut o = 0;
-    // SAFETY: each unit before `stop` writes at most three bytes, a pair four for two units
-    // (the last pair may end two bytes past `stop`): within the caller's room.
-    unsafe {
-        while i + 1 < stop {
-            let u = unit(i);
-            if u < 0x80 {
-                q.add(o).write(u as u8);
-                (i, o) = (i + 2, o + 1);
-            } else if u < 0x800 {
-                q.add(o).write(0xC0 | (u >> 6) as u8);
-                q.add(o + 1).write(0x80 | (u & 0x3F) as u8);
-                (i, o) = (i + 2, o + 2);
-            } else if !is_lead(u) && !is_trail(u) {
-                q.add(o).write(0xE0 | (u >> 12) as u8);
-                q.add(o + 1).write(0x80 | ((u >> 6) & 0x3F) as u8);
-                q.add(o + 2).write(0x80 | (u & 0x3F) as u8);
-                (i, o) = (i + 2, o + 3);
-            } else {
-                if !is_lead(u) || i + 4 > src.len() || !is_trail(unit(i + 2)) {
-                    return (i, o, false);
-                }
-                let cp = pair(u, unit(i + 2));
-                q.add(o).write(0xF0 | (cp >> 18) as u8);
-                q.add(o + 1).write(0x80 | ((cp >> 12) & 0x3F) as u8);
-                q.add(o + 2).write(0x80 | ((cp >> 6) & 0x3F) as u8);
-                q.add(o + 3).write(0x80 | (cp & 0x3F) as u8);
-                (i, o) = (i + 4, o + 4);
-            }
+    while i + 1 < stop {
+        let u = unit(i);
+        let next = match i + 4 <= src.len() {
+            true => unit(i + 2),
+            false => 0,
+        };
+        let paired = is_lead(u) & is_trail(next);
+        if (is_lead(u) | is_trail(u)) & !paired {
+            return (i, o, false);
         }
+        let p = mask(paired);
+        let c = (pair(u, next) & p) | (u32::from(u) & !p);
+        let (low, mid, high) = (
+            0x80 | (c & 0x3F),
+            0x80 | ((c >> 6) & 0x3F),
+            0x80 | ((c >> 12) & 0x3F),
+        );
+        let two = (0xC0 | (c >> 6)) | (low << 8);
+        let three = (0xE0 | (c >> 12)) | (mid << 8) | (low << 16);
+        let four = (0xF0 | (c >> 18)) | (high << 8) | (mid << 16) | (low << 24);
+        let (m1, m2, m3) = (mask(c < 0x80), mask(c < 0x800), mask(c < 0x1_0000));
+        let mut w = (four & !m3) | (three & m3);
+        w = (w & !m2) | (two & m2);
+        w = (w & !m1) | (c & m1);
+        let len = 1 + usize::from(c >= 0x80) + usize::from(c >= 0x800) + usize::from(paired);
+        // SAFETY: the output so far is at most three bytes per unit converted (four per pair
+        // of two): at most 21 before the step's last unit (or last pair, which may end two
+        // bytes past `stop`), so each four-byte store ends within 25 of the 32 bytes.
+        unsafe { q.add(o).cast::<[u8; 4]>().write_unaligned(w.to_le_bytes()) };
+        o += len;
+        i += 2 + 2 * usize::from(paired);
     }
     (i, o, true)
 }
