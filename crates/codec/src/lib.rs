@@ -123,9 +123,10 @@
 //! vector kernels (validation, errors, counting, words, repair's one-pass copy) in 16-byte
 //! vectors, and so does UTF-8 → UTF-16 (the AVX2 and AVX-512 kernels use AVX2's).
 //! UTF-16 → UTF-8 ([`Utf16Decoder`], `utf16_to_utf8_lossy`) has a vector loop of its own with
-//! SSE4.2 and AVX2 (which the AVX-512 kernel uses): runs of ASCII, of units below U+0800,
-//! of BMP characters and of surrogate pairs, the rest one unit at a time; with the SSE2 and
-//! scalar kernels (and NEON, for now), a portable loop (ASCII four units a word).
+//! SSE4.2, AVX2 (which the AVX-512 kernel uses) and NEON: runs of ASCII, of units below
+//! U+0800, of BMP characters and of surrogate pairs, the rest one scalar value at a time
+//! without branches on its length; with the SSE2 and scalar kernels, a portable loop (ASCII
+//! four units a word).
 //!
 //! Short input costs little per call: [`is_valid`] and [`validate`] settle ASCII under 64
 //! bytes with a few word loads and call the kernel through a cached pointer. The SSE4.2,

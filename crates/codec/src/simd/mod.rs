@@ -30,8 +30,6 @@ pub(crate) mod dispatch;
 mod generic;
 pub(crate) mod transcode;
 pub(crate) mod utf16_decode;
-#[cfg(target_arch = "x86_64")]
-mod utf16_decode_tables;
 pub(crate) mod utf16_units;
 mod words;
 #[cfg(target_arch = "x86_64")]
@@ -42,6 +40,7 @@ with_vectors! {
     mod lean;
     mod short;
     mod utf16;
+    mod utf16_decode_tables;
     mod utf16_tables;
 }
 

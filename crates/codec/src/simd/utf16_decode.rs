@@ -1,7 +1,7 @@
 //! UTF-16 → UTF-8 of well-formed runs, for the crate's `utf16_decode.rs`: the active kernel's
 //! vector transcoder (`x86_64/utf16_decode.rs`: SSE4.2, and AVX2 for the AVX2 and AVX-512
-//! kernels) over the bulk, then its scalar twin, [`transcode_scalar`], over what the vector
-//! loop leaves (the last units, too little room, or a unit it cannot vouch for).
+//! kernels; `aarch64/utf16_decode.rs`: NEON) over the bulk, then its scalar twin,
+//! [`transcode_scalar`], over what the vector loop leaves (the last units, too little room, or a unit it cannot vouch for).
 //!
 //! Both read UTF-16 as bytes, two per unit, in either order, and stop before the first unit
 //! that is not part of a well-formed run: an unpaired surrogate, or a lead surrogate whose
@@ -16,11 +16,19 @@ use core::mem::MaybeUninit;
 
 use super::utf16_units::{is_lead, is_trail, pair, unit};
 
-#[cfg(target_arch = "x86_64")]
+#[cfg(all(target_arch = "aarch64", target_feature = "neon"))]
+use super::aarch64;
+#[cfg(any(
+    target_arch = "x86_64",
+    all(target_arch = "aarch64", target_feature = "neon")
+))]
 use super::utf16_decode_tables::{MIN_INPUT, MIN_ROOM};
 #[cfg(target_arch = "x86_64")]
 use super::x86_64;
-#[cfg(target_arch = "x86_64")]
+#[cfg(any(
+    target_arch = "x86_64",
+    all(target_arch = "aarch64", target_feature = "neon")
+))]
 use super::{Available, Kernel};
 
 /// The portable transcoder, and the twin the kernels are tested against: converts the
@@ -128,7 +136,24 @@ fn transcode_vector(src: &[u8], be: bool, dst: &mut [MaybeUninit<u8>]) -> (usize
         // and the transcoder writes only initialized bytes.
         unsafe { f(src, dst.as_mut_ptr().cast(), dst.len()) }
     }
-    #[cfg(not(target_arch = "x86_64"))]
+    #[cfg(all(target_arch = "aarch64", target_feature = "neon"))]
+    {
+        use aarch64::utf16_decode::transcode_neon;
+        if Available::active().0 != Kernel::Neon || src.len() < MIN_INPUT || dst.len() < MIN_ROOM {
+            return (0, 0);
+        }
+        let f = match be {
+            true => transcode_neon::<true>,
+            false => transcode_neon::<false>,
+        };
+        // SAFETY: `dst` is writable for its length, and the transcoder writes only
+        // initialized bytes (NEON is enabled at compile time).
+        unsafe { f(src, dst.as_mut_ptr().cast(), dst.len()) }
+    }
+    #[cfg(not(any(
+        target_arch = "x86_64",
+        all(target_arch = "aarch64", target_feature = "neon")
+    )))]
     {
         let _ = (src, be, dst);
         (0, 0)

@@ -1,5 +1,5 @@
-//! What the UTF-16 → UTF-8 vector transcoder (`x86_64/utf16_decode.rs`) needs besides its
-//! instructions: its shuffles, built at compile time (each gathers the
+//! What the UTF-16 → UTF-8 vector transcoders (`x86_64/utf16_decode.rs`,
+//! `aarch64/utf16_decode.rs`) share: their shuffles, built at compile time (each gathers the
 //! bytes of UTF-8 a step computed in fixed-width lanes into one run, as simdutf's
 //! `pack_1_2_utf8_bytes` and `pack_1_2_3_utf8_bytes` tables do), and the step that converts
 //! one unit at a time where a vector step cannot.
