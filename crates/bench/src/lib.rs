@@ -7,6 +7,7 @@
 //! cargo bench -p utf8-bench --bench short      # 1 B to 4 KiB against simdutf8, paired rounds
 //! cargo bench -p utf8-bench --bench validate   # utf8-dfa beside std, the codec and simdutf8
 //! cargo bench -p utf8-bench --bench utf16      # UTF-8 to UTF-16 against simdutf, encoding_rs
+//! cargo bench -p utf8-bench --bench utf16_decode  # UTF-16LE to UTF-8, the same peers
 //! ```
 //!
 //! `cargo xtask bench-lib` runs the first two and writes BENCHMARKS.md's Library section.
@@ -14,8 +15,8 @@
 //! simdutf on valid text.
 //!
 //! The library holds what the benches share: the corpus selection and size read from the
-//! environment, and [`simdutf::utf8_to_utf16le`], the safe wrapper of simdutf's transcoder
-//! (the package's one `unsafe` block).
+//! environment, and [`simdutf::utf8_to_utf16le`] and [`simdutf::utf16le_to_utf8`], the safe
+//! wrappers of simdutf's transcoders (the package's only `unsafe` blocks).
 #![deny(unsafe_code)]
 
 #[allow(unsafe_code)]

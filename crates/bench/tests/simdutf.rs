@@ -2,11 +2,14 @@
 //! `convert_utf8_to_utf16le`, on every valid corpus of `utf8_testkit::corpus` (96 KiB each):
 //! both forms (into a slice, appending to a `Vec`) write simdutf's units and replace nothing.
 //! The codec's own tests hold the same forms to std and encoding_rs on these corpora and on
-//! damaged input.
+//! damaged input. Its UTF-16 to UTF-8 decoders likewise against simdutf's validating
+//! `convert_utf16le_to_utf8`.
 #![forbid(unsafe_code)]
 
 use utf8_bench::simdutf;
-use utf8_codec::{utf8_to_utf16_lossy, utf8_to_utf16_lossy_into};
+use utf8_codec::{
+    Utf16Decoder, Utf16Stop, utf8_to_utf16_lossy, utf8_to_utf16_lossy_into, utf16_to_utf8_lossy,
+};
 use utf8_testkit::corpus;
 
 #[test]
@@ -30,6 +33,30 @@ fn agrees_with_simdutf_on_valid_text() {
         assert_eq!(v[..], want[..n], "{name}");
     }
     assert_eq!(checked, corpus::VALID, "every valid corpus");
+}
+
+#[test]
+fn utf16_decoder_agrees_with_simdutf_on_valid_text() {
+    for name in &corpus::NAMES[..corpus::VALID] {
+        let text = String::from_utf8(corpus::generate(name, 96 << 10)).unwrap();
+        let units: Vec<u16> = text.encode_utf16().collect();
+        let mut want = vec![0u8; 3 * units.len()];
+        let n = simdutf::utf16le_to_utf8(&units, &mut want);
+        assert_eq!(want[..n], *text.as_bytes(), "{name}: simdutf");
+        let mut v = Vec::new();
+        assert_eq!(utf16_to_utf8_lossy(&units, &mut v), 0, "{name}");
+        assert_eq!(v[..], want[..n], "{name}");
+        let bytes: Vec<u8> = units.iter().flat_map(|u| u.to_le_bytes()).collect();
+        let mut got = vec![0u8; n];
+        let d = Utf16Decoder::new(false).decode(&bytes, &mut got, true);
+        assert_eq!(
+            (d.read, d.written, d.stop),
+            (bytes.len(), n, Utf16Stop::InputEmpty)
+        );
+        assert_eq!(got, want[..n], "{name}");
+    }
+    // An unpaired surrogate: simdutf refuses, the codec replaces it.
+    assert_eq!(simdutf::utf16le_to_utf8(&[0x61, 0xD800], &mut [0; 6]), 0);
 }
 
 #[test]

@@ -67,6 +67,9 @@
 //!   `utf16_to_string`: encoding.
 //! * `utf8_to_utf16_lossy` (feature `alloc`), [`utf8_to_utf16_lossy_into`] (no allocation),
 //!   [`utf16_len_lossy`]: UTF-8 to UTF-16, one U+FFFD per maximal subpart.
+//! * `utf16_to_utf8_lossy` (feature `alloc`) and [`Utf16Decoder`] (UTF-16LE/BE bytes, in
+//!   chunks, each error's offset; `Utf16Decoder::decode_to_vec_lossy` with `alloc`): UTF-16 to
+//!   UTF-8, one U+FFFD per unpaired surrogate, as std and the WHATWG decoders.
 //! * `repair`, `repair_with`, `repair_into` with `Practice` and `Action` (`Action::apply`
 //!   for one substitute), `Repairer`: repair (feature `alloc`).
 //! * [`stream::Decoder`], [`Counter`], and the `io` adapters (feature `std`): streams.
@@ -76,8 +79,8 @@
 //!
 //! | feature | enables | needs |
 //! |---|---|---|
-//! | (none) | everything not listed below: validation, [`errors`], decoding, [`Lossy`], [`char_indices`], [`encode`], [`utf16_chars`], [`count`] and [`Counter`], the [`stream::Decoder`], [`Kernel`], [`utf8_to_utf16_lossy_into`], [`utf16_len_lossy`], and the `core::error::Error` impls | `core` only: `no_std`, allocation-free |
-//! | `alloc` | `repair`, `repair_with`, `repair_into`, `Practice`, `Action`, `RepairOptions`, `Repairer`, `utf16_to_string`, `utf8_to_utf16_lossy` | `alloc` (`String`, `Cow`) |
+//! | (none) | everything not listed below: validation, [`errors`], decoding, [`Lossy`], [`char_indices`], [`encode`], [`utf16_chars`], [`count`] and [`Counter`], the [`stream::Decoder`], [`Kernel`], [`utf8_to_utf16_lossy_into`], [`utf16_len_lossy`], [`Utf16Decoder`], and the `core::error::Error` impls | `core` only: `no_std`, allocation-free |
+//! | `alloc` | `repair`, `repair_with`, `repair_into`, `Practice`, `Action`, `RepairOptions`, `Repairer`, `utf16_to_string`, `utf8_to_utf16_lossy`, `utf16_to_utf8_lossy`, `Utf16Decoder::decode_to_vec_lossy` | `alloc` (`String`, `Cow`) |
 //! | `std` (default) | the `io` adapters (`RepairReader`, `RepairWriter`); `UTF8_CODEC_KERNEL` to force a kernel; on Linux, huge pages for large fresh outputs (below). Implies `alloc` | `std` (and `libc` on Linux) |
 //!
 //! Every feature set runs the crate's tests and doctests in CI. On docs.rs each item that
@@ -119,6 +122,11 @@
 //! validator after an ASCII skip). The NEON kernel runs the same algorithms as the x86-64
 //! vector kernels (validation, errors, counting, words, repair's one-pass copy) in 16-byte
 //! vectors, and so does UTF-8 → UTF-16 (the AVX2 and AVX-512 kernels use AVX2's).
+//! UTF-16 → UTF-8 ([`Utf16Decoder`], `utf16_to_utf8_lossy`) has a vector loop of its own with
+//! SSE4.2, AVX2 (which the AVX-512 kernel uses) and NEON: runs of ASCII, of units below
+//! U+0800, of BMP characters and of surrogate pairs, the rest one scalar value at a time
+//! without branches on its length; with the SSE2 and scalar kernels, a portable loop (ASCII
+//! four units a word).
 //!
 //! Short input costs little per call: [`is_valid`] and [`validate`] settle ASCII under 64
 //! bytes with a few word loads and call the kernel through a cached pointer. The SSE4.2,
@@ -164,6 +172,7 @@ mod scalar;
 mod simd;
 pub mod stream;
 mod utf16;
+mod utf16_decode;
 mod validate;
 mod words;
 
@@ -183,5 +192,8 @@ pub use simd::Kernel;
 #[cfg(feature = "alloc")]
 pub use utf16::utf8_to_utf16_lossy;
 pub use utf16::{Utf16Progress, utf8_to_utf16_lossy_into, utf16_len_lossy};
+#[cfg(feature = "alloc")]
+pub use utf16_decode::utf16_to_utf8_lossy;
+pub use utf16_decode::{Utf16Decoded, Utf16Decoder, Utf16Stop};
 pub use validate::{Errors, errors, is_valid, valid_up_to, validate};
 pub use words::{WordCounter, Words, count_words};

@@ -2,8 +2,8 @@
 //! `simd/`, `from_utf8_unchecked` on validated slices (codec `validate.rs`, `stream.rs`;
 //! utf8-dfa `validator.rs`), utf8-dfa's unchecked state steps and its SIMD walk (`shuffle.rs`),
 //! the one file-mapping module of utf8-tools (`crates/tools/src/mmap.rs`: memmap2 windows
-//! and the SIGBUS handler), and the benchmark package's wrapper of simdutf's UTF-16
-//! transcoder (`crates/bench/src/simdutf.rs`); every
+//! and the SIGBUS handler), and the benchmark package's wrappers of simdutf's UTF-16
+//! transcoders (`crates/bench/src/simdutf.rs`); every
 //! `unsafe` block has a `// SAFETY:` comment; every `unsafe fn` (or the trait declaring it) a
 //! `# Safety` section; `#![forbid(unsafe_code)]` at every other crate root that can carry it,
 //! and the library roots of utf8-tools and utf8-bench deny unsafe code everywhere but in
@@ -99,8 +99,11 @@ const ALLOWED: &[(&str, &[&str])] = &[
     ("crates/python/src/lib.rs", &[]),
     ("crates/python/src/columns.rs", &[]),
     ("crates/python/src/rows.rs", &[]),
-    // The benchmark package's one FFI call: simdutf's UTF-16 transcoder, a peer and oracle.
-    ("crates/bench/src/simdutf.rs", &["convert_utf8_to_utf16le"]),
+    // The benchmark package's FFI calls: simdutf's UTF-16 transcoders, peers and oracles.
+    (
+        "crates/bench/src/simdutf.rs",
+        &["convert_utf8_to_utf16le", "convert_utf16le_to_utf8"],
+    ),
 ];
 
 #[test]

@@ -29,6 +29,8 @@ mod counting;
 pub(crate) mod dispatch;
 mod generic;
 pub(crate) mod transcode;
+pub(crate) mod utf16_decode;
+pub(crate) mod utf16_units;
 mod words;
 #[cfg(target_arch = "x86_64")]
 pub(crate) mod x86_64;
@@ -38,6 +40,7 @@ with_vectors! {
     mod lean;
     mod short;
     mod utf16;
+    mod utf16_decode_tables;
     mod utf16_tables;
 }
 

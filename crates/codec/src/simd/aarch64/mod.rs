@@ -1,12 +1,14 @@
 //! The aarch64 kernel: NEON's primitives ([`neon`]) and its entry points, each the generic
 //! algorithm of `generic.rs`, `lean.rs`, `short.rs`, `counting.rs`, `copy.rs`, `words.rs` and
-//! `utf16.rs` stamped out for [`Neon`].
+//! `utf16.rs` stamped out for [`Neon`]; and the UTF-16 → UTF-8 transcoder
+//! ([`utf16_decode`]), NEON's own.
 //!
 //! NEON is enabled at compile time wherever this module is compiled
 //! (`target_feature = "neon"`), so the entry points are safe functions: no caller can reach
 //! them on a CPU without it.
 
 mod neon;
+pub(crate) mod utf16_decode;
 
 #[cfg(feature = "alloc")]
 use super::copy;

@@ -1,0 +1,390 @@
+//! The UTF-16 → UTF-8 vector transcoder of `simd/utf16_decode.rs` with SSE4.2 (8 units a
+//! step) and AVX2 (16 units a step, classified in one 256-bit register, halves converted in
+//! 128-bit ones), after simdutf's `sse_convert_utf16_to_utf8`:
+//!
+//! * ASCII: packed to bytes, 16 or 32 units at a time when the next step is ASCII too;
+//! * all units below U+0800: each unit's one or two bytes built in a 16-bit lane, gathered by
+//!   a shuffle of [`PACK_1_2`] chosen by the mask of ASCII units;
+//! * no surrogate: each unit's one to three bytes built in a 32-bit lane, four at a time,
+//!   gathered by a shuffle of [`PACK_1_2_3`] (by a fixed one where all take three);
+//! * four surrogate pairs, each in a 32-bit lane: four bytes each, nothing to gather;
+//! * anything else (pairs across lanes, mixed with other units, or unpaired surrogates): one
+//!   scalar value at a time, without branching on its length, to the end of the step, the
+//!   last pair allowed to cross it; an unpaired surrogate ends the call, left to the caller.
+//!
+//! A step needs its input (16 or 32 bytes) and room for all its stores (32 or 64 bytes);
+//! short of that the call ends and the caller's scalar twin converts the rest. Every store
+//! is inside that room, every load inside `src`, whatever the data.
+
+use core::arch::x86_64::*;
+
+use crate::simd::utf16_decode_tables::{PACK_1_2, PACK_1_2_3, Pack, units_one_by_one};
+
+/// A transcoder entry point: (bytes read, bytes written).
+///
+/// # Safety
+///
+/// The CPU must support the kernel's instruction set; `dst` must be writable for `room`
+/// bytes.
+pub(crate) type Transcode = unsafe fn(&[u8], *mut u8, usize) -> (usize, usize);
+
+/// Eight units at `p`, in lane order (bytes swapped when `BE`).
+///
+/// # Safety
+///
+/// SSSE3; 16 readable bytes at `p`.
+#[inline(always)]
+unsafe fn load8<const BE: bool>(p: *const u8) -> __m128i {
+    // SAFETY: the caller's contract.
+    unsafe {
+        let v = _mm_loadu_si128(p.cast());
+        match BE {
+            true => _mm_shuffle_epi8(
+                v,
+                _mm_setr_epi8(1, 0, 3, 2, 5, 4, 7, 6, 9, 8, 11, 10, 13, 12, 15, 14),
+            ),
+            false => v,
+        }
+    }
+}
+
+/// Sixteen units at `p`, in lane order.
+///
+/// # Safety
+///
+/// AVX2; 32 readable bytes at `p`.
+#[inline(always)]
+unsafe fn load16<const BE: bool>(p: *const u8) -> __m256i {
+    // SAFETY: the caller's contract.
+    unsafe {
+        let v = _mm256_loadu_si256(p.cast());
+        match BE {
+            true => _mm256_shuffle_epi8(
+                v,
+                _mm256_setr_epi8(
+                    1, 0, 3, 2, 5, 4, 7, 6, 9, 8, 11, 10, 13, 12, 15, 14, //
+                    1, 0, 3, 2, 5, 4, 7, 6, 9, 8, 11, 10, 13, 12, 15, 14,
+                ),
+            ),
+            false => v,
+        }
+    }
+}
+
+/// Stores the bytes of `bytes` that `p` gathers at `q`; their number.
+///
+/// # Safety
+///
+/// SSSE3; 16 writable bytes at `q`.
+#[inline(always)]
+unsafe fn store_packed(q: *mut u8, bytes: __m128i, p: &Pack) -> usize {
+    // SAFETY: the caller's contract; `p.shuffle` is 16 bytes, aligned to 16 (`Pack`).
+    unsafe {
+        let shuffle = _mm_load_si128(p.shuffle.as_ptr().cast());
+        _mm_storeu_si128(q.cast(), _mm_shuffle_epi8(bytes, shuffle));
+    }
+    p.len
+}
+
+/// The UTF-8 of eight units all below U+0800 at `q`; its length.
+///
+/// # Safety
+///
+/// SSE4.1; 16 writable bytes at `q`.
+#[inline(always)]
+unsafe fn two_byte8(v: __m128i, q: *mut u8) -> usize {
+    // SAFETY: the caller's contract.
+    unsafe {
+        let ascii = _mm_cmplt_epi16(v, _mm_set1_epi16(0x80));
+        let low = _mm_slli_epi16::<8>(_mm_and_si128(v, _mm_set1_epi16(0x3F)));
+        let two = _mm_or_si128(
+            _mm_or_si128(_mm_srli_epi16::<6>(v), low),
+            _mm_set1_epi16(0x80C0_u16 as i16),
+        );
+        let bytes = _mm_blendv_epi8(two, v, ascii);
+        let m = _mm_movemask_epi8(_mm_packs_epi16(ascii, ascii)) as usize & 0xFF;
+        store_packed(q, bytes, &PACK_1_2[m])
+    }
+}
+
+/// The three-byte UTF-8 of the units in the 32-bit lanes of `c`, lead byte low.
+///
+/// # Safety
+///
+/// SSE2.
+#[inline(always)]
+unsafe fn three_words(c: __m128i) -> __m128i {
+    // SAFETY: the caller's contract.
+    unsafe {
+        let six = _mm_set1_epi32(0x3F);
+        let low = _mm_and_si128(c, six);
+        let mid = _mm_and_si128(_mm_srli_epi32::<6>(c), six);
+        _mm_or_si128(
+            _mm_or_si128(_mm_srli_epi32::<12>(c), _mm_slli_epi32::<8>(mid)),
+            _mm_or_si128(_mm_slli_epi32::<16>(low), _mm_set1_epi32(0x80_80E0)),
+        )
+    }
+}
+
+/// The UTF-8 of four units (none a surrogate) in the 32-bit lanes of `c` at `q`; its length.
+///
+/// # Safety
+///
+/// SSE4.1; 16 writable bytes at `q`.
+#[inline(always)]
+unsafe fn three_byte4(c: __m128i, q: *mut u8) -> usize {
+    // SAFETY: the caller's contract.
+    unsafe {
+        let low = _mm_and_si128(c, _mm_set1_epi32(0x3F));
+        let three = three_words(c);
+        let two = _mm_or_si128(
+            _mm_or_si128(_mm_srli_epi32::<6>(c), _mm_slli_epi32::<8>(low)),
+            _mm_set1_epi32(0x80C0),
+        );
+        let one = _mm_cmplt_epi32(c, _mm_set1_epi32(0x80));
+        let upto2 = _mm_cmplt_epi32(c, _mm_set1_epi32(0x800));
+        let bytes = _mm_blendv_epi8(_mm_blendv_epi8(three, two, upto2), c, one);
+        let n1 = !_mm_movemask_ps(_mm_castsi128_ps(one)) & 0xF;
+        let n2 = !_mm_movemask_ps(_mm_castsi128_ps(upto2)) & 0xF;
+        store_packed(q, bytes, &PACK_1_2_3[(n1 | (n2 << 4)) as usize])
+    }
+}
+
+/// The UTF-8 of eight units, all U+0800 or above and none a surrogate, at `q`: 24 bytes, by
+/// a fixed shuffle.
+///
+/// # Safety
+///
+/// SSE4.1; 28 writable bytes at `q`.
+#[inline(always)]
+unsafe fn all_three8(v: __m128i, q: *mut u8) {
+    // SAFETY: the caller's contract: the stores end 16 and 28 bytes in.
+    unsafe {
+        let gather = _mm_setr_epi8(0, 1, 2, 4, 5, 6, 8, 9, 10, 12, 13, 14, -1, -1, -1, -1);
+        let a = three_words(_mm_cvtepu16_epi32(v));
+        let b = three_words(_mm_cvtepu16_epi32(_mm_srli_si128::<8>(v)));
+        _mm_storeu_si128(q.cast(), _mm_shuffle_epi8(a, gather));
+        _mm_storeu_si128(q.add(12).cast(), _mm_shuffle_epi8(b, gather));
+    }
+}
+
+/// The UTF-8 of eight units, none a surrogate, at `q`; its length.
+///
+/// # Safety
+///
+/// SSE4.1; 28 writable bytes at `q`.
+#[inline(always)]
+unsafe fn three_byte8(v: __m128i, q: *mut u8) -> usize {
+    // SAFETY: the caller's contract: the first store ends 16 bytes in, the second at most
+    // 12 + 16.
+    unsafe {
+        let n = three_byte4(_mm_cvtepu16_epi32(v), q);
+        n + three_byte4(_mm_cvtepu16_epi32(_mm_srli_si128::<8>(v)), q.add(n))
+    }
+}
+
+/// The UTF-8 of eight units at `q` when they are four surrogate pairs, each in a 32-bit
+/// lane (16 bytes); whether they were.
+///
+/// # Safety
+///
+/// SSE4.1; 16 writable bytes at `q`.
+#[inline(always)]
+unsafe fn pairs8(v: __m128i, q: *mut u8) -> bool {
+    // SAFETY: the caller's contract.
+    unsafe {
+        let tags = _mm_and_si128(v, _mm_set1_epi32(0xFC00_FC00_u32 as i32));
+        let paired = _mm_cmpeq_epi32(tags, _mm_set1_epi32(0xDC00_D800_u32 as i32));
+        if _mm_movemask_ps(_mm_castsi128_ps(paired)) != 0xF {
+            return false;
+        }
+        // (lead << 10) + trail, less the surrogate offsets, plus 0x10000.
+        let lead = _mm_and_si128(v, _mm_set1_epi32(0xFFFF));
+        let cp = _mm_sub_epi32(
+            _mm_add_epi32(_mm_slli_epi32::<10>(lead), _mm_srli_epi32::<16>(v)),
+            _mm_set1_epi32(0x35F_DC00),
+        );
+        let b0 = _mm_srli_epi32::<18>(cp);
+        let b1 = _mm_and_si128(_mm_srli_epi32::<4>(cp), _mm_set1_epi32(0x3F00));
+        let b2 = _mm_and_si128(_mm_slli_epi32::<10>(cp), _mm_set1_epi32(0x3F_0000));
+        let b3 = _mm_and_si128(_mm_slli_epi32::<24>(cp), _mm_set1_epi32(0x3F00_0000));
+        let bytes = _mm_or_si128(
+            _mm_or_si128(b0, b1),
+            _mm_or_si128(_mm_or_si128(b2, b3), _mm_set1_epi32(0x8080_80F0_u32 as i32)),
+        );
+        _mm_storeu_si128(q.cast(), bytes);
+        true
+    }
+}
+
+/// One step of eight units (sixteen when they and the next eight are ASCII) from byte `i`,
+/// written at `dst + o`: the new (i, o), and false where it stopped before an unpaired
+/// surrogate.
+///
+/// # Safety
+///
+/// SSE4.2; `i + 16 <= src.len()`; `dst` writable for `o + 32` bytes.
+#[inline(always)]
+unsafe fn step8<const BE: bool>(
+    src: &[u8],
+    i: usize,
+    dst: *mut u8,
+    o: usize,
+) -> (usize, usize, bool) {
+    // SAFETY: the caller's contract: 16 readable bytes at `i` (32 checked for the second
+    // ASCII load), and every store within the 32 bytes at `dst + o` (the functions' own
+    // contracts say how many each writes).
+    unsafe {
+        let p = src.as_ptr().add(i);
+        let q = dst.add(o);
+        let v = load8::<BE>(p);
+        if _mm_testz_si128(v, _mm_set1_epi16(0xFF80_u16 as i16)) == 1 {
+            if i + 32 <= src.len() {
+                let w = load8::<BE>(p.add(16));
+                if _mm_testz_si128(w, _mm_set1_epi16(0xFF80_u16 as i16)) == 1 {
+                    _mm_storeu_si128(q.cast(), _mm_packus_epi16(v, w));
+                    return (i + 32, o + 16, true);
+                }
+            }
+            _mm_storel_epi64(q.cast(), _mm_packus_epi16(v, v));
+            return (i + 16, o + 8, true);
+        }
+        if _mm_testz_si128(v, _mm_set1_epi16(0xF800_u16 as i16)) == 1 {
+            return (i + 16, o + two_byte8(v, q), true);
+        }
+        let f800 = _mm_set1_epi16(0xF800_u16 as i16);
+        let sur = _mm_cmpeq_epi16(_mm_and_si128(v, f800), _mm_set1_epi16(0xD800_u16 as i16));
+        if _mm_testz_si128(sur, sur) == 1 {
+            let below = _mm_subs_epu16(_mm_set1_epi16(0x800), v);
+            if _mm_testz_si128(below, below) == 1 {
+                all_three8(v, q);
+                return (i + 16, o + 24, true);
+            }
+            return (i + 16, o + three_byte8(v, q), true);
+        }
+        if pairs8(v, q) {
+            return (i + 16, o + 16, true);
+        }
+        let (i, w, ok) = units_one_by_one::<BE>(src, i, i + 16, q);
+        (i, o + w, ok)
+    }
+}
+
+/// The SSE4.2 loop from byte `i` of `src` and byte `o` of the output.
+///
+/// # Safety
+///
+/// SSE4.2; `dst` writable for `room` bytes; `o <= room`.
+#[inline(always)]
+unsafe fn run128<const BE: bool>(
+    src: &[u8],
+    dst: *mut u8,
+    room: usize,
+    mut i: usize,
+    mut o: usize,
+) -> (usize, usize) {
+    while i + 16 <= src.len() && room - o >= 32 {
+        // SAFETY: the loop's condition is `step8`'s contract.
+        let (i2, o2, ok) = unsafe { step8::<BE>(src, i, dst, o) };
+        (i, o) = (i2, o2);
+        if !ok {
+            break;
+        }
+    }
+    (i, o)
+}
+
+/// Transcodes a well-formed prefix of `src` (UTF-16, big-endian when `BE`) into the `room`
+/// bytes at `dst` with SSE4.2, leaving at most one step's input or room: (bytes read, bytes
+/// written).
+///
+/// # Safety
+///
+/// The CPU must support SSE4.2; `dst` must be writable for `room` bytes.
+#[target_feature(enable = "sse4.2")]
+pub(crate) unsafe fn transcode_sse42<const BE: bool>(
+    src: &[u8],
+    dst: *mut u8,
+    room: usize,
+) -> (usize, usize) {
+    // SAFETY: this function's contract.
+    unsafe { run128::<BE>(src, dst, room, 0, 0) }
+}
+
+/// [`transcode_sse42`] with AVX2: 16 units a step where they are all of one class.
+///
+/// # Safety
+///
+/// The CPU must support AVX2; `dst` must be writable for `room` bytes.
+#[target_feature(enable = "avx2")]
+pub(crate) unsafe fn transcode_avx2<const BE: bool>(
+    src: &[u8],
+    dst: *mut u8,
+    room: usize,
+) -> (usize, usize) {
+    let (mut i, mut o) = (0, 0);
+    while i + 32 <= src.len() && room - o >= 64 {
+        // SAFETY: 32 readable bytes at `i` (64 checked for the second ASCII load), and 64
+        // writable at `dst + o`, which every store stays within (two steps of eight units
+        // write at most 28 bytes each, the second starting at most 28 bytes in).
+        unsafe {
+            let p = src.as_ptr().add(i);
+            let q = dst.add(o);
+            let v = load16::<BE>(p);
+            let ascii = _mm256_set1_epi16(0xFF80_u16 as i16);
+            if _mm256_testz_si256(v, ascii) == 1 {
+                if i + 64 <= src.len() {
+                    let w = load16::<BE>(p.add(32));
+                    if _mm256_testz_si256(w, ascii) == 1 {
+                        let packed =
+                            _mm256_permute4x64_epi64::<0b11_01_10_00>(_mm256_packus_epi16(v, w));
+                        _mm256_storeu_si256(q.cast(), packed);
+                        (i, o) = (i + 64, o + 32);
+                        continue;
+                    }
+                }
+                let (lo, hi) = (_mm256_castsi256_si128(v), _mm256_extracti128_si256::<1>(v));
+                _mm_storeu_si128(q.cast(), _mm_packus_epi16(lo, hi));
+                (i, o) = (i + 32, o + 16);
+                continue;
+            }
+            let (lo, hi) = (_mm256_castsi256_si128(v), _mm256_extracti128_si256::<1>(v));
+            let f800 = _mm256_set1_epi16(0xF800_u16 as i16);
+            if _mm256_testz_si256(v, f800) == 1 {
+                let n = two_byte8(lo, q);
+                (i, o) = (i + 32, o + n + two_byte8(hi, q.add(n)));
+                continue;
+            }
+            let d800 = _mm256_set1_epi16(0xD800_u16 as i16);
+            let sur = _mm256_cmpeq_epi16(_mm256_and_si256(v, f800), d800);
+            if _mm256_testz_si256(sur, sur) == 1 {
+                let below = _mm256_subs_epu16(_mm256_set1_epi16(0x800), v);
+                if _mm256_testz_si256(below, below) == 1 {
+                    all_three8(lo, q);
+                    all_three8(hi, q.add(24));
+                    (i, o) = (i + 32, o + 48);
+                    continue;
+                }
+                let n = three_byte8(lo, q);
+                (i, o) = (i + 32, o + n + three_byte8(hi, q.add(n)));
+                continue;
+            }
+            // Surrogates: two steps of eight (the first may end past the middle, after a
+            // pair across it, or before an unpaired surrogate).
+            let (i2, o2, ok) = step8::<BE>(src, i, dst, o);
+            if !ok {
+                return (i2, o2);
+            }
+            (i, o) = (i2, o2);
+            if i + 16 <= src.len() {
+                let (i2, o2, ok) = step8::<BE>(src, i, dst, o);
+                if !ok {
+                    return (i2, o2);
+                }
+                (i, o) = (i2, o2);
+            }
+        }
+    }
+    // SAFETY: AVX2 implies SSE4.2; `dst` is writable for `room` bytes and `o <= room`.
+    unsafe { run128::<BE>(src, dst, room, i, o) }
+}
