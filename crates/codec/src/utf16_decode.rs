@@ -181,6 +181,9 @@ impl Utf16Decoder {
     /// the stream (reports what is held, if anything); after that the decoder starts a new
     /// stream whose offsets go on from [`position`](Utf16Decoder::position).
     ///
+    /// Only `dst[..written]` holds the text: the vector kernels store whole vectors and
+    /// may leave other bytes of `dst` changed past it.
+    ///
     /// ```
     /// use utf8_codec::{Utf16Decoder, Utf16Stop};
     ///
