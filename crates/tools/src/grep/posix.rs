@@ -98,7 +98,7 @@ pub struct Translation {
     pub regex: String,
     /// What GNU grep 3.8 warns of (`* at start of expression`), without duplicates.
     pub warnings: Vec<&'static str>,
-    /// Whether the pattern holds a back-reference (then [`pcre_spelling`] gives the exact
+    /// Whether the pattern holds a back-reference (then `pcre_spelling` gives the exact
     /// pattern, to confirm the lines the automaton selects).
     pub back_references: bool,
 }
