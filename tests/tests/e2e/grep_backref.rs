@@ -6,22 +6,9 @@
 //! 3.8 (glibc 2.36), which is not a palindrome. The generator below stays clear of them by
 //! never repeating a group that is referred to and never making a referred group optional.
 
-use std::path::Path;
 use std::time::{Duration, Instant};
 
-use crate::util::{Rng, TestCommand, gnu_grep, tempdir, write};
-
-/// stdout, stderr (`utf8-grep` read as `grep`) and status of `prog args` in `dir`.
-fn run(prog: &str, dir: &Path, args: &[&str]) -> (Vec<u8>, String, i32) {
-    let mut c = if prog == "grep" {
-        TestCommand::program("grep", dir)
-    } else {
-        TestCommand::new(prog, dir)
-    };
-    let o = c.env("LC_ALL", "C.UTF-8").args(args).run();
-    let err = String::from_utf8_lossy(&o.stderr).replace("utf8-grep", "grep");
-    (o.stdout, err, o.code)
-}
+use crate::util::{Rng, gnu_grep, grep_or_ours as run, tempdir, write};
 
 /// utf8-grep's stdout and status for `args` on `input` are `want` and `status`, and GNU
 /// grep's (where installed) are the same, its diagnostics too.

@@ -13,19 +13,7 @@
 
 use std::path::Path;
 
-use crate::util::{TestCommand, gnu_grep, tempdir, write};
-
-/// stdout, stderr (`utf8-grep` read as `grep`) and status of `prog args` in `dir`.
-fn run(prog: &str, dir: &Path, args: &[&str]) -> (Vec<u8>, String, i32) {
-    let mut c = if prog == "grep" {
-        TestCommand::program("grep", dir)
-    } else {
-        TestCommand::new(prog, dir)
-    };
-    let o = c.env("LC_ALL", "C.UTF-8").args(args).run();
-    let err = String::from_utf8_lossy(&o.stderr).replace("utf8-grep", "grep");
-    (o.stdout, err, o.code)
-}
+use crate::util::{gnu_grep, grep_or_ours as run, tempdir, write};
 
 /// utf8-grep's stdout and status for `args` are `want` and `status`, and GNU grep's stdout,
 /// stderr and status are utf8-grep's.

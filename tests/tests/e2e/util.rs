@@ -188,3 +188,16 @@ pub fn gnu_grep() -> bool {
             .output()
             .is_ok_and(|o| String::from_utf8_lossy(&o.stdout).starts_with("grep (GNU grep) 3."))
 }
+
+/// stdout, stderr (`utf8-grep` read as `grep`) and status of `prog args` in `dir`, under
+/// `LC_ALL=C.UTF-8`: `prog` is `grep` (the one on the path) or one of ours.
+pub fn grep_or_ours(prog: &str, dir: &Path, args: &[&str]) -> (Vec<u8>, String, i32) {
+    let mut c = if prog == "grep" {
+        TestCommand::program("grep", dir)
+    } else {
+        TestCommand::new(prog, dir)
+    };
+    let o = c.env("LC_ALL", "C.UTF-8").args(args).run();
+    let err = String::from_utf8_lossy(&o.stderr).replace("utf8-grep", "grep");
+    (o.stdout, err, o.code)
+}
