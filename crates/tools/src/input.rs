@@ -209,6 +209,30 @@ impl Input {
         self.open_in(None)
     }
 
+    /// [`Input::open`] of a path that a `stat` just found to be a regular file of `len`
+    /// bytes: opened without a second `stat` (GNU `wc` reuses the `stat` of its width pass
+    /// so). The source's [`Source::metadata`] is `None`; if the path changed in between,
+    /// reading finds what it is now, as it would after any open.
+    ///
+    /// # Errors
+    ///
+    /// As [`Input::open`].
+    pub fn open_known(&self, len: u64) -> Result<Source, ToolError> {
+        match self {
+            Input::Stdin { .. } => self.open(),
+            Input::Path(path) => {
+                let file = File::open(path).map_err(|e| ToolError::input(self.name(), &e))?;
+                Ok(Source {
+                    regular_len: Some(len),
+                    reader: SourceReader::File(file),
+                    metadata: None,
+                    consumed: 0,
+                    at_end: false,
+                })
+            }
+        }
+    }
+
     /// [`Input::open`], a path below `root` opened relative to it.
     ///
     /// # Errors
@@ -399,7 +423,8 @@ pub struct Source {
     pub regular_len: Option<u64>,
     /// What to read from.
     pub reader: SourceReader,
-    /// A named file's metadata, as it was when opened (`None` for stdin).
+    /// A named file's metadata, as it was when opened (`None` for stdin and after
+    /// [`Input::open_known`]).
     pub metadata: Option<std::fs::Metadata>,
     /// Bytes of a named file read through [`Read`] so far.
     consumed: u64,

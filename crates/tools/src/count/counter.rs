@@ -6,6 +6,8 @@ use std::io::{self, Read};
 
 use super::hex::HexReader;
 use super::tally::{self, Mode, Tally};
+#[cfg(doc)]
+use crate::input::Input;
 use crate::input::Source;
 use crate::transcode::{FromArg, Reading, Transcoder, sniff};
 
@@ -17,6 +19,9 @@ const AUTO_PARALLEL_MIN: u64 = 32 << 20;
 /// Smallest part when splitting by default, and with an explicit `--threads`.
 const AUTO_PART_MIN: u64 = 8 << 20;
 const EXPLICIT_PART_MIN: u64 = 4 << 10;
+/// Regular files smaller than this are never split nor mapped: the size a `stat` found
+/// just before opening one is all counting it needs ([`Input::open_known`]).
+pub(super) const KNOWN_SIZE_MAX: u64 = 2 * EXPLICIT_PART_MIN;
 
 /// The counts of the text read from `reader` as `reading` says: past a UTF-8 byte order
 /// mark, or decoded from another encoding (each malformed sequence an error, not a
@@ -122,7 +127,11 @@ impl Counter {
                 return tally::count_mapped(file, 0, u64::MAX, mode, None);
             }
         }
-        tally::count_reader(self.reader(source), mode, None)
+        if self.hex {
+            tally::count_reader(HexReader::new(source), mode, None)
+        } else {
+            tally::count_reader(source, mode, None)
+        }
     }
 
     /// Whether the byte count is all that is shown (`-c` alone, no `--json`, no

@@ -37,10 +37,15 @@ enum Outcome {
     Invalid(ToolError),
 }
 
-/// Opens and counts `input`.
-fn count_one(c: Counter, input: &Input, mode: Mode) -> Outcome {
+/// Opens and counts `input`: a small regular file of the size `known` (its `stat` just
+/// before), or whatever the open finds.
+fn count_one(c: Counter, input: &Input, known: Option<u64>, mode: Mode) -> Outcome {
     let name = input.name();
-    match input.open() {
+    let opened = match known {
+        Some(len) => input.open_known(len),
+        None => input.open(),
+    };
+    match opened {
         Ok(source) => match c.count_source(source, mode, &name) {
             Ok(t) => Outcome::Counted(t),
             Err(e) => Outcome::Failed(ToolError::input(quoted(input), &e)),
@@ -86,7 +91,8 @@ fn show(
 }
 
 /// Counts every input of `inputs` into `total`, printing each line (with `cfg.each`) and
-/// diagnostic in the order of the inputs; the number of entries.
+/// diagnostic in the order of the inputs; the number of entries. `sizes` holds, per input
+/// known in advance, the size of a small regular file that a `stat` found (or `None`).
 ///
 /// # Errors
 ///
@@ -94,22 +100,24 @@ fn show(
 pub(super) fn count_all(
     cfg: &Config,
     inputs: &mut Inputs,
+    sizes: &[Option<u64>],
     mode: Mode,
     (out, diag): (&mut Output, &mut Diag),
     total: &mut Tally,
     width: usize,
 ) -> Result<usize, ToolError> {
+    let known = |i: usize| sizes.get(i).copied().flatten();
     let counter = cfg.counter();
     let threads = cfg
         .threads
         .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
     if threads < 2 || inputs.is_stream() || inputs.known().len() < 2 {
-        return cfg.each_input(inputs, out, diag, |input, _, out, diag| {
-            let outcome = count_one(counter, input, mode);
+        return cfg.each_input(inputs, out, diag, |input, i, out, diag| {
+            let outcome = count_one(counter, input, known(i), mode);
             show(cfg, Some(input), outcome, (out, diag), total, width)
         });
     }
-    let (jobs, queue) = sync_channel::<Vec<(usize, Input)>>(threads * 2);
+    let (jobs, queue) = sync_channel::<Vec<(usize, Input, Option<u64>)>>(threads * 2);
     let queue = &Mutex::new(queue);
     let (done, results) = channel::<Vec<(usize, Input, Outcome)>>();
     std::thread::scope(move |s| {
@@ -124,8 +132,8 @@ pub(super) fn count_all(
                     };
                     let counted = batch
                         .into_iter()
-                        .map(|(i, input)| {
-                            let outcome = count_one(counter, &input, mode);
+                        .map(|(i, input, len)| {
+                            let outcome = count_one(counter, &input, len, mode);
                             (i, input, outcome)
                         })
                         .collect();
@@ -160,11 +168,11 @@ pub(super) fn count_all(
                         let _ = jobs.send(std::mem::take(&mut batch));
                     }
                     shown.until(i, &results)?;
-                    let outcome = count_one(counter, &input, mode);
+                    let outcome = count_one(counter, &input, None, mode);
                     shown.ready.insert(i, (Some(input), outcome));
                 }
                 Item::Input(input) => {
-                    batch.push((i, input));
+                    batch.push((i, input, known(i)));
                     if batch.len() == BATCH {
                         let _ = jobs.send(std::mem::replace(&mut batch, Vec::with_capacity(BATCH)));
                     }

@@ -7,6 +7,7 @@ use utf8_codec::ErrorKind;
 use utf8_codec::stream::Event;
 
 use super::config::Config;
+use super::counter::KNOWN_SIZE_MAX;
 pub(super) use super::counter::{Counter, PROGRAM};
 use super::files0::{Inputs, Item};
 use super::json::TallyJson;
@@ -94,7 +95,7 @@ impl Config {
         out: &mut Output,
         diag: &mut Diag,
     ) -> Result<(), ToolError> {
-        let width = self.width(inputs);
+        let (width, sizes) = self.width(inputs);
         let mode = Mode {
             engine: self.engine,
             line_stats: self.columns.longest_chars,
@@ -107,7 +108,15 @@ impl Config {
             lengths: self.histogram,
         };
         let mut total = Tally::default();
-        let n = super::many::count_all(self, inputs, mode, (out, diag), &mut total, width)?;
+        let n = super::many::count_all(
+            self,
+            inputs,
+            &sizes.small,
+            mode,
+            (out, diag),
+            &mut total,
+            width,
+        )?;
         if self.total || (self.total_if_several && n > 1) {
             let label = self.each.then_some(&b"total"[..]);
             self.write_tally(out, &total, None, label, width)?;
@@ -119,10 +128,11 @@ impl Config {
     /// least 7 when some input is not a regular file, 1 for a single number and with
     /// `--total=only` (GNU: no alignment to keep).
     /// A list of names read as it arrives gets no padding (GNU: no file is known in advance).
-    fn width(&self, inputs: &Inputs) -> usize {
+    /// Beside it, what the `stat` of each known input found ([`Sizes::small`]).
+    fn width(&self, inputs: &Inputs) -> (usize, Sizes) {
         let known = inputs.known();
         if !self.each || inputs.is_stream() || (self.columns.count() == 1 && known.len() == 1) {
-            return 1;
+            return (1, Sizes::default());
         }
         // The sizes of a long list are read on every thread: one `stat` a file is much of
         // the time a small file takes.
@@ -131,7 +141,7 @@ impl Config {
             None => std::thread::available_parallelism().map_or(1, |n| n.get()),
         };
         let chunk = known.len().div_ceil(threads.max(1)).max(4096);
-        let sums: Vec<(u64, bool)> = if chunk >= known.len() {
+        let parts: Vec<Sizes> = if chunk >= known.len() {
             vec![sizes(known)]
         } else {
             std::thread::scope(|s| {
@@ -141,14 +151,26 @@ impl Config {
                     .collect();
                 parts
                     .into_iter()
-                    .map(|h| h.join().unwrap_or((0, true)))
+                    .zip(known.chunks(chunk))
+                    .map(|(h, items)| {
+                        h.join().unwrap_or_else(|_| Sizes {
+                            irregular: true,
+                            small: vec![None; items.len()],
+                            ..Sizes::default()
+                        })
+                    })
                     .collect()
             })
         };
-        let sum = sums.iter().fold(0u64, |a, &(n, _)| a.saturating_add(n));
-        let irregular = sums.iter().any(|&(_, i)| i);
-        let digits = sum.max(1).ilog10() as usize + 1;
-        if irregular { digits.max(7) } else { digits }
+        let mut all = Sizes::default();
+        for p in parts {
+            all.sum = all.sum.saturating_add(p.sum);
+            all.irregular |= p.irregular;
+            all.small.extend(p.small);
+        }
+        let digits = all.sum.max(1).ilog10() as usize + 1;
+        let width = if all.irregular { digits.max(7) } else { digits };
+        (width, all)
     }
 
     pub(super) fn write_tally(
@@ -306,21 +328,40 @@ impl Config {
     }
 }
 
-/// The sum of the sizes of the regular files among `items`, and whether any is not one
-/// (standard input, a directory, a device); missing files count for nothing.
-fn sizes(items: &[Item]) -> (u64, bool) {
-    let mut sum = 0u64;
-    let mut irregular = false;
+/// What a `stat` of each known input found.
+#[derive(Debug, Default)]
+pub(super) struct Sizes {
+    /// The sum of the regular files' sizes.
+    sum: u64,
+    /// Whether some input is not a regular file (standard input, a directory, a device).
+    irregular: bool,
+    /// Per input, in order: the size of a regular file smaller than
+    /// [`KNOWN_SIZE_MAX`], which is counted without another `stat`; `None` for any other
+    /// input (and for every input when no `stat` pass ran).
+    pub small: Vec<Option<u64>>,
+}
+
+/// The sizes of `items` ([`Sizes`]); missing files count for nothing.
+fn sizes(items: &[Item]) -> Sizes {
+    let mut s = Sizes {
+        small: Vec::with_capacity(items.len()),
+        ..Sizes::default()
+    };
     for item in items {
-        let Item::Input(input) = item else { continue };
-        match input {
-            Input::Path(p) => match std::fs::metadata(p) {
-                Ok(m) if m.is_file() => sum = sum.saturating_add(m.len()),
-                Ok(_) => irregular = true,
+        let mut small = None;
+        match item {
+            Item::Input(Input::Path(p)) => match std::fs::metadata(p) {
+                Ok(m) if m.is_file() => {
+                    s.sum = s.sum.saturating_add(m.len());
+                    small = (m.len() < KNOWN_SIZE_MAX).then_some(m.len());
+                }
+                Ok(_) => s.irregular = true,
                 Err(_) => {}
             },
-            Input::Stdin { .. } => irregular = true,
+            Item::Input(Input::Stdin { .. }) => s.irregular = true,
+            Item::Invalid(_) => {}
         }
+        s.small.push(small);
     }
-    (sum, irregular)
+    s
 }
