@@ -9,7 +9,7 @@
 
 use std::collections::BTreeMap;
 use std::sync::Mutex;
-use std::sync::mpsc::{Receiver, channel, sync_channel};
+use std::sync::mpsc::{Receiver, SyncSender, TrySendError, channel, sync_channel};
 
 use super::config::Config;
 use super::counter::Counter;
@@ -117,12 +117,14 @@ pub(super) fn count_all(
             show(cfg, Some(input), outcome, (out, diag), total, width)
         });
     }
-    let (jobs, queue) = sync_channel::<Vec<(usize, Input, Option<u64>)>>(threads * 2);
+    let (jobs, queue) = sync_channel::<Batch>(threads * 2);
     let queue = &Mutex::new(queue);
-    let (done, results) = channel::<Vec<(usize, Input, Outcome)>>();
+    let (done, results) = channel::<Vec<Counted>>();
     std::thread::scope(move |s| {
         // (`jobs` and `done` are this closure's: a return from it ends the workers.)
-        for _ in 0..threads {
+        // This thread counts too, whenever the workers have enough queued: `threads`
+        // threads in all, none waiting for a core.
+        for _ in 1..threads {
             let done = done.clone();
             s.spawn(move || {
                 loop {
@@ -130,14 +132,7 @@ pub(super) fn count_all(
                         Ok(Ok(batch)) => batch,
                         _ => return,
                     };
-                    let counted = batch
-                        .into_iter()
-                        .map(|(i, input, len)| {
-                            let outcome = count_one(counter, &input, len, mode);
-                            (i, input, outcome)
-                        })
-                        .collect();
-                    if done.send(counted).is_err() {
+                    if done.send(count_batch(counter, batch, mode)).is_err() {
                         return;
                     }
                 }
@@ -152,6 +147,8 @@ pub(super) fn count_all(
             width,
             next: 0,
             ready: BTreeMap::new(),
+            counter,
+            mode,
         };
         let mut batch = Vec::with_capacity(BATCH);
         let mut n = 0;
@@ -165,31 +162,49 @@ pub(super) fn count_all(
                 Item::Input(input @ Input::Stdin { .. }) => {
                     // Counted here, in its turn, after every input before it.
                     if !batch.is_empty() {
-                        let _ = jobs.send(std::mem::take(&mut batch));
+                        shown.hand_off(&jobs, std::mem::take(&mut batch));
                     }
-                    shown.until(i, &results)?;
+                    shown.until(i, &results, queue)?;
                     let outcome = count_one(counter, &input, None, mode);
                     shown.ready.insert(i, (Some(input), outcome));
                 }
                 Item::Input(input) => {
                     batch.push((i, input, known(i)));
                     if batch.len() == BATCH {
-                        let _ = jobs.send(std::mem::replace(&mut batch, Vec::with_capacity(BATCH)));
+                        let full = std::mem::replace(&mut batch, Vec::with_capacity(BATCH));
+                        shown.hand_off(&jobs, full);
                     }
                 }
             }
+            shown.take_results(&results);
             shown.print_ready()?;
             if n - shown.next > AHEAD {
-                shown.until(n - AHEAD, &results)?;
+                shown.until(n - AHEAD, &results, queue)?;
             }
         }
         if !batch.is_empty() {
-            let _ = jobs.send(batch);
+            shown.hand_off(&jobs, batch);
         }
         drop(jobs);
-        shown.until(n, &results)?;
+        shown.until(n, &results, queue)?;
         Ok(n)
     })
+}
+
+/// Inputs to count: each with its position and the size its `stat` found.
+type Batch = Vec<(usize, Input, Option<u64>)>;
+/// A counted input: its position, the input, what counting it gave.
+type Counted = (usize, Input, Outcome);
+
+/// Counts the inputs of `batch`.
+fn count_batch(counter: Counter, batch: Batch, mode: Mode) -> Vec<Counted> {
+    batch
+        .into_iter()
+        .map(|(i, input, len)| {
+            let outcome = count_one(counter, &input, len, mode);
+            (i, input, outcome)
+        })
+        .collect()
 }
 
 /// The printing side of [`count_all`]: results that came back, printed in order.
@@ -202,6 +217,8 @@ struct Shown<'a, 'o> {
     /// The position of the input to print next.
     next: usize,
     ready: BTreeMap<usize, (Option<Input>, Outcome)>,
+    counter: Counter,
+    mode: Mode,
 }
 
 impl Shown<'_, '_> {
@@ -221,22 +238,54 @@ impl Shown<'_, '_> {
         Ok(())
     }
 
-    /// Waits for results until every input before position `upto` is printed.
+    /// Queues `batch` for the workers, or counts it here when they have enough queued.
+    fn hand_off(&mut self, jobs: &SyncSender<Batch>, batch: Batch) {
+        if let Err(TrySendError::Full(batch) | TrySendError::Disconnected(batch)) =
+            jobs.try_send(batch)
+        {
+            self.counted(count_batch(self.counter, batch, self.mode));
+        }
+    }
+
+    /// Keeps counted inputs until their turn to be printed.
+    fn counted(&mut self, batch: Vec<Counted>) {
+        for (i, input, outcome) in batch {
+            self.ready.insert(i, (Some(input), outcome));
+        }
+    }
+
+    /// Keeps the results the workers have sent so far.
+    fn take_results(&mut self, results: &Receiver<Vec<Counted>>) {
+        while let Ok(batch) = results.try_recv() {
+            self.counted(batch);
+        }
+    }
+
+    /// Waits for results until every input before position `upto` is printed, counting
+    /// queued batches here meanwhile.
     fn until(
         &mut self,
         upto: usize,
-        results: &Receiver<Vec<(usize, Input, Outcome)>>,
+        results: &Receiver<Vec<Counted>>,
+        queue: &Mutex<Receiver<Batch>>,
     ) -> Result<(), ToolError> {
         self.print_ready()?;
         while self.next < upto {
-            let Ok(batch) = results.recv() else {
-                return Err(ToolError::Input {
-                    path: "-".into(),
-                    message: "a counting thread stopped".into(),
-                });
-            };
-            for (i, input, outcome) in batch {
-                self.ready.insert(i, (Some(input), outcome));
+            self.take_results(results);
+            // (Not `lock`: a worker waits for the next batch holding the lock.)
+            let queued = queue.try_lock().ok().and_then(|q| q.try_recv().ok());
+            if let Some(batch) = queued {
+                self.counted(count_batch(self.counter, batch, self.mode));
+            } else if self.ready.contains_key(&self.next) {
+                // Printed below.
+            } else {
+                let Ok(batch) = results.recv() else {
+                    return Err(ToolError::Input {
+                        path: "-".into(),
+                        message: "a counting thread stopped".into(),
+                    });
+                };
+                self.counted(batch);
             }
             self.print_ready()?;
         }
