@@ -9,6 +9,10 @@ use std::path::{Path, PathBuf};
 
 use crate::diag::{Diag, ToolError};
 
+mod below;
+pub use below::Root;
+pub(crate) use below::{Kind, stat_near};
+
 /// Bytes read per chunk: memory stays bounded whatever the input size.
 pub const CHUNK_SIZE: usize = 256 * 1024;
 
@@ -211,7 +215,8 @@ impl Input {
 
     /// [`Input::open`] of a path that a `stat` just found to be a regular file of `len`
     /// bytes: opened without a second `stat` (GNU `wc` reuses the `stat` of its width pass
-    /// so). The source's [`Source::metadata`] is `None`; if the path changed in between,
+    /// so), relative to its directory when the previous path opened so on this thread was
+    /// in the same directory ([`stat_near`]'s rule). The source's [`Source::metadata`] is `None`; if the path changed in between,
     /// reading finds what it is now, as it would after any open.
     ///
     /// # Errors
@@ -221,7 +226,7 @@ impl Input {
         match self {
             Input::Stdin { .. } => self.open(),
             Input::Path(path) => {
-                let file = File::open(path).map_err(|e| ToolError::input(self.name(), &e))?;
+                let file = below::open_near(path).map_err(|e| ToolError::input(self.name(), &e))?;
                 Ok(Source {
                     regular_len: Some(len),
                     reader: SourceReader::File(file),
@@ -271,66 +276,6 @@ impl Input {
                 })
             }
         }
-    }
-}
-
-/// A directory a walk lists, held open: each file found below it is opened by its path
-/// relative to the directory, so that the kernel looks up the names below it and not the
-/// directory's own path again for every file (GNU grep's fts opens each file relative to
-/// its directory). Elsewhere than Unix, files are opened by their whole path.
-#[derive(Debug)]
-pub struct Root {
-    #[cfg(unix)]
-    fd: std::os::fd::OwnedFd,
-    /// The directory's path and a separator: how the paths below it begin.
-    #[cfg(unix)]
-    prefix: Vec<u8>,
-}
-
-impl Root {
-    /// Opens directory `dir`, or `None` (its files are then opened by their paths).
-    #[cfg(unix)]
-    pub fn open(dir: &Path) -> Option<Root> {
-        use rustix::fs::{CWD, Mode, OFlags, openat};
-        let mut prefix = os_bytes(dir.as_os_str()).into_owned();
-        if prefix.is_empty() {
-            return None;
-        }
-        let flags = OFlags::RDONLY | OFlags::DIRECTORY | OFlags::CLOEXEC;
-        let fd = openat(CWD, dir, flags, Mode::empty()).ok()?;
-        if prefix.last() != Some(&b'/') {
-            prefix.push(b'/');
-        }
-        Some(Root { fd, prefix })
-    }
-
-    /// Opens directory `dir`, or `None` (its files are then opened by their paths).
-    #[cfg(not(unix))]
-    pub fn open(_dir: &Path) -> Option<Root> {
-        None
-    }
-
-    /// Opens `path` for reading relative to this directory, or `None` when the path does not
-    /// begin with the directory's path.
-    #[cfg(unix)]
-    fn open_below(&self, path: &Path) -> Option<io::Result<File>> {
-        use rustix::fs::{Mode, OFlags, openat};
-        use std::os::unix::ffi::OsStrExt;
-        let rel = path.as_os_str().as_bytes().strip_prefix(&self.prefix[..])?;
-        if rel.is_empty() {
-            return None;
-        }
-        let flags = OFlags::RDONLY | OFlags::CLOEXEC;
-        Some(
-            openat(&self.fd, OsStr::from_bytes(rel), flags, Mode::empty())
-                .map(File::from)
-                .map_err(io::Error::from),
-        )
-    }
-
-    #[cfg(not(unix))]
-    fn open_below(&self, _path: &Path) -> Option<io::Result<File>> {
-        None
     }
 }
 

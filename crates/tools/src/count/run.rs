@@ -17,7 +17,7 @@ use crate::detect::{self, Tee};
 use crate::diag::{Diag, ToolError};
 use crate::engine::Scanner;
 use crate::exit::Status;
-use crate::input::{Chunks, Input, Source};
+use crate::input::{Chunks, Input, Kind, Source, stat_near};
 use crate::output::Output;
 use crate::position::LineTracker;
 use crate::report::{ErrorReport, json_line};
@@ -350,12 +350,12 @@ fn sizes(items: &[Item]) -> Sizes {
     for item in items {
         let mut small = None;
         match item {
-            Item::Input(Input::Path(p)) => match std::fs::metadata(p) {
-                Ok(m) if m.is_file() => {
-                    s.sum = s.sum.saturating_add(m.len());
-                    small = (m.len() < KNOWN_SIZE_MAX).then_some(m.len());
+            Item::Input(Input::Path(p)) => match stat_near(p) {
+                Ok(Kind::Regular(len)) => {
+                    s.sum = s.sum.saturating_add(len);
+                    small = (len < KNOWN_SIZE_MAX).then_some(len);
                 }
-                Ok(_) => s.irregular = true,
+                Ok(Kind::Other) => s.irregular = true,
                 Err(_) => {}
             },
             Item::Input(Input::Stdin { .. }) => s.irregular = true,

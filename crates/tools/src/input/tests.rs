@@ -184,3 +184,61 @@ fn paths_below_a_root_open_relative_to_it() {
     );
     assert!(read(None, dir.path().join("a/b/f")).is_err());
 }
+
+/// `stat_near` and `open_known` agree with `stat(2)` and `open(2)` of the whole path, path
+/// after path, whether the directory held open is the path's or not: files in one
+/// directory, then another, a symbolic link, a missing name, a directory, `.` and `..`,
+/// a name with a trailing slash, a name without a directory.
+#[test]
+fn paths_near_the_previous_one_agree_with_whole_paths() {
+    use super::{Input, Kind, stat_near};
+    use std::io::Read;
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    for (name, body) in [
+        ("a/f1", "one"),
+        ("a/f2", "two!"),
+        ("b/g", "gee"),
+        ("a/f3", ""),
+    ] {
+        std::fs::create_dir_all(d.join(name).parent().unwrap()).unwrap();
+        std::fs::write(d.join(name), body).unwrap();
+    }
+    #[cfg(unix)]
+    std::os::unix::fs::symlink(d.join("b/g"), d.join("a/link")).unwrap();
+    let by_path = |p: &std::path::Path| {
+        std::fs::metadata(p).map(|m| {
+            if m.is_file() {
+                Kind::Regular(m.len())
+            } else {
+                Kind::Other
+            }
+        })
+    };
+    let names = [
+        "a/f1", "a/f2", "a/f2", "a/none", "a/f3", "b/g", "a/f1", "a/link", "a/link", "a/.", "a/..",
+        "a/f1/", "a", "b/g", "b/g", "b/none", "a/f2",
+    ];
+    for _ in 0..2 {
+        for name in names {
+            let p = d.join(name);
+            let (near, whole) = (stat_near(&p), by_path(&p));
+            match (&near, &whole) {
+                (Ok(a), Ok(b)) => assert_eq!(a, b, "{name}"),
+                (Err(a), Err(b)) => assert_eq!(a.kind(), b.kind(), "{name}"),
+                _ => panic!("{name}: near {near:?}, whole path {whole:?}"),
+            }
+            if let Ok(Kind::Regular(len)) = near {
+                let mut got = Vec::new();
+                Input::Path(p.clone())
+                    .open_known(len)
+                    .unwrap()
+                    .read_to_end(&mut got)
+                    .unwrap();
+                assert_eq!(got, std::fs::read(&p).unwrap(), "{name}");
+            }
+        }
+    }
+    // A name without a directory is looked up from the working directory.
+    assert!(stat_near(std::path::Path::new("no-such-name-here")).is_err());
+}
