@@ -215,9 +215,9 @@ impl Input {
 
     /// [`Input::open`] of a path that a `stat` just found to be a regular file of `len`
     /// bytes: opened without a second `stat` (GNU `wc` reuses the `stat` of its width pass
-    /// so), relative to its directory when the previous path opened so on this thread was
-    /// in the same directory ([`stat_near`]'s rule). The source's [`Source::metadata`] is `None`; if the path changed in between,
-    /// reading finds what it is now, as it would after any open.
+    /// so), relative to its directory held open when the previous path looked up so on
+    /// this thread was in the same directory. The source's [`Source::metadata`] is `None`;
+    /// if the path changed in between, reading finds what it is now, as after any open.
     ///
     /// # Errors
     ///
