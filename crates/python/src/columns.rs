@@ -14,12 +14,14 @@ use arrow_array::builder::{StringViewBuilder, make_view};
 use arrow_array::cast::AsArray;
 use arrow_array::types::GenericBinaryType;
 use arrow_array::{
-    Array, ArrayRef, BinaryViewArray, BooleanArray, GenericByteArray, GenericStringArray,
-    LargeBinaryArray, LargeStringArray, OffsetSizeTrait, StringArray, StringViewArray,
+    Array, ArrayRef, BinaryViewArray, BooleanArray, GenericByteArray, LargeBinaryArray,
+    LargeStringArray, OffsetSizeTrait, StringArray, StringViewArray,
 };
 use arrow_buffer::{BooleanBufferBuilder, Buffer, NullBuffer, OffsetBuffer, ScalarBuffer};
 use arrow_schema::DataType;
 use utf8_codec::RepairOptions;
+
+use crate::scan::damaged_rows;
 
 /// The types a column may have, for error messages.
 pub const ACCEPTED_TYPES: &str = "binary, large_binary, string, large_string, binary_view, \
@@ -254,8 +256,8 @@ impl Column {
     /// keeps its keys over repaired values.
     pub fn repair(&self, options: &RepairOptions<'_>) -> ArrayRef {
         match self {
-            Column::Small(a) => repair_offsets(a, options, false),
-            Column::Large(a) => repair_offsets(a, options, true),
+            Column::Small(a) => crate::rebuild::repair_offsets(a, options, false),
+            Column::Large(a) => crate::rebuild::repair_offsets(a, options, true),
             Column::View(a) => repair_views(a, options),
             Column::Dict { dict, values, .. } => {
                 let repaired = values.repair(options);
@@ -299,215 +301,6 @@ where
     }
 }
 
-/// Whether byte `b` is a UTF-8 continuation byte (`80..BF`).
-#[inline]
-pub(crate) fn is_continuation(b: u8) -> bool {
-    (b as i8) < -64
-}
-
-/// The rows, given by `offsets` into `values`, that are not valid UTF-8: one validation of the
-/// buffer, resumed after each damaged row.
-pub(crate) fn damaged_rows<O: OffsetSizeTrait>(offsets: &[O], values: &[u8]) -> Vec<usize> {
-    let mut damaged = Vec::new();
-    scan_damaged(offsets, values, 0, |d| {
-        damaged.push(d);
-        true
-    });
-    damaged
-}
-
-/// Calls `f(row)` for each row from `from` on that is not valid UTF-8, in order, while it
-/// returns true: one validation of the buffer, resumed after each damaged row (so that `f`
-/// finds the rows before it just read, in cache).
-fn scan_damaged<O: OffsetSizeTrait>(
-    offsets: &[O],
-    values: &[u8],
-    from: usize,
-    mut f: impl FnMut(usize) -> bool,
-) {
-    let n = offsets.len() - 1;
-    let end = offsets[n].as_usize();
-    let mut r = from;
-    while r < n {
-        let s = offsets[r].as_usize();
-        // [s, v) is valid UTF-8 and v is a character boundary (or the first error).
-        let v = valid_until(values, s, end);
-        // Rows inside [s, v] are valid when they end on a character boundary: row r starts
-        // at s or where row r - 1 ended, on a boundary.
-        while r < n {
-            let e = offsets[r + 1].as_usize();
-            if e > v || (e < v && is_continuation(values[e])) {
-                break;
-            }
-            r += 1;
-        }
-        if r < n {
-            // Row r holds the error at v, or ends inside a character.
-            if !f(r) {
-                return;
-            }
-            r += 1;
-        }
-    }
-}
-
-/// How much of a column's values one validation call looks at: errors are usually near, and
-/// on tens of MiB the codec's kernel takes its far loop, which prefetches well past a near
-/// error (measured on 1 M rows with 1% damaged: 10k such calls cost more than the copying).
-const WINDOW: usize = 256 << 10;
-
-/// The end of the valid UTF-8 from `s` (a character boundary) in `values[..end]`: `end`, or
-/// the offset of the first error. Checked a window at a time; a stop in the last three bytes
-/// of a window may be a character cut by the window, so the next window starts there.
-fn valid_until(values: &[u8], s: usize, end: usize) -> usize {
-    let mut v = s;
-    loop {
-        let w = (v + WINDOW).min(end);
-        let stop = v + utf8_codec::valid_up_to(&values[v..w]);
-        if w == end || (stop < w && w - stop >= 4) {
-            return stop;
-        }
-        // The whole window was valid, or it ends inside a character: on from there (a
-        // character boundary; the next window is 256 KiB, so this advances).
-        v = stop;
-    }
-}
-
-/// Repairs a column with offsets (see the module docs).
-fn repair_offsets<O: OffsetSizeTrait>(
-    a: &GenericByteArray<GenericBinaryType<O>>,
-    options: &RepairOptions<'_>,
-    large: bool,
-) -> ArrayRef {
-    let offsets = a.value_offsets();
-    let values = a.values();
-    let mut first = None;
-    scan_damaged(offsets, values, 0, |d| {
-        first = Some(d);
-        false
-    });
-    let Some(first) = first else {
-        // SAFETY: every row is valid UTF-8 (the scan found none that is not), and the
-        // offsets and nulls are those of a valid binary array.
-        let s = unsafe {
-            GenericStringArray::<O>::new_unchecked(
-                a.offsets().clone(),
-                values.clone(),
-                a.nulls().cloned(),
-            )
-        };
-        return Arc::new(s);
-    };
-    let nulls = a.nulls().cloned();
-    if !large && let Some((offsets, values)) = rebuild::<O, i32>(offsets, values, options, first) {
-        // SAFETY: every row is clean bytes copied whole (valid UTF-8 between character
-        // boundaries) or the output of the codec's repair (a `String`).
-        return Arc::new(unsafe { StringArray::new_unchecked(offsets, values, nulls) });
-    }
-    // Large input, or a result past 32-bit offsets (then built again: a rare case).
-    let (offsets, values) =
-        rebuild::<O, i64>(offsets, values, options, first).expect("64-bit offsets suffice");
-    // SAFETY: as above.
-    Arc::new(unsafe { LargeStringArray::new_unchecked(offsets, values, nulls) })
-}
-
-/// A damaged column rebuilt from its first damaged row `first` on: each run of clean rows is
-/// copied whole right after the scan has read it (in cache), each damaged row repaired;
-/// `None` if the result does not fit offsets of type `P`.
-fn rebuild<O: OffsetSizeTrait, P: OffsetSizeTrait>(
-    offsets: &[O],
-    values: &[u8],
-    options: &RepairOptions<'_>,
-    first: usize,
-) -> Option<(OffsetBuffer<P>, Buffer)> {
-    let n = offsets.len() - 1;
-    let span = offsets[n].as_usize() - offsets[0].as_usize();
-    let limit = if P::IS_LARGE {
-        i64::MAX as usize
-    } else {
-        i32::MAX as usize
-    };
-    let mut out = advised_vec(span + span / 16 + 64);
-    let mut out_offsets: Vec<P> = Vec::with_capacity(n + 1);
-    out_offsets.push(P::usize_as(0));
-    let mut scratch = String::new();
-    let mut run = 0; // the first row of the current run of clean rows
-    let mut fits = true;
-    let mut damaged = |d: usize, out: &mut Vec<u8>, out_offsets: &mut Vec<P>| {
-        copy_run(offsets, values, run, d, out, out_offsets);
-        scratch.clear();
-        let row = &values[offsets[d].as_usize()..offsets[d + 1].as_usize()];
-        utf8_codec::repair_into(row, options, &mut scratch);
-        out.extend_from_slice(scratch.as_bytes());
-        fits &= out.len() <= limit;
-        out_offsets.push(P::usize_as(out.len().min(limit)));
-        run = d + 1;
-        fits
-    };
-    damaged(first, &mut out, &mut out_offsets);
-    scan_damaged(offsets, values, first + 1, |d| {
-        damaged(d, &mut out, &mut out_offsets)
-    });
-    copy_run(offsets, values, run, n, &mut out, &mut out_offsets);
-    if !fits || out.len() > limit {
-        return None;
-    }
-    // SAFETY: the offsets start at 0, never decrease, and the last is `out.len()`.
-    let offsets = unsafe { OffsetBuffer::new_unchecked(ScalarBuffer::from(out_offsets)) };
-    Some((offsets, Buffer::from_vec(out)))
-}
-
-/// Copies rows `from..to` (clean) as one slice, their offsets shifted; stops adding once
-/// an offset would pass `P`'s range (the caller sees the length and gives up).
-fn copy_run<O: OffsetSizeTrait, P: OffsetSizeTrait>(
-    offsets: &[O],
-    values: &[u8],
-    from: usize,
-    to: usize,
-    out: &mut Vec<u8>,
-    out_offsets: &mut Vec<P>,
-) {
-    let start = offsets[from].as_usize();
-    let base = out.len();
-    out.extend_from_slice(&values[start..offsets[to].as_usize()]);
-    if !P::IS_LARGE && out.len() > i32::MAX as usize {
-        return;
-    }
-    out_offsets.extend(
-        offsets[from + 1..=to]
-            .iter()
-            .map(|o| P::usize_as(o.as_usize() - start + base)),
-    );
-}
-
-/// Buffers longer than this are advised as huge pages (as the codec's own outputs): above
-/// glibc's largest mmap threshold (32 MiB), so each is its own mapping, unmapped when freed,
-/// and the advice leaves with it.
-const MIN_ADVISED: usize = (32 << 20) + 1;
-
-/// An empty vector with room for `capacity` bytes, about to be written once; from
-/// [`MIN_ADVISED`] bytes on Linux backed by transparent huge pages where the kernel offers
-/// them (one page fault per 2 MiB instead of per 4 KiB: most of a fresh copy's cost).
-fn advised_vec(capacity: usize) -> Vec<u8> {
-    let v: Vec<u8> = Vec::with_capacity(capacity);
-    #[cfg(target_os = "linux")]
-    if v.capacity() >= MIN_ADVISED {
-        const HUGE: usize = 2 << 20;
-        let addr = v.as_ptr() as usize;
-        let start = addr.next_multiple_of(HUGE);
-        let end = (addr + v.capacity()) & !(HUGE - 1);
-        if end > start {
-            // SAFETY: madvise(MADV_HUGEPAGE) on whole 2 MiB pages inside the vector's own
-            // allocation: it changes how the kernel backs those pages, never their contents
-            // or mapping; a failure (no THP) is ignored.
-            unsafe {
-                libc::madvise(start as *mut libc::c_void, end - start, libc::MADV_HUGEPAGE);
-            }
-        }
-    }
-    v
-}
-
 /// Repairs a view column: the views of clean rows are kept (pointing into the input's
 /// buffers), damaged rows get new views into one more buffer.
 fn repair_views(a: &BinaryViewArray, options: &RepairOptions<'_>) -> ArrayRef {
@@ -530,10 +323,11 @@ fn repair_views(a: &BinaryViewArray, options: &RepairOptions<'_>) -> ArrayRef {
     let mut buffers: Vec<Buffer> = a.data_buffers().to_vec();
     let mut block: Vec<u8> = Vec::new();
     let mut scratch = String::new();
+    let mut fixed = Vec::new();
     for &i in &damaged {
-        scratch.clear();
-        utf8_codec::repair_into(a.value(i), options, &mut scratch);
-        let s = scratch.as_bytes();
+        fixed.clear();
+        crate::rebuild::repair_row(a.value(i), options, &mut fixed, &mut scratch);
+        let s = &fixed[..];
         if s.len() > 12 && block.len() + s.len() > i32::MAX as usize {
             buffers.push(Buffer::from_vec(std::mem::take(&mut block)));
         }
@@ -547,7 +341,7 @@ fn repair_views(a: &BinaryViewArray, options: &RepairOptions<'_>) -> ArrayRef {
         buffers.push(Buffer::from_vec(block));
     }
     // SAFETY: clean rows keep views into the unchanged buffers (valid UTF-8 rows); each
-    // damaged row's view is made by `make_view` over the codec's repair (a `String`), inline
+    // damaged row's view is made by `make_view` over its repair (valid UTF-8), inline
     // or at its offset in the buffer pushed last.
     let s = unsafe {
         StringViewArray::new_unchecked(

@@ -12,7 +12,9 @@
 
 mod columns;
 mod ffi;
+mod rebuild;
 mod rows;
+mod scan;
 mod text;
 
 use std::borrow::Cow;

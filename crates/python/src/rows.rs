@@ -12,7 +12,8 @@ use arrow_array::{
 use arrow_buffer::{OffsetBuffer, ScalarBuffer};
 use arrow_schema::{DataType, Field, Fields};
 
-use crate::columns::{Column, damaged_rows, is_continuation};
+use crate::columns::Column;
+use crate::scan::{damaged_rows, is_continuation};
 
 /// The length of each row's valid prefix, as int64.
 pub fn valid_up_to(col: &Column) -> ArrayRef {

@@ -137,6 +137,47 @@ def test_damaged_null_slots_are_repaired_too():
     assert out.to_pylist() == ["ok", None, "zz"]
 
 
+N_RUNS = 40
+
+
+@pytest.mark.parametrize("t", [pa.binary(), pa.large_binary(), pa.string(), pa.binary_view()],
+                         ids=str)
+@pytest.mark.parametrize("damaged", [[], [0], [0, 1], [17], [17, 18, 19], [N_RUNS - 1],
+                                     [N_RUNS - 2, N_RUNS - 1], [0, 9, 10, 30, N_RUNS - 1],
+                                     list(range(N_RUNS))], ids=str)
+def test_clean_runs_copied_around_damaged_rows(t, damaged):
+    # The rebuild copies each run of clean rows as one slice with its offsets shifted, and
+    # repairs the damaged rows between runs: damaged rows first, last, adjacent, everywhere;
+    # short rows (the standard library's decoder) and long ones (the codec's), null rows
+    # (one over damaged bytes), and slices that start and end inside the runs.
+    rows = [f"row {i} caf\u00e9 \u20ac\U0001f600 ".encode() * (1 + i % 3) for i in range(N_RUNS)]
+    rows[12] = rows[12] * 40  # over 256 bytes
+    for d in damaged:
+        r = rows[d]
+        rows[d] = r[:5] + b"\xff" + r[5:] + (b"\xf0\x9f\x98" if d % 2 else b"")
+    if 17 in damaged:
+        rows[12] = rows[12][:300] + b"\xc3" + rows[12][300:]
+    rows[25] = None
+    arr = typed(rows, t)
+    if t == pa.binary():
+        # Row 33 null over damaged bytes.
+        data = b"".join(r or b"" for r in rows)
+        ends = [0]
+        for r in rows:
+            ends.append(ends[-1] + len(r or b""))
+        bad = data[: ends[33]] + b"\xff" + data[ends[33] :]
+        ends = ends[:34] + [e + 1 for e in ends[34:]]
+        validity = pa.array([r is not None and i != 33 for i, r in enumerate(rows)]).buffers()[1]
+        arr = from_buffer(bad, ends, validity=validity)
+        rows = rows[:33] + [None] + rows[34:]
+    for cut in (0, 1, 10, 18):
+        for end in (N_RUNS, N_RUNS - 1, 31):
+            check_all(arr.slice(cut, end - cut), rows[cut:end])
+            for kw in [dict(practice="per-byte"), dict(action="escape"), dict(replacement="?")]:
+                assert pa.array(u.repair(arr.slice(cut, end - cut), **kw)).to_pylist() == \
+                    expected_repair(rows[cut:end], **kw)
+
+
 @pytest.mark.parametrize("t", [pa.binary(), pa.string(), pa.large_binary(), pa.binary_view()], ids=str)
 def test_dictionary(t):
     rows = [b"a\xff", b"ok", None, b"a\xff", b"ok", b"\xe2\x82"]
