@@ -326,3 +326,39 @@ def test_threads(t):
     assert pa.array(u.repair(arr, threads=1)).to_pylist() == pa.chunked_array(out).to_pylist()
     with pytest.raises(ValueError, match="threads must be at least 1"):
         u.repair(arr, threads=0)
+
+
+@pytest.mark.parametrize("cut", [0, 1, 5])
+def test_chars_counted_across_blocks_and_chunks(cut):
+    # count(fields=["chars"]) on offsets reads the values 64 KiB at a time in 64-byte blocks:
+    # rows ending on, before and after both kinds of edge, rows cutting characters (damaged),
+    # empty rows, against Python's length of each decoded valid row and the codec's count of
+    # each row alone.
+    import random
+
+    chunk = 64 << 10
+    unit = "\u00e9\u20ac\U0001f600a".encode()  # 2 + 3 + 4 + 1 bytes
+    rnd = random.Random(7)
+    rows, total = [], 0
+    # A row ending exactly on the edge, or a character straddling it.
+    for edge, straddle in ((chunk, False), (2 * chunk, True), (3 * chunk + 64, False)):
+        while total < edge - 1100:
+            n = rnd.choice([0, 1, 3, 9, 63, 64, 65, 127, 1000])
+            start = rnd.randrange(10)
+            rows.append((unit * (n // 10 + 2))[start : start + n])
+            total += len(rows[-1])
+        rows.append(b"x" * (edge - total - straddle))
+        rows += [b"\xe2\x82\xac" * 2, b"", b"\xa9", b"\xc3"]
+        total = sum(map(len, rows))
+    rows += [None, unit * 3, b""]
+    ends = [sum(map(len, (r or b"" for r in rows[:i]))) for i in range(len(rows) + 1)]
+    assert chunk in ends and 3 * chunk + 64 in ends and 2 * chunk - 1 in ends
+    for t in (pa.binary(), pa.large_binary(), pa.string()):
+        arr = typed(rows, t).slice(cut)
+        got = pa.array(u.count(arr, fields=["chars"])).field(0).to_pylist()
+        want = [None if r is None else u.count(r, fields=["chars"])["chars"] for r in rows[cut:]]
+        masked = [None if r is None else g for g, r in zip(got, rows[cut:])]
+        assert masked == want
+        for g, r in zip(got, rows[cut:]):
+            if r is not None and not decode_errors(r):
+                assert g == len(r.decode())
