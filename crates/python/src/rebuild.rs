@@ -84,9 +84,9 @@ impl<P: OffsetSizeTrait> Out<P> {
 /// clean): `None` if the result does not fit offsets of type `P`.
 ///
 /// The values from one damaged row to the next are validated by the kernel (256 KiB at a
-/// time, see [`valid_until`]), then the rows inside that valid stretch are walked once: each
-/// one that ends on a character boundary gets its shifted offset, and the run of them is
-/// copied as one slice while it is still in cache.
+/// time, see [`valid_until`]), then the rows inside that valid stretch that end on a
+/// character boundary are found in one walk of their offsets, their offsets shifted in one
+/// loop, and the run of them copied as one slice while it is still in cache.
 fn rebuild<O: OffsetSizeTrait, P: OffsetSizeTrait>(
     offsets: &[O],
     values: &[u8],
@@ -130,17 +130,23 @@ fn rebuild<O: OffsetSizeTrait, P: OffsetSizeTrait>(
         let v = valid_until(values, s, end);
         // The rows inside [s, v] are clean when they end on a character boundary (each
         // starts at s or where the row before ended, on one).
+        let ends = &offsets[r + 1..];
+        let clean = ends
+            .iter()
+            .position(|o| {
+                let e = o.as_usize();
+                e > v || (e < v && is_continuation(values[e]))
+            })
+            .unwrap_or(ends.len());
+        // Their offsets, shifted, in one loop the compiler vectorizes.
         let base = out.values.len();
-        let from = r;
-        while r < n {
-            let e = offsets[r + 1].as_usize();
-            if e > v || (e < v && is_continuation(values[e])) {
-                break;
-            }
-            out.offsets.push(P::usize_as(e - s + base));
-            r += 1;
-        }
-        if r > from {
+        out.offsets.extend(
+            ends[..clean]
+                .iter()
+                .map(|o| P::usize_as(o.as_usize() - s + base)),
+        );
+        r += clean;
+        if clean > 0 {
             out.values
                 .extend_from_slice(&values[s..offsets[r].as_usize()]);
             if !out.fits() {
