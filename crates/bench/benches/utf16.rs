@@ -7,11 +7,13 @@
 //! cargo bench -p utf8-bench --bench utf16
 //! ```
 //!
-//! `UTF8_BENCH_MIB` sets the corpus size (default 8), `UTF8_BENCH_CORPORA` a comma-separated
-//! subset of the corpora, `UTF8_BENCH_ROUNDS` the rounds per figure (default 15). Each figure
-//! is the best of its rounds; the four transcoders are interleaved, in three passes, so that
-//! whatever else the machine does lands on all of them. Prints a Markdown table of
-//! milliseconds and ratios; the kernel and the sizes go to standard error.
+//! Each corpus at 64 KiB (in cache) and at `UTF8_BENCH_MIB` MiB (default 8);
+//! `UTF8_BENCH_CORPORA` selects a comma-separated subset of the corpora, `UTF8_BENCH_ROUNDS`
+//! the rounds per figure (default 15). Each figure is the best of its rounds (a round of the
+//! small size repeats it to about 16 MiB), in milliseconds per call; the four transcoders are
+//! interleaved, in three passes, so that whatever else the machine does lands on all of
+//! them. Prints a Markdown table of milliseconds and ratios; the kernel and the sizes go to
+//! standard error.
 #![forbid(unsafe_code)]
 
 use std::hint::black_box;
@@ -21,13 +23,15 @@ use utf8_bench::{corpus_size, env_or, selected_corpora, simdutf};
 use utf8_codec::{utf8_to_utf16_lossy, utf8_to_utf16_lossy_into};
 use utf8_testkit::corpus;
 
-/// The best of `rounds` runs of `f`, in milliseconds.
-fn best(rounds: usize, mut f: impl FnMut()) -> f64 {
+/// The best of `rounds` runs of `reps` calls of `f`, in milliseconds per call.
+fn best(rounds: usize, reps: usize, mut f: impl FnMut()) -> f64 {
     (0..rounds)
         .map(|_| {
             let t = Instant::now();
-            f();
-            t.elapsed().as_secs_f64() * 1e3
+            for _ in 0..reps {
+                f();
+            }
+            t.elapsed().as_secs_f64() * 1e3 / reps as f64
         })
         .fold(f64::INFINITY, f64::min)
 }
@@ -45,50 +49,60 @@ fn main() {
     let size = corpus_size(8);
     let rounds = env_or("UTF8_BENCH_ROUNDS", 15);
     eprintln!(
-        "{} MiB, best of {rounds} rounds x 3 passes, kernel {}",
+        "64 KiB and {} MiB, best of {rounds} rounds x 3 passes, kernel {}",
         size >> 20,
         utf8_codec::Kernel::active().name()
     );
     println!(
-        "| corpus | simdutf ms | ours (slice) ms | ours (Vec) ms | encoding_rs ms | slice / simdutf | Vec / simdutf | encoding_rs / slice | encoding_rs / Vec |"
+        "| corpus | size | simdutf ms | ours (slice) ms | ours (Vec) ms | encoding_rs ms | slice / simdutf | Vec / simdutf | encoding_rs / slice | encoding_rs / Vec |"
     );
-    println!("|---|---|---|---|---|---|---|---|---|");
+    println!("|---|---|---|---|---|---|---|---|---|---|");
     for name in selected_corpora() {
-        let data = corpus::generate(name, size);
-        let valid = std::str::from_utf8(&data).is_ok();
-        let mut buf = vec![0u16; data.len() + 4];
-        let mut units: Vec<u16> = Vec::with_capacity(data.len() + 4);
-        let mut t = [f64::INFINITY; 4];
-        for _ in 0..3 {
-            if valid {
-                t[0] = t[0].min(best(rounds, || {
-                    black_box(simdutf::utf8_to_utf16le(black_box(&data), &mut buf));
-                }));
-            }
-            t[1] = t[1].min(best(rounds, || {
-                black_box(utf8_to_utf16_lossy_into(black_box(&data), &mut buf));
-            }));
-            t[2] = t[2].min(best(rounds, || {
-                units.clear();
-                black_box(utf8_to_utf16_lossy(black_box(&data), &mut units));
-            }));
-            t[3] = t[3].min(best(rounds, || {
-                let mut dec = encoding_rs::UTF_8.new_decoder_without_bom_handling();
-                black_box(dec.decode_to_utf16(black_box(&data), &mut buf, true).2);
+        for size in [64 << 10, size] {
+            row(name, size, rounds);
+        }
+    }
+}
+
+/// Times the four transcoders on `size` bytes of corpus `name` and prints its row: per
+/// call of `size` bytes, a round of a small size repeating it to about 16 MiB.
+fn row(name: &str, size: usize, rounds: usize) {
+    let data = corpus::generate(name, size);
+    let valid = std::str::from_utf8(&data).is_ok();
+    let mut buf = vec![0u16; data.len() + 4];
+    let mut units: Vec<u16> = Vec::with_capacity(data.len() + 4);
+    let reps = ((16 << 20) / size).max(1);
+    let mut t = [f64::INFINITY; 4];
+    for _ in 0..3 {
+        if valid {
+            t[0] = t[0].min(best(rounds, reps, || {
+                black_box(simdutf::utf8_to_utf16le(black_box(&data), &mut buf));
             }));
         }
-        let [s, slice, vec, enc] = t;
-        let ms = match s.is_finite() {
-            true => format!("{s:.3}"),
-            false => "- (invalid input)".into(),
-        };
-        print!("| {name} | {ms} | {slice:.3} | {vec:.3} | {enc:.3} ");
-        println!(
-            "| {} | {} | {:.2} | {:.2} |",
-            ratio(slice, s),
-            ratio(vec, s),
-            enc / slice,
-            enc / vec
-        );
+        t[1] = t[1].min(best(rounds, reps, || {
+            black_box(utf8_to_utf16_lossy_into(black_box(&data), &mut buf));
+        }));
+        t[2] = t[2].min(best(rounds, reps, || {
+            units.clear();
+            black_box(utf8_to_utf16_lossy(black_box(&data), &mut units));
+        }));
+        t[3] = t[3].min(best(rounds, reps, || {
+            let mut dec = encoding_rs::UTF_8.new_decoder_without_bom_handling();
+            black_box(dec.decode_to_utf16(black_box(&data), &mut buf, true).2);
+        }));
     }
+    let [s, slice, vec, enc] = t;
+    let ms = match s.is_finite() {
+        true => format!("{s:.4}"),
+        false => "- (invalid input)".into(),
+    };
+    let kib = size >> 10;
+    print!("| {name} | {kib} KiB | {ms} | {slice:.4} | {vec:.4} | {enc:.4} ");
+    println!(
+        "| {} | {} | {:.2} | {:.2} |",
+        ratio(slice, s),
+        ratio(vec, s),
+        enc / slice,
+        enc / vec
+    );
 }

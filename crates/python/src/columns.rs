@@ -294,9 +294,11 @@ where
         Arc::new(unsafe { LargeStringArray::new_unchecked(offsets, values, nulls) })
     } else {
         let small: Vec<i32> = offsets.iter().map(|&o| o as i32).collect();
-        // SAFETY: as above; every offset fits in i32 (the last, the largest, does).
+        // SAFETY: the same offsets (from 0, never decreasing, ending at the values'
+        // length), each of which fits in i32 since the last, the largest, does.
         let offsets = unsafe { OffsetBuffer::new_unchecked(ScalarBuffer::from(small)) };
-        // SAFETY: as above.
+        // SAFETY: every row is a `str` (Rust strings are UTF-8), between the offsets
+        // just built.
         Arc::new(unsafe { StringArray::new_unchecked(offsets, values, nulls) })
     }
 }

@@ -50,7 +50,8 @@ pub fn repair_offsets<O: OffsetSizeTrait>(
     // Large input, or a result past 32-bit offsets (then built again: a rare case).
     let (offsets, values) =
         rebuild::<O, i64>(offsets, values, options, first).expect("64-bit offsets suffice");
-    // SAFETY: as above.
+    // SAFETY: every row is clean bytes copied whole (valid UTF-8 between character
+    // boundaries) or the repair of a row (a `str`); `rebuild` made the offsets.
     Arc::new(unsafe { LargeStringArray::new_unchecked(offsets, values, nulls) })
 }
 

@@ -5,7 +5,9 @@
 //!    64 MiB corpora), unless `--no-run` (then the results already on disk are used, e.g. of
 //!    a run made by hand).
 //!    Then `UTF8_BENCH_SHORT_JSON=$CARGO_TARGET_DIR/bench-short.json cargo bench -p
-//!    utf8-bench --bench short`: short inputs against simdutf8 in paired rounds.
+//!    utf8-bench --bench short`: short inputs against simdutf8 in paired rounds. Then the
+//!    UTF-16 transcoders against simdutf and encoding_rs (`--bench utf16`, `--bench
+//!    utf16_decode`, [`transcoders`]), their tables kept in the target directory.
 //! 2. Reads the median time of every benchmark from
 //!    `$CARGO_TARGET_DIR/criterion/*/*/new/{benchmark,estimates}.json` (`target/criterion`
 //!    without the variable); after a run, only results that run wrote.
@@ -31,6 +33,7 @@ pub mod results;
 pub mod short;
 pub mod tables;
 pub mod targets;
+pub mod transcoders;
 
 use results::{Results, read_results};
 use short::{Short, read_short, short_table, short_target};
@@ -112,6 +115,7 @@ fn section(
     m: &Machine,
     commit: &str,
     active: &str,
+    root: &Path,
 ) -> String {
     let busy = [&m.load_start, &m.load_end]
         .iter()
@@ -154,6 +158,8 @@ fn section(
     s.push('\n');
     s.push_str(&targets(r, active));
     s.push_str(&short_target(short));
+    s.push('\n');
+    s.push_str(&transcoders::section(root));
     s.push_str(END);
     s.push('\n');
     wrap(&s, 96)
@@ -199,6 +205,7 @@ pub fn run(root: &Path, opts: &Options) -> Result<()> {
             "short",
         ]);
         workspace::status(&mut short, "cargo bench")?;
+        transcoders::run(root)?;
         Some(start)
     } else {
         None
@@ -213,7 +220,7 @@ pub fn run(root: &Path, opts: &Options) -> Result<()> {
         Short::default()
     };
     let active = utf8_codec::Kernel::active().name();
-    let text = section(&results, &short, opts, &m, &commit, active);
+    let text = section(&results, &short, opts, &m, &commit, active, root);
     println!("{text}");
     if opts.write {
         let path = root.join("BENCHMARKS.md");
