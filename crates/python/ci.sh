@@ -31,9 +31,10 @@ if ! "$python" -c 'import sys; sys.exit(sys.version_info < (3, 11))'; then
     exit 2
 fi
 
-# The versions this suite was tested with.
+# The versions this suite was tested with (numpy for DuckDB's Arrow functions, which
+# would otherwise come only with pandas among the engines).
 core=(maturin==1.16.0 pyarrow==26.0.1 polars==2.1.0 duckdb==2.0.0 pytest==9.2.0
-      nanoarrow==0.9.0 arro3-core==0.9.1
+      nanoarrow==0.9.0 arro3-core==0.9.1 numpy==2.4.6
       hypothesis==6.170.15)
 # PySpark 4.3 supports pandas below 3 (it warns on 3.x).
 engines=(pandas==2.3.3 pyspark==4.3.0 ray==2.60.0)
