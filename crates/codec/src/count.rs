@@ -59,7 +59,7 @@ impl Counts {
             // Between dense errors: not worth a kernel call.
             scalar::count_valid(s, &mut acc);
         } else {
-            simd::count_valid_with(k, s, &mut acc);
+            k.count_valid(s, &mut acc);
         }
         self.add_acc(&acc, s.len());
     }
@@ -89,9 +89,9 @@ impl Counts {
     fn add_run(&mut self, k: Available, rest: &[u8], lengths: bool) -> usize {
         let mut acc = TextCounts::default();
         let (n, counted) = if lengths {
-            simd::validate_and_count_with::<true>(k, rest, &mut acc)
+            k.validate_and_count::<true>(rest, &mut acc)
         } else {
-            simd::validate_and_count_with::<false>(k, rest, &mut acc)
+            k.validate_and_count::<false>(rest, &mut acc)
         };
         if counted <= n {
             self.add_acc(&acc, counted);
@@ -191,7 +191,7 @@ fn count_with(k: Available, bytes: &[u8], lengths: bool) -> Counts {
     let mut in_windows = 0;
     loop {
         at += counts.add_run(k, &bytes[at..], lengths);
-        match simd::count_windows_with(k, bytes, at, &mut windows) {
+        match k.count_windows(bytes, at, &mut windows) {
             // Fewer than 64 bytes left, or the scalar kernel.
             Some(end) if end == at => break,
             None => break,

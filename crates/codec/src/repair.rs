@@ -238,7 +238,7 @@ fn replace_subparts(k: Available, bytes: &[u8], mut pos: usize, sub: &str, out: 
     let mut probe = true;
     while let Some(block) = bytes.get(pos..).and_then(<[u8]>::first_chunk::<64>) {
         if probe {
-            let Some(m) = simd::dense_with(k, block) else {
+            let Some(m) = k.dense(block) else {
                 break;
             };
             if m.errors != 0 {

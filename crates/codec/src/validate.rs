@@ -154,7 +154,7 @@ pub(crate) struct Window<'s> {
 /// a caller that has just probed, or that expects a long valid run.
 #[cfg(feature = "alloc")]
 pub(crate) fn valid_prefix(k: Available, bytes: &[u8]) -> &str {
-    let text = &bytes[..simd::kernel_valid_up_to(k, bytes)];
+    let text = &bytes[..k.valid_up_to(bytes)];
     // SAFETY: the kernel returns the length of a well-formed prefix.
     unsafe { core::str::from_utf8_unchecked(text) }
 }
@@ -235,21 +235,21 @@ impl ErrorScan {
         let rest = bytes.get(from..)?;
         let probe = rest
             .first_chunk::<64>()
-            .and_then(|b| Some((from, b, simd::dense_with(k, b)?)));
+            .and_then(|b| Some((from, b, k.dense(b)?)));
         let (p, block, m) = match probe {
             Some(found) if found.2.errors != 0 => found,
             _ => {
                 let at = match probe {
                     // Clean for 61 positions: straight to the kernel.
-                    Some(_) => from + simd::kernel_valid_up_to(k, rest),
-                    None => from + simd::valid_up_to_with(k, rest),
+                    Some(_) => from + k.valid_up_to(rest),
+                    None => from + k.probed_valid_up_to(rest),
                 };
                 if at == bytes.len() {
                     self.resume = at;
                     return None;
                 }
                 let block = bytes.get(at..).and_then(<[u8]>::first_chunk::<64>);
-                match block.and_then(|b| Some((at, b, simd::dense_with(k, b)?))) {
+                match block.and_then(|b| Some((at, b, k.dense(b)?))) {
                     Some(found) => found,
                     None => {
                         self.base = at;

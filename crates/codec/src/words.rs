@@ -32,7 +32,7 @@ mod table;
 
 use core::ops::AddAssign;
 
-use crate::simd::{self, Available, Kernel, WordState};
+use crate::simd::{Available, Kernel, WordState};
 
 /// Words of some input, or of one part of it: parts counted apart join with `+=` (a word
 /// split between two parts counts once).
@@ -512,7 +512,7 @@ fn words_with(k: Available, w: &mut Words, bytes: &[u8], last: bool) -> usize {
         if n == 0 {
             break;
         }
-        let Some(mut busy) = simd::word_blocks_with(k, bytes, p, &mut st, &mut others[..n]) else {
+        let Some(mut busy) = k.word_blocks(bytes, p, &mut st, &mut others[..n]) else {
             break;
         };
         if busy == 0 {
@@ -542,7 +542,7 @@ fn words_with(k: Available, w: &mut Words, bytes: &[u8], last: bool) -> usize {
         // there are enough of them to pay for its setup: where the kernel's tables cover
         // most of a text (the VBMI kernel on the bench's mixed text: one or two a batch, flags)
         // one at a time is faster.
-        if len > VECTOR_MIN && simd::surely_words_with(k, bytes, p, batch, &WORD_BITS, &mut sure) {
+        if len > VECTOR_MIN && k.surely_words(bytes, p, batch, &WORD_BITS, &mut sure) {
             for (c, &vouched) in sure.iter().enumerate().take(len.div_ceil(16)) {
                 let lanes = (len - 16 * c).min(16);
                 let mut unsure = !vouched & (u32::MAX >> (32 - lanes)) as u16;

@@ -275,7 +275,8 @@ impl<V: Vector, const COUNT: bool, const LENGTHS: bool, const QUICK: bool, const
     #[inline(always)]
     unsafe fn vector(&mut self, input: V) {
         if COUNT && !LENGTHS {
-            // SAFETY: as below. The bytes that are not continuations (ASCII and leads).
+            // SAFETY: V's ISA (the trait's contract); register operations only. The bytes that
+            // are not continuations (ASCII and leads).
             unsafe {
                 let cont = input.high_nibbles().lookup(self.b2).high_bit_mask();
                 let chars = V::LANES as u32 - cont.count_ones();

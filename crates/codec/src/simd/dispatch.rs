@@ -1,16 +1,14 @@
 //! The active kernel's entry points for [`validate`](fn@crate::validate),
-//! [`valid_up_to`](crate::valid_up_to) and [`is_valid`](crate::is_valid), cached as function
-//! pointers on the first call (as memchr's `unsafe_ifunc!`), so that a call costs a length
-//! test, a load and an indirect call: short ASCII is settled here, inlined into the caller,
-//! and the rest by one of three entry points (under 64 bytes, and from 64 for each function).
+//! [`valid_up_to`](crate::valid_up_to) and [`is_valid`](crate::is_valid), inlined into the
+//! caller: a length test, short ASCII settled here, and the rest by one of the three entry
+//! points of the active kernel (under 64 bytes, and from 64 for each function), as pointers
+//! its token hands out ([`Entries`]), cached on the first call (as memchr's `unsafe_ifunc!`):
+//! a load and an indirect call, which measured faster from 64 bytes than a match on the
+//! token calling each kernel's entry directly (the figures are in CHANGELOG.md).
 
 use core::sync::atomic::{AtomicPtr, Ordering};
 
-use super::Kernel;
-#[cfg(all(target_arch = "aarch64", target_feature = "neon"))]
-use super::aarch64;
-#[cfg(target_arch = "x86_64")]
-use super::x86_64::{entry as x86_64_entry, sse2 as x86_64_sse2};
+use super::Available;
 use crate::scalar;
 
 /// The length of the longest valid prefix of `bytes`, by the active kernel, for
@@ -24,12 +22,11 @@ use crate::scalar;
 /// errors are dense ([`probe`](super::probe), for the error iterator).
 #[inline(always)]
 pub(crate) fn valid_up_to(bytes: &[u8]) -> usize {
-    let f = if bytes.len() <= ONE_TEST {
-        &IS_VALID
+    if bytes.len() <= ONE_TEST {
+        entry::<true>(bytes)
     } else {
-        &VALID_UP_TO
-    };
-    entry(f, bytes)
+        entry::<false>(bytes)
+    }
 }
 
 /// The longest input [`valid_up_to`] checks with one test of the blocks' errors.
@@ -39,16 +36,17 @@ const ONE_TEST: usize = 4096;
 /// the kernel's entry point that tests the errors of all blocks once, at the end.
 #[inline(always)]
 pub(crate) fn is_valid(bytes: &[u8]) -> bool {
-    entry(&IS_VALID, bytes) == bytes.len()
+    entry::<true>(bytes) == bytes.len()
 }
 
 /// [`valid_up_to`] and [`is_valid`]: short ASCII and other input under 4 bytes here, other
-/// input under 64 bytes by the kernel's short entry point ([`SHORT`]), the rest by the entry
-/// point in `f`.
+/// input under 64 bytes by the kernel's short entry point, the rest by its `is_valid` entry
+/// point with `ONCE`, else its `valid_up_to`: each cached as a pointer ([`CACHE`]).
 #[inline(always)]
-fn entry(mut f: &AtomicPtr<()>, bytes: &[u8]) -> usize {
+fn entry<const ONCE: bool>(bytes: &[u8]) -> usize {
+    let mut i = if ONCE { IS_VALID } else { VALID_UP_TO };
     if bytes.len() < 64 {
-        f = &SHORT;
+        i = SHORT;
         match bytes.first_chunk::<8>().map(|w| u64::from_le_bytes(*w)) {
             // Under 8 bytes: ASCII here, and under 4 one sequence at most (a scalar check
             // takes two thirds of the time of the kernel's call, which sets up its tables),
@@ -64,11 +62,29 @@ fn entry(mut f: &AtomicPtr<()>, bytes: &[u8]) -> usize {
             Some(_) => {}
         }
     }
-    let f = f.load(Ordering::Relaxed);
-    // SAFETY: `VALID_UP_TO`, `IS_VALID` and `SHORT` only ever hold a `KernelFn` (their
-    // initial values and what `init_entries` stores), one whose kernel is available: `init_*`,
-    // or the entry points of `Kernel::active()`, chosen among available kernels.
+    let f = CACHE[i].load(Ordering::Relaxed);
+    // SAFETY: `CACHE` holds only `KernelFn`s (its initial values and what `init` stores), each
+    // a safe function or an entry point of `Available::active()`'s `Entries`, which this CPU
+    // runs.
     unsafe { core::mem::transmute::<*mut (), KernelFn>(f)(bytes) }
+}
+
+/// The active kernel's [`Entries`], cached as pointers so that a call costs a load and an
+/// indirect call (as memchr's `unsafe_ifunc!`); until the first call, functions that fill
+/// the cache.
+static CACHE: [AtomicPtr<()>; 3] = [
+    AtomicPtr::new(init::<VALID_UP_TO> as fn(&[u8]) -> usize as *mut ()),
+    AtomicPtr::new(init::<IS_VALID> as fn(&[u8]) -> usize as *mut ()),
+    AtomicPtr::new(init::<SHORT> as fn(&[u8]) -> usize as *mut ()),
+];
+
+/// The first call through `CACHE[I]`: fills the cache, then calls entry point `I`.
+fn init<const I: usize>(bytes: &[u8]) -> usize {
+    let e = Available::active().entries();
+    for (c, f) in CACHE.iter().zip(e.0) {
+        c.store(f as *mut (), Ordering::Relaxed);
+    }
+    e.call(I, bytes)
 }
 
 /// A kernel's entry point: the length of the longest valid prefix of its argument.
@@ -78,88 +94,50 @@ fn entry(mut f: &AtomicPtr<()>, bytes: &[u8]) -> usize {
 /// Callable only where the kernel is available (the CPU has its target features).
 type KernelFn = unsafe fn(&[u8]) -> usize;
 
-/// The entry points of [`Kernel::active`] for [`valid_up_to`] and [`is_valid`], cached as
-/// pointers (as memchr's `unsafe_ifunc!`) so that a call costs a load and an indirect call,
-/// not a match on the kernel; `init_*` until the first call.
-static VALID_UP_TO: AtomicPtr<()> = AtomicPtr::new(init_valid_up_to as KernelFn as *mut ());
-/// See [`VALID_UP_TO`].
-static IS_VALID: AtomicPtr<()> = AtomicPtr::new(init_is_valid as KernelFn as *mut ());
-/// The entry point for input under 64 bytes, for both: a function of its own (see
-/// `x86_64/entry.rs`, `aarch64/mod.rs`), and a short call skips the long entry's length
-/// test.
-static SHORT: AtomicPtr<()> = AtomicPtr::new(init_short as KernelFn as *mut ());
+/// The index in [`Entries`] of the entry point for `valid_up_to` from 64 bytes.
+const VALID_UP_TO: usize = 0;
+/// The index in [`Entries`] of the entry point for `is_valid` from 64 bytes.
+const IS_VALID: usize = 1;
+/// The index in [`Entries`] of the entry point for both under 64 bytes: a function of its
+/// own (see `x86_64/entry.rs`, `aarch64/mod.rs`), and a short call skips the long entry's
+/// length test.
+const SHORT: usize = 2;
 
-/// Caches the active kernel's entry points; returns them (`valid_up_to`, `is_valid`, short).
-fn init_entries() -> (KernelFn, KernelFn, KernelFn) {
-    let f: (KernelFn, KernelFn, KernelFn) = match Kernel::active() {
-        #[cfg(target_arch = "x86_64")]
-        Kernel::Avx512 => (
-            x86_64_entry::valid_up_to_avx512,
-            x86_64_entry::is_valid_avx512,
-            x86_64_entry::short_avx2,
-        ),
-        #[cfg(target_arch = "x86_64")]
-        Kernel::Avx2 => (
-            x86_64_entry::valid_up_to_avx2,
-            x86_64_entry::is_valid_avx2,
-            x86_64_entry::short_avx2,
-        ),
-        #[cfg(target_arch = "x86_64")]
-        Kernel::Sse42 => (
-            x86_64_entry::valid_up_to_sse42,
-            x86_64_entry::is_valid_sse42,
-            x86_64_entry::short_sse42,
-        ),
-        #[cfg(target_arch = "x86_64")]
-        Kernel::Sse2 => (
-            x86_64_sse2::valid_up_to_sse2,
-            x86_64_sse2::valid_up_to_sse2,
-            x86_64_sse2::valid_up_to_sse2,
-        ),
-        #[cfg(all(target_arch = "aarch64", target_feature = "neon"))]
-        Kernel::Neon => (
-            aarch64::valid_up_to_neon,
-            aarch64::is_valid_neon,
-            aarch64::short_neon,
-        ),
-        _ => (
-            scalar::valid_up_to_core,
-            scalar::valid_up_to_core,
-            scalar::valid_up_to_core,
-        ),
-    };
-    VALID_UP_TO.store(f.0 as *mut (), Ordering::Relaxed);
-    IS_VALID.store(f.1 as *mut (), Ordering::Relaxed);
-    SHORT.store(f.2 as *mut (), Ordering::Relaxed);
-    f
-}
+/// A kernel's three validation entry points ([`VALID_UP_TO`], [`IS_VALID`], [`SHORT`]), as
+/// pointers: made by its token ([`Ops::entries`](super::Ops::entries)), the only holder of
+/// pointers to its `#[target_feature]` functions, so calling them is safe.
+#[derive(Clone, Copy)]
+pub(crate) struct Entries([KernelFn; 3]);
 
-/// The first call through [`VALID_UP_TO`].
-///
-/// # Safety
-///
-/// None needed (the `unsafe` is the type of [`KernelFn`]).
-unsafe fn init_valid_up_to(bytes: &[u8]) -> usize {
-    // SAFETY: the entry point of the active kernel, which is available.
-    unsafe { init_entries().0(bytes) }
-}
+impl Entries {
+    /// The entry points `f`.
+    ///
+    /// # Safety
+    ///
+    /// This CPU must run every function of `f` (have their target features).
+    #[cfg(target_arch = "x86_64")]
+    #[inline(always)]
+    pub(crate) unsafe fn new(f: [KernelFn; 3]) -> Entries {
+        Entries(f)
+    }
 
-/// The first call through [`IS_VALID`].
-///
-/// # Safety
-///
-/// None needed (the `unsafe` is the type of [`KernelFn`]).
-unsafe fn init_is_valid(bytes: &[u8]) -> usize {
-    // SAFETY: the entry point of the active kernel, which is available.
-    unsafe { init_entries().1(bytes) }
-}
+    /// Entry points that are safe functions.
+    #[inline(always)]
+    pub(crate) fn safe(f: [fn(&[u8]) -> usize; 3]) -> Entries {
+        Entries(f.map(|f| f as KernelFn))
+    }
 
-/// The first call through [`SHORT`].
-///
-/// # Safety
-///
-/// None needed (the `unsafe` is the type of [`KernelFn`]).
-unsafe fn init_short(bytes: &[u8]) -> usize {
-    // SAFETY: the entry point of the active kernel, which is available.
-    unsafe { init_entries().2(bytes) }
+    /// The `valid_up_to` entry point on `bytes`.
+    #[inline(always)]
+    pub(crate) fn valid_up_to(self, bytes: &[u8]) -> usize {
+        self.call(VALID_UP_TO, bytes)
+    }
+
+    /// Entry point `i` on `bytes`.
+    #[inline(always)]
+    fn call(self, i: usize, bytes: &[u8]) -> usize {
+        // SAFETY: `Entries::new`'s contract, or safe functions (`Entries::safe`): this CPU
+        // runs every entry point of `self`.
+        unsafe { self.0[i](bytes) }
+    }
 }

@@ -7,8 +7,8 @@
 
 /// The vector primitives the algorithm needs. Every method is `unsafe` because it may only run
 /// on a CPU with the implementing ISA; callers are the ISA's entry points (`#[target_feature]`
-/// ones reached with an `Available` of their kernel, or NEON's, compiled only where the target
-/// has it: see `simd/mod.rs`).
+/// ones reached only through the token of their instruction set, or NEON's, compiled only
+/// where the target has it: see `simd/token.rs`).
 ///
 /// # Safety
 ///

@@ -1,13 +1,13 @@
-//! The kernels: their selection at run time, and the helpers that run one (each taking an
-//! [`Available`]). Outside `simd/`, only `words.rs` names `target_arch` (for its tests of the
-//! VBMI tables).
+//! The kernels: their selection at run time, and what a kernel does, as [`Ops`] of the token
+//! that proves the CPU runs it (`token.rs`), reached through an [`Available`]. Outside
+//! `simd/`, only `words.rs` names `target_arch` (for its tests of the VBMI tables).
 //!
 //! The choice is made once, on first use, and cached in an atomic: the best kernel the CPU
 //! supports, or the one named by the environment variable `UTF8_CODEC_KERNEL` (`scalar`, `sse2`,
 //! `sse4.2`, `avx2`, `avx512`, `neon`; with the `std` feature) when that one is available, so a
 //! test suite can be run through each path.
 
-use core::sync::atomic::{AtomicU8, Ordering};
+use core::mem::MaybeUninit;
 
 use crate::scalar::{self, TextCounts};
 
@@ -28,6 +28,8 @@ mod blocks;
 mod counting;
 pub(crate) mod dispatch;
 mod generic;
+mod kernel;
+mod token;
 pub(crate) mod transcode;
 pub(crate) mod utf16_decode;
 pub(crate) mod utf16_units;
@@ -44,128 +46,23 @@ with_vectors! {
     mod utf16_tables;
 }
 
-/// A validation kernel: the portable scalar decoder or a SIMD implementation.
-///
-/// Every kernel gives the same answers; they differ only in speed. [`Kernel::active`] is the
-/// one the crate's functions use.
-///
-/// ```
-/// use utf8_codec::Kernel;
-///
-/// let text = "Grüße aus Köln, 你好 ".repeat(10);
-/// for kernel in Kernel::available() {
-///     assert_eq!(kernel.valid_up_to(text.as_bytes()), Some(text.len()));
-/// }
-/// assert!(Kernel::available().any(|k| k == Kernel::active()));
-/// ```
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-#[non_exhaustive]
-pub enum Kernel {
-    /// Portable: whole 64-byte ASCII blocks skipped by words, then `core::str::from_utf8`
-    /// (never slower than core); the only kernel off x86-64 and aarch64, and of an x86-64
-    /// build without `std` whose target features do not include SSE2.
-    Scalar,
-    /// SSE2 (x86-64), 16 bytes per vector, Table 3-7 checked by compares (SSE2 has no
-    /// `pshufb` for the lookup algorithm): validation only, the other functions use the
-    /// scalar paths with it. The kernel of the default x86-64 target without `std`.
-    Sse2,
-    /// SSE4.2 (x86-64), 16 bytes per vector.
-    Sse42,
-    /// AVX2 (x86-64), 32 bytes per vector.
-    Avx2,
-    /// AVX-512F with AVX-512BW (x86-64), 64 bytes per vector.
-    Avx512,
-    /// NEON (aarch64), 16 bytes per vector: part of the aarch64 baseline, so available on
-    /// every aarch64 target that enables it at compile time (all the usual ones do).
-    Neon,
-}
-
-const ALL: [Kernel; 6] = [
-    Kernel::Scalar,
-    Kernel::Sse2,
-    Kernel::Sse42,
-    Kernel::Avx2,
-    Kernel::Avx512,
-    Kernel::Neon,
-];
-const UNSET: u8 = u8::MAX;
-static ACTIVE: AtomicU8 = AtomicU8::new(UNSET);
+use kernel::ALL;
+pub use kernel::Kernel;
+pub(crate) use token::Available;
+use token::on_token;
 
 impl Kernel {
-    /// The name used by `UTF8_CODEC_KERNEL` and `--engine`-style options: `scalar`, `sse2`,
-    /// `sse4.2`, `avx2`, `avx512`, `neon`.
-    ///
-    /// ```
-    /// assert_eq!(utf8_codec::Kernel::Avx2.name(), "avx2");
-    /// ```
-    #[must_use = "returns a value and changes nothing"]
-    pub const fn name(self) -> &'static str {
-        match self {
-            Kernel::Scalar => "scalar",
-            Kernel::Sse2 => "sse2",
-            Kernel::Sse42 => "sse4.2",
-            Kernel::Avx2 => "avx2",
-            Kernel::Avx512 => "avx512",
-            Kernel::Neon => "neon",
-        }
-    }
-
-    /// The kernel with this name, if there is one.
-    ///
-    /// ```
-    /// use utf8_codec::Kernel;
-    /// assert_eq!(Kernel::from_name("sse4.2"), Some(Kernel::Sse42));
-    /// ```
-    #[must_use = "returns a value and changes nothing"]
-    pub fn from_name(name: &str) -> Option<Kernel> {
-        ALL.into_iter().find(|k| k.name() == name)
-    }
-
     /// Whether this CPU can run the kernel (checked at run time with `std`, from the
-    /// compile-time target features without it).
+    /// compile-time target features without it): whether it has every instruction set the
+    /// kernel uses (the AVX-512 kernel's short paths, copy and UTF-16 transcoders are AVX2's,
+    /// so it needs AVX2 too; NEON's needs a little-endian target).
     ///
     /// ```
     /// assert!(utf8_codec::Kernel::Scalar.is_available());
     /// ```
     #[must_use = "returns a value and changes nothing"]
     pub fn is_available(self) -> bool {
-        match self {
-            Kernel::Scalar => true,
-            // Little-endian only: the UTF-16 stores write 16-bit units as bytes in lane order.
-            Kernel::Neon => cfg!(all(
-                target_arch = "aarch64",
-                target_feature = "neon",
-                target_endian = "little"
-            )),
-            #[cfg(all(target_arch = "x86_64", feature = "std"))]
-            Kernel::Sse2 => std::is_x86_feature_detected!("sse2"),
-            #[cfg(all(target_arch = "x86_64", feature = "std"))]
-            Kernel::Sse42 => std::is_x86_feature_detected!("sse4.2"),
-            #[cfg(all(target_arch = "x86_64", feature = "std"))]
-            Kernel::Avx2 => std::is_x86_feature_detected!("avx2"),
-            // AVX2 too: the kernel's short paths, its copy and its UTF-16 transcoder are AVX2's
-            // (every CPU with AVX-512 has it, but a virtual machine may hide it).
-            #[cfg(all(target_arch = "x86_64", feature = "std"))]
-            Kernel::Avx512 => {
-                std::is_x86_feature_detected!("avx512f")
-                    && std::is_x86_feature_detected!("avx512bw")
-                    && std::is_x86_feature_detected!("avx2")
-            }
-            #[cfg(all(target_arch = "x86_64", not(feature = "std")))]
-            Kernel::Sse2 => cfg!(target_feature = "sse2"),
-            #[cfg(all(target_arch = "x86_64", not(feature = "std")))]
-            Kernel::Sse42 => cfg!(target_feature = "sse4.2"),
-            #[cfg(all(target_arch = "x86_64", not(feature = "std")))]
-            Kernel::Avx2 => cfg!(target_feature = "avx2"),
-            #[cfg(all(target_arch = "x86_64", not(feature = "std")))]
-            Kernel::Avx512 => cfg!(all(
-                target_feature = "avx512f",
-                target_feature = "avx512bw",
-                target_feature = "avx2"
-            )),
-            #[cfg(not(target_arch = "x86_64"))]
-            _ => false,
-        }
+        Available::new(self).is_some()
     }
 
     /// Every kernel this CPU can run, slowest first.
@@ -186,31 +83,7 @@ impl Kernel {
     #[must_use = "returns a value and changes nothing"]
     #[inline]
     pub fn active() -> Kernel {
-        match ACTIVE.load(Ordering::Relaxed) {
-            UNSET => Kernel::init(),
-            i => ALL[usize::from(i) % ALL.len()],
-        }
-    }
-
-    /// The first call's choice, out of line so that [`Kernel::active`] inlines to a load.
-    #[cold]
-    #[inline(never)]
-    fn init() -> Kernel {
-        let k = Kernel::choose();
-        ACTIVE.store(k as u8, Ordering::Relaxed);
-        k
-    }
-
-    fn choose() -> Kernel {
-        #[cfg(feature = "std")]
-        if let Some(k) = std::env::var("UTF8_CODEC_KERNEL")
-            .ok()
-            .and_then(|name| Kernel::from_name(&name))
-            .filter(|k| k.is_available())
-        {
-            return k;
-        }
-        Kernel::available().last().unwrap_or(Kernel::Scalar)
+        Available::active().kernel()
     }
 
     /// The length of the longest valid prefix of `bytes` computed by this kernel, or `None`
@@ -223,71 +96,300 @@ impl Kernel {
     /// ```
     #[must_use = "the length of the valid prefix is the only result (`None` if this kernel is not available)"]
     pub fn valid_up_to(self, bytes: &[u8]) -> Option<usize> {
-        Available::new(self).map(|k| run(k, bytes))
+        Available::new(self).map(|k| k.valid_up_to(bytes))
     }
 }
 
-/// A kernel this CPU can run: the proof that its `#[target_feature]` code may be reached.
+/// What a kernel does, as methods of its token (`token.rs`): safe, since a token exists only
+/// on a CPU that has its instruction set. The defaults are the portable paths (or "nothing
+/// done"), for the kernels without a vector form of the function.
+pub(crate) trait Ops: Copy {
+    /// The kernel's validation entry points, as pointers, for `dispatch.rs`: a pointer to a
+    /// `#[target_feature]` function is handed out only by its token, so the pointers a
+    /// caller holds are those of a kernel this CPU runs.
+    fn entries(self) -> dispatch::Entries;
+
+    /// The length of the longest valid prefix of `bytes`: the `valid_up_to` entry point (a
+    /// direct call once inlined, the token's entries being constants).
+    #[inline(always)]
+    fn valid_up_to(self, bytes: &[u8]) -> usize {
+        self.entries().valid_up_to(bytes)
+    }
+
+    /// The dense scanner's masks for a block that starts at a unit boundary; `None` for the
+    /// portable kernels (the scalar one has its own dense scanner, [`scalar::scan_errors`]).
+    #[inline(always)]
+    fn dense(self, block: &[u8; 64]) -> Option<DenseMasks> {
+        let _ = block;
+        None
+    }
+
+    /// Adds the counts of a valid run of text to `acc`.
+    #[inline(always)]
+    fn count_valid(self, bytes: &[u8], acc: &mut TextCounts) {
+        scalar::count_valid(bytes, acc);
+    }
+
+    /// Validates `bytes` and counts its valid prefix in the same pass: the valid length and
+    /// the length `c` of the prefix whose counts were added to `acc`, within 3 bytes of the
+    /// valid length, either side; without `LENGTHS`, as [`TextCounts::lean`] puts them. The
+    /// portable kernels count nothing (`c` is 0).
+    #[inline(always)]
+    fn validate_and_count<const LENGTHS: bool>(
+        self,
+        bytes: &[u8],
+        acc: &mut TextCounts,
+    ) -> (usize, usize) {
+        let _ = acc;
+        (scalar::valid_up_to(bytes), 0)
+    }
+
+    /// Counts the dense scanner's windows of `bytes` from `o`, a unit boundary, into `c`, up
+    /// to and including the first with at most one error, and returns where they end (a unit
+    /// boundary; `o` when fewer than 64 bytes are left); `None` for the portable kernels.
+    #[inline(always)]
+    fn count_windows(self, bytes: &[u8], o: usize, c: &mut WindowCounts) -> Option<usize> {
+        let _ = (bytes, o, c);
+        None
+    }
+
+    /// Word counting's vector pass over the 64-byte blocks at the start of `bytes`, one per
+    /// element of `others` (see [`words::word_blocks`]); `None` (nothing done) for the
+    /// portable kernels.
+    ///
+    /// # Panics
+    ///
+    /// If `others` has more than 32 elements or `bytes` fewer than `64 * others.len() + 2`
+    /// bytes (the vector kernels check; see [`word_span`]).
+    #[inline(always)]
+    fn word_blocks(self, bytes: &[u8], st: &mut WordState, others: &mut [u64]) -> Option<u32> {
+        let _ = (bytes, st, others);
+        None
+    }
+
+    /// [`surely_word`](crate::words) of the character at `bytes[base + at]` for each offset
+    /// `at` of `offs`, 16 a mask (offset `j` in bit `j % 16` of `out[j / 16]`), where the
+    /// kernel has a vector test of it (AVX-512 and AVX2); `false`, `out` untouched, elsewhere.
+    #[inline(always)]
+    fn surely_words(
+        self,
+        bytes: &[u8],
+        base: usize,
+        offs: &[u32],
+        bits: &[u64; 2048],
+        out: &mut [u16],
+    ) -> bool {
+        let _ = (bytes, base, offs, bits, out);
+        false
+    }
+
+    /// Appends the longest valid prefix of `bytes` (at least 64 bytes) to `out`, validated
+    /// and copied in one pass (`copy.rs`), and returns its length; `None` (nothing done) where
+    /// the kernel has no such pass.
+    #[cfg(feature = "alloc")]
+    #[inline(always)]
+    fn push_valid(self, bytes: &[u8], out: &mut alloc::string::String) -> Option<usize> {
+        let _ = (bytes, out);
+        None
+    }
+
+    /// Transcodes a prefix of `src`, valid UTF-8, into `dst` with the vector transcoder of
+    /// `utf16.rs`, and returns (bytes read, units written), a code point boundary; `(0, 0)`
+    /// without one.
+    #[inline(always)]
+    fn transcode_valid(self, src: &[u8], dst: &mut [u16]) -> (usize, usize) {
+        let _ = (src, dst);
+        (0, 0)
+    }
+
+    /// Writes to `dst` the UTF-16 of an ASCII prefix of `src` (at most `dst.len()` bytes) and
+    /// returns its length, with the vector transcoder of `utf16.rs`; 0 without one.
+    #[inline(always)]
+    fn widen_ascii(self, src: &[u8], dst: &mut [u16]) -> usize {
+        let _ = (src, dst);
+        0
+    }
+
+    /// Appends to `out` the units of [`transcode_valid`](Ops::transcode_valid) over `src`;
+    /// returns the bytes converted.
+    #[cfg(feature = "alloc")]
+    #[inline(always)]
+    fn extend_valid(self, src: &[u8], out: &mut alloc::vec::Vec<u16>) -> usize {
+        let _ = (src, out);
+        0
+    }
+
+    /// Appends to `out` the units of [`widen_ascii`](Ops::widen_ascii) over `src`; returns
+    /// the bytes widened.
+    #[cfg(feature = "alloc")]
+    #[inline(always)]
+    fn extend_ascii(self, src: &[u8], out: &mut alloc::vec::Vec<u16>) -> usize {
+        let _ = (src, out);
+        0
+    }
+
+    /// The vector UTF-16 → UTF-8 transcoder (`utf16_decode.rs`) over a prefix of `src`
+    /// (big-endian when `be`), as long as `src` has at least `MIN_INPUT` bytes and `dst`
+    /// `MIN_ROOM` (`utf16_decode_tables.rs`): (bytes read, bytes written); `(0, 0)` without
+    /// one, or short of either.
+    #[inline(always)]
+    fn utf16_decode(self, src: &[u8], be: bool, dst: &mut [MaybeUninit<u8>]) -> (usize, usize) {
+        let _ = (src, be, dst);
+        (0, 0)
+    }
+}
+
+impl Ops for token::Scalar {
+    #[inline(always)]
+    fn entries(self) -> dispatch::Entries {
+        dispatch::Entries::safe([scalar::valid_up_to_core; 3])
+    }
+}
+
+/// The checks of [`Ops::word_blocks`] on its arguments, which make its reads safe: at most 32
+/// blocks, and `bytes` has `64 * others.len() + 2` bytes.
 ///
-/// The crate's functions that run a kernel take one of these, never a bare [`Kernel`]: the
-/// only ways to get one are [`Available::new`], which checks [`Kernel::is_available`], and
-/// [`Available::active`], the cached choice (made among available kernels), so safe code
-/// cannot reach an instruction set the CPU lacks.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) struct Available(Kernel);
+/// # Panics
+///
+/// If either fails.
+#[inline(always)]
+fn word_span(bytes: &[u8], others: &[u64]) {
+    assert!(
+        others.len() <= 32 && 64 * others.len() + 2 <= bytes.len(),
+        "word blocks past the end"
+    );
+}
 
 impl Available {
-    /// `k`, if this CPU can run it.
+    /// [`Ops::valid_up_to`] of the kernel: the block loop without a probe, for a caller that
+    /// has just probed.
+    #[inline(always)]
+    pub(crate) fn valid_up_to(self, bytes: &[u8]) -> usize {
+        on_token!(self, t => Ops::valid_up_to(t, bytes))
+    }
+
+    /// [`Ops::entries`] of the kernel.
+    #[inline(always)]
+    pub(crate) fn entries(self) -> dispatch::Entries {
+        on_token!(self, t => Ops::entries(t))
+    }
+
+    /// [`dispatch::valid_up_to`] with this kernel: the [`probe`], then the kernel.
     #[inline]
-    pub(crate) fn new(k: Kernel) -> Option<Available> {
-        k.is_available().then_some(Available(k))
+    pub(crate) fn probed_valid_up_to(self, bytes: &[u8]) -> usize {
+        probe(self, bytes).unwrap_or_else(|| self.valid_up_to(bytes))
     }
 
-    /// [`Kernel::active`], which is chosen among the available kernels.
+    /// [`Ops::dense`] of the kernel.
     #[inline]
-    pub(crate) fn active() -> Available {
-        Available(Kernel::active())
+    pub(crate) fn dense(self, block: &[u8; 64]) -> Option<DenseMasks> {
+        on_token!(self, t => Ops::dense(t, block))
     }
-}
 
-/// Runs kernel `k`.
-#[inline(always)]
-fn run(k: Available, bytes: &[u8]) -> usize {
-    match k.0 {
-        #[cfg(target_arch = "x86_64")]
-        // SAFETY: `k` is available (an `Available` is the proof).
-        Kernel::Avx512 => unsafe { x86_64::entry::valid_up_to_avx512(bytes) },
-        #[cfg(target_arch = "x86_64")]
-        // SAFETY: as above.
-        Kernel::Avx2 => unsafe { x86_64::entry::valid_up_to_avx2(bytes) },
-        #[cfg(target_arch = "x86_64")]
-        // SAFETY: as above.
-        Kernel::Sse42 => unsafe { x86_64::entry::valid_up_to_sse42(bytes) },
-        #[cfg(target_arch = "x86_64")]
-        // SAFETY: as above.
-        Kernel::Sse2 => unsafe { x86_64::sse2::valid_up_to_sse2(bytes) },
-        #[cfg(all(target_arch = "aarch64", target_feature = "neon"))]
-        Kernel::Neon => aarch64::valid_up_to_neon(bytes),
-        _ => scalar::valid_up_to_core(bytes),
+    /// [`Ops::count_valid`] of the kernel.
+    #[inline]
+    pub(crate) fn count_valid(self, bytes: &[u8], acc: &mut TextCounts) {
+        on_token!(self, t => Ops::count_valid(t, bytes, acc))
     }
-}
 
-/// [`dispatch::valid_up_to`] with kernel `k`.
-#[inline]
-pub(crate) fn valid_up_to_with(k: Available, bytes: &[u8]) -> usize {
-    probe(k, bytes).unwrap_or_else(|| run(k, bytes))
-}
+    /// [`Ops::validate_and_count`] of the kernel.
+    #[inline]
+    pub(crate) fn validate_and_count<const LENGTHS: bool>(
+        self,
+        bytes: &[u8],
+        acc: &mut TextCounts,
+    ) -> (usize, usize) {
+        on_token!(self, t => Ops::validate_and_count::<LENGTHS>(t, bytes, acc))
+    }
 
-/// [`valid_up_to_with`] without the probe, for a caller that has just probed.
-#[inline]
-pub(crate) fn kernel_valid_up_to(k: Available, bytes: &[u8]) -> usize {
-    run(k, bytes)
+    /// [`Ops::count_windows`] of the kernel.
+    #[inline]
+    pub(crate) fn count_windows(
+        self,
+        bytes: &[u8],
+        o: usize,
+        c: &mut WindowCounts,
+    ) -> Option<usize> {
+        on_token!(self, t => Ops::count_windows(t, bytes, o, c))
+    }
+
+    /// Counts the run starts of the 64-byte blocks of `bytes` from `o`, one per element of
+    /// `others`, into `st`, as [`words::word_blocks`]: the run starts of each block whose
+    /// first character it cannot vouch for go to `others`, and the blocks that have any in the
+    /// bits of the answer (`others` has at most 32 elements); `None` (nothing done) for the
+    /// portable kernels.
+    ///
+    /// # Panics
+    ///
+    /// If `bytes` has fewer than `o + 64 * others.len() + 2` bytes.
+    #[inline]
+    pub(crate) fn word_blocks(
+        self,
+        bytes: &[u8],
+        o: usize,
+        st: &mut WordState,
+        others: &mut [u64],
+    ) -> Option<u32> {
+        let bytes = &bytes[o..];
+        word_span(bytes, others);
+        on_token!(self, t => Ops::word_blocks(t, bytes, st, others))
+    }
+
+    /// [`Ops::surely_words`] of the kernel.
+    #[inline]
+    pub(crate) fn surely_words(
+        self,
+        bytes: &[u8],
+        base: usize,
+        offs: &[u32],
+        bits: &[u64; 2048],
+        out: &mut [u16],
+    ) -> bool {
+        on_token!(self, t => Ops::surely_words(t, bytes, base, offs, bits, out))
+    }
+
+    /// [`Ops::transcode_valid`] of the kernel.
+    #[inline]
+    pub(crate) fn transcode_valid(self, src: &[u8], dst: &mut [u16]) -> (usize, usize) {
+        on_token!(self, t => Ops::transcode_valid(t, src, dst))
+    }
+
+    /// [`Ops::widen_ascii`] of the kernel.
+    #[inline]
+    pub(crate) fn widen_ascii(self, src: &[u8], dst: &mut [u16]) -> usize {
+        on_token!(self, t => Ops::widen_ascii(t, src, dst))
+    }
+
+    /// [`Ops::extend_valid`] of the kernel.
+    #[cfg(feature = "alloc")]
+    #[inline]
+    pub(crate) fn extend_valid(self, src: &[u8], out: &mut alloc::vec::Vec<u16>) -> usize {
+        on_token!(self, t => Ops::extend_valid(t, src, out))
+    }
+
+    /// [`Ops::extend_ascii`] of the kernel.
+    #[cfg(feature = "alloc")]
+    #[inline]
+    pub(crate) fn extend_ascii(self, src: &[u8], out: &mut alloc::vec::Vec<u16>) -> usize {
+        on_token!(self, t => Ops::extend_ascii(t, src, out))
+    }
+
+    /// [`Ops::utf16_decode`] of the kernel.
+    #[inline]
+    pub(crate) fn utf16_decode(
+        self,
+        src: &[u8],
+        be: bool,
+        dst: &mut [MaybeUninit<u8>],
+    ) -> (usize, usize) {
+        on_token!(self, t => Ops::utf16_decode(t, src, be, dst))
+    }
 }
 
 /// Appends the longest valid prefix of `bytes` to `out` and returns its length, as
-/// [`kernel_valid_up_to`] and a copy would, but in one pass (`copy.rs`) where the kernel has
-/// it (AVX2, used by the AVX2 and AVX-512 kernels, and NEON) and there is at least one block
-/// of input.
+/// [`Available::valid_up_to`] and a copy would, but in one pass (`copy.rs`) where the kernel
+/// has it (AVX2, used by the AVX2 and AVX-512 kernels, and NEON) and there is at least one
+/// block of input.
 #[cfg(feature = "alloc")]
 #[inline]
 pub(crate) fn push_valid_prefix(
@@ -295,21 +397,13 @@ pub(crate) fn push_valid_prefix(
     bytes: &[u8],
     out: &mut alloc::string::String,
 ) -> usize {
-    if bytes.len() >= 64 {
-        match k.0 {
-            #[cfg(target_arch = "x86_64")]
-            Kernel::Avx2 | Kernel::Avx512 => {
-                // SAFETY: AVX2 is available: `k` is (an `Available` is the proof), and the
-                // AVX-512 kernel is available only with AVX2 (`is_available`).
-                return unsafe { x86_64::entry::push_valid_avx2(bytes, out) };
-            }
-            #[cfg(all(target_arch = "aarch64", target_feature = "neon"))]
-            Kernel::Neon => return aarch64::push_valid_neon(bytes, out),
-            _ => {}
-        }
+    if bytes.len() >= 64
+        && let Some(n) = on_token!(k, t => Ops::push_valid(t, bytes, out))
+    {
+        return n;
     }
-    let n = run(k, bytes);
-    // SAFETY: the kernel returns the length of a well-formed prefix.
+    let n = k.valid_up_to(bytes);
+    // SAFETY: `valid_up_to` returns the length of a well-formed prefix.
     out.push_str(unsafe { core::str::from_utf8_unchecked(&bytes[..n]) });
     n
 }
@@ -324,7 +418,7 @@ pub(crate) fn probe(k: Available, bytes: &[u8]) -> Option<usize> {
     let Some(block) = bytes.first_chunk::<64>() else {
         return Some(scalar::valid_up_to(bytes));
     };
-    match dense_with(k, block) {
+    match k.dense(block) {
         Some(m) => (m.errors != 0).then(|| m.errors.trailing_zeros() as usize),
         None => {
             let n = scalar::valid_up_to(&bytes[..PROBE]);
@@ -341,203 +435,3 @@ pub(crate) use generic::{DENSE_SPAN, DenseMasks};
 pub(crate) use words::WordState;
 #[cfg(test)]
 pub(crate) use words::{SEP_LEADS, SEP_SECOND, WORD_LEADS};
-
-/// Counts the dense scanner's windows of `bytes` from `o`, a unit boundary, into `c` with
-/// kernel `k`, up to and including the first with at most one error, and returns
-/// where they end (a unit boundary; `o` when fewer than 64 bytes are left); `None` for the
-/// scalar kernel.
-#[inline]
-pub(crate) fn count_windows_with(
-    k: Available,
-    bytes: &[u8],
-    o: usize,
-    c: &mut WindowCounts,
-) -> Option<usize> {
-    match k.0 {
-        #[cfg(target_arch = "x86_64")]
-        // SAFETY: `k` is available (an `Available` is the proof).
-        Kernel::Avx512 => Some(unsafe { x86_64::vectors::count_windows_avx512(bytes, o, c) }),
-        #[cfg(target_arch = "x86_64")]
-        // SAFETY: `k` is available (an `Available` is the proof).
-        Kernel::Avx2 => Some(unsafe { x86_64::vectors::count_windows_avx2(bytes, o, c) }),
-        #[cfg(target_arch = "x86_64")]
-        // SAFETY: as above.
-        Kernel::Sse42 => Some(unsafe { x86_64::vectors::count_windows_sse42(bytes, o, c) }),
-        #[cfg(all(target_arch = "aarch64", target_feature = "neon"))]
-        Kernel::Neon => Some(aarch64::count_windows_neon(bytes, o, c)),
-        _ => None,
-    }
-}
-
-/// Validates `bytes` and counts its valid prefix in the same pass with kernel `k`: the valid
-/// length and the length `c` of the prefix whose counts were added to `acc`, within 3 bytes
-/// of the valid length, either side; without `LENGTHS`, as [`TextCounts::lean`] puts them.
-/// The scalar kernel counts nothing (`c` is 0).
-#[inline]
-pub(crate) fn validate_and_count_with<const LENGTHS: bool>(
-    k: Available,
-    bytes: &[u8],
-    acc: &mut TextCounts,
-) -> (usize, usize) {
-    // The x86-64 kernels count a large input with the block loop's far prefetch.
-    #[cfg(target_arch = "x86_64")]
-    let far = bytes.len() >= counting::FAR_MIN;
-    match k.0 {
-        #[cfg(target_arch = "x86_64")]
-        // SAFETY: `k` is available (an `Available` is the proof).
-        Kernel::Avx512 if far => unsafe {
-            x86_64::entry::validate_and_count_avx512::<LENGTHS, true>(bytes, acc)
-        },
-        #[cfg(target_arch = "x86_64")]
-        // SAFETY: as above.
-        Kernel::Avx512 => unsafe {
-            x86_64::entry::validate_and_count_avx512::<LENGTHS, false>(bytes, acc)
-        },
-        #[cfg(target_arch = "x86_64")]
-        // SAFETY: as above.
-        Kernel::Avx2 if far => unsafe {
-            x86_64::entry::validate_and_count_avx2::<LENGTHS, true>(bytes, acc)
-        },
-        #[cfg(target_arch = "x86_64")]
-        // SAFETY: as above.
-        Kernel::Avx2 => unsafe {
-            x86_64::entry::validate_and_count_avx2::<LENGTHS, false>(bytes, acc)
-        },
-        #[cfg(target_arch = "x86_64")]
-        // SAFETY: as above.
-        Kernel::Sse42 => unsafe { x86_64::entry::validate_and_count_sse42::<LENGTHS>(bytes, acc) },
-        #[cfg(all(target_arch = "aarch64", target_feature = "neon"))]
-        Kernel::Neon => aarch64::validate_and_count_neon::<LENGTHS>(bytes, acc),
-        _ => (scalar::valid_up_to(bytes), 0),
-    }
-}
-
-/// The dense scanner's masks for a block that starts at a unit boundary, by kernel `k`;
-/// `None` for the scalar kernel, which has its own dense scanner
-/// ([`scalar::scan_errors`]).
-#[inline]
-pub(crate) fn dense_with(k: Available, block: &[u8; 64]) -> Option<DenseMasks> {
-    match k.0 {
-        #[cfg(target_arch = "x86_64")]
-        // SAFETY: `k` is available (an `Available` is the proof).
-        Kernel::Avx512 => Some(unsafe { x86_64::vectors::dense_avx512(block) }),
-        #[cfg(target_arch = "x86_64")]
-        // SAFETY: `k` is available (an `Available` is the proof).
-        Kernel::Avx2 => Some(unsafe { x86_64::vectors::dense_avx2(block) }),
-        #[cfg(target_arch = "x86_64")]
-        // SAFETY: as above.
-        Kernel::Sse42 => Some(unsafe { x86_64::vectors::dense_sse42(block) }),
-        #[cfg(all(target_arch = "aarch64", target_feature = "neon"))]
-        Kernel::Neon => Some(aarch64::dense_neon(block)),
-        _ => None,
-    }
-}
-
-/// Adds the counts of a valid run of text to `acc`
-/// with kernel `k`.
-#[inline]
-pub(crate) fn count_valid_with(k: Available, bytes: &[u8], acc: &mut TextCounts) {
-    match k.0 {
-        #[cfg(target_arch = "x86_64")]
-        // SAFETY: `k` is available (an `Available` is the proof).
-        Kernel::Avx512 => unsafe { x86_64::vectors::count_valid_avx512(bytes, acc) },
-        #[cfg(target_arch = "x86_64")]
-        // SAFETY: `k` is available (an `Available` is the proof).
-        Kernel::Avx2 => unsafe { x86_64::vectors::count_valid_avx2(bytes, acc) },
-        #[cfg(target_arch = "x86_64")]
-        // SAFETY: as above.
-        Kernel::Sse42 => unsafe { x86_64::vectors::count_valid_sse42(bytes, acc) },
-        #[cfg(all(target_arch = "aarch64", target_feature = "neon"))]
-        Kernel::Neon => aarch64::count_valid_neon(bytes, acc),
-        _ => scalar::count_valid(bytes, acc),
-    }
-}
-
-/// Counts the run starts of the 64-byte blocks of `bytes` from `o`, one per element of
-/// `others`, into `st` with kernel `k`, as [`words::word_blocks`]: the run starts
-/// of each block whose first character it cannot vouch for go to `others`, and the blocks
-/// that have any in the bits of the answer (`others` has at most 32 elements); `None`
-/// (nothing done) for the portable kernels.
-///
-/// # Panics
-///
-/// If `bytes` has fewer than `o + 64 * others.len() + 2` bytes.
-#[inline]
-pub(crate) fn word_blocks_with(
-    k: Available,
-    bytes: &[u8],
-    o: usize,
-    st: &mut WordState,
-    others: &mut [u64],
-) -> Option<u32> {
-    assert!(
-        o + 64 * others.len() + 2 <= bytes.len(),
-        "word blocks past the end"
-    );
-    let _ = (bytes, o, &st, &others);
-    #[cfg(target_arch = "x86_64")]
-    {
-        let ptr = bytes[o..].as_ptr();
-        // AVX-512 uses VBMI's byte permutes where the CPU has them.
-        let f: x86_64::words::WordBlocks = match k.0 {
-            Kernel::Avx512 if x86_64::words::vbmi() => x86_64::words::word_blocks_vbmi,
-            Kernel::Avx512 => x86_64::words::word_blocks_avx512,
-            Kernel::Avx2 => x86_64::words::word_blocks_avx2,
-            Kernel::Sse42 => x86_64::words::word_blocks_sse42,
-            _ => return None,
-        };
-        // SAFETY: `f` is the entry point of kernel `k`, which is available (an `Available` is
-        // the proof); the assert above keeps every read inside `bytes`.
-        Some(unsafe { f(ptr, st, others) })
-    }
-    #[cfg(all(target_arch = "aarch64", target_feature = "neon"))]
-    {
-        if k.0 != Kernel::Neon {
-            return None;
-        }
-        // SAFETY: the assert above keeps every read inside `bytes`.
-        Some(unsafe { aarch64::word_blocks_neon(bytes[o..].as_ptr(), st, others) })
-    }
-    #[cfg(not(any(
-        target_arch = "x86_64",
-        all(target_arch = "aarch64", target_feature = "neon")
-    )))]
-    {
-        let _ = k;
-        None
-    }
-}
-
-/// [`surely_word`](crate::words) of the character at `bytes[base + at]` for each offset `at`
-/// of `offs`, 16 a mask (offset `j` in bit `j % 16` of `out[j / 16]`), where kernel `k` has a
-/// vector test of it (AVX-512 and AVX2: `x86_64/surely.rs`); `false`, `out` untouched,
-/// elsewhere.
-#[inline]
-pub(crate) fn surely_words_with(
-    k: Available,
-    bytes: &[u8],
-    base: usize,
-    offs: &[u32],
-    bits: &[u64; 2048],
-    out: &mut [u16],
-) -> bool {
-    match k.0 {
-        #[cfg(target_arch = "x86_64")]
-        Kernel::Avx512 => {
-            // SAFETY: the CPU has AVX-512F and AVX-512BW (an `Available` is the proof); any
-            // offsets are safe.
-            unsafe { x86_64::surely::surely_words_avx512(bytes, base, offs, bits, out) };
-            true
-        }
-        #[cfg(target_arch = "x86_64")]
-        Kernel::Avx2 => {
-            // SAFETY: the CPU has AVX2 (an `Available` is the proof); any offsets are safe.
-            unsafe { x86_64::surely::surely_words_avx2(bytes, base, offs, bits, out) };
-            true
-        }
-        _ => {
-            let _ = (bytes, base, offs, bits, out);
-            false
-        }
-    }
-}

@@ -250,7 +250,8 @@ pub(crate) unsafe fn transcode_valid<V: Utf16Lanes>(
                 continue;
             }
         }
-        // SAFETY: as above.
+        // SAFETY: `i + 80 <= src.len()` (the loop's condition), so 64 bytes are readable at
+        // `i`, all `continuations64` reads.
         let cont = unsafe { V::continuations64(src.as_ptr().add(i)) };
         // Bit k: byte k ends a code point (byte k + 1 starts one); bit 63 unknown, so 0.
         let mut ends = !cont >> 1;

@@ -16,20 +16,7 @@ use core::mem::MaybeUninit;
 
 use super::utf16_units::{is_lead, is_trail, pair, unit};
 
-#[cfg(all(target_arch = "aarch64", target_feature = "neon"))]
-use super::aarch64;
-#[cfg(any(
-    target_arch = "x86_64",
-    all(target_arch = "aarch64", target_feature = "neon")
-))]
-use super::utf16_decode_tables::{MIN_INPUT, MIN_ROOM};
-#[cfg(target_arch = "x86_64")]
-use super::x86_64;
-#[cfg(any(
-    target_arch = "x86_64",
-    all(target_arch = "aarch64", target_feature = "neon")
-))]
-use super::{Available, Kernel};
+use super::Available;
 
 /// The portable transcoder, and the twin the kernels are tested against: converts the
 /// well-formed prefix of `src` (UTF-16, big-endian when `BE`) into `dst` as far as whole
@@ -118,46 +105,7 @@ pub(crate) fn transcode_scalar<const BE: bool>(
 /// the room is under one step.
 #[inline]
 fn transcode_vector(src: &[u8], be: bool, dst: &mut [MaybeUninit<u8>]) -> (usize, usize) {
-    #[cfg(target_arch = "x86_64")]
-    {
-        use x86_64::utf16_decode as k;
-        let f: k::Transcode = match (Available::active().0, be) {
-            (Kernel::Avx2 | Kernel::Avx512, false) => k::transcode_avx2::<false>,
-            (Kernel::Avx2 | Kernel::Avx512, true) => k::transcode_avx2::<true>,
-            (Kernel::Sse42, false) => k::transcode_sse42::<false>,
-            (Kernel::Sse42, true) => k::transcode_sse42::<true>,
-            _ => return (0, 0),
-        };
-        if src.len() < MIN_INPUT || dst.len() < MIN_ROOM {
-            return (0, 0);
-        }
-        // SAFETY: `f` is an entry point of the active kernel, which is available (and the
-        // AVX-512 kernel only with AVX2: `is_available`); `dst` is writable for its length,
-        // and the transcoder writes only initialized bytes.
-        unsafe { f(src, dst.as_mut_ptr().cast(), dst.len()) }
-    }
-    #[cfg(all(target_arch = "aarch64", target_feature = "neon"))]
-    {
-        use aarch64::utf16_decode::transcode_neon;
-        if Available::active().0 != Kernel::Neon || src.len() < MIN_INPUT || dst.len() < MIN_ROOM {
-            return (0, 0);
-        }
-        let f = match be {
-            true => transcode_neon::<true>,
-            false => transcode_neon::<false>,
-        };
-        // SAFETY: `dst` is writable for its length, and the transcoder writes only
-        // initialized bytes (NEON is enabled at compile time).
-        unsafe { f(src, dst.as_mut_ptr().cast(), dst.len()) }
-    }
-    #[cfg(not(any(
-        target_arch = "x86_64",
-        all(target_arch = "aarch64", target_feature = "neon")
-    )))]
-    {
-        let _ = (src, be, dst);
-        (0, 0)
-    }
+    Available::active().utf16_decode(src, be, dst)
 }
 
 /// Transcodes the well-formed prefix of `src` (UTF-16, big-endian when `be`) into `dst` as

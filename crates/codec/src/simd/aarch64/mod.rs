@@ -4,40 +4,44 @@
 //! ([`utf16_decode`]), NEON's own.
 //!
 //! NEON is enabled at compile time wherever this module is compiled
-//! (`target_feature = "neon"`), so the entry points are safe functions: no caller can reach
-//! them on a CPU without it.
+//! (`target_feature = "neon"`), so no caller can reach its code on a CPU without it; the
+//! kernel's functions are the [`Ops`] of its token ([`token::Neon`]).
 
 mod neon;
-pub(crate) mod utf16_decode;
+mod utf16_decode;
 
 #[cfg(feature = "alloc")]
 use super::copy;
 use super::counting::{self, WindowCounts};
+use super::dispatch::Entries;
 use super::generic::{self, DenseMasks};
 use super::lean::{self, entry};
 use super::short;
 use super::utf16;
+use super::utf16_decode_tables::{MIN_INPUT, MIN_ROOM};
 use super::words::{self, WordState};
+use super::{Ops, token, word_span};
 use crate::scalar::TextCounts;
-pub(crate) use neon::Neon;
+use core::mem::MaybeUninit;
+use neon::Neon;
 
 /// Under 64 bytes: the 16-byte path of `short.rs`.
 #[inline(never)]
-pub(crate) fn short_neon(bytes: &[u8]) -> usize {
+fn short_neon(bytes: &[u8]) -> usize {
     // SAFETY: NEON is enabled at compile time (the module's cfg).
     unsafe { short::valid_up_to_short::<Neon>(bytes) }
 }
 
 /// The length of the longest valid prefix of `bytes`: [`lean::entry`] with the block loop
 /// tested per block.
-pub(crate) fn valid_up_to_neon(bytes: &[u8]) -> usize {
+fn valid_up_to_neon(bytes: &[u8]) -> usize {
     // SAFETY: NEON is enabled at compile time (the module's cfg), which the three need.
     unsafe { entry::<Neon>(bytes, short_neon, check_neon::<false>) }
 }
 
 /// As [`valid_up_to_neon`], with the blocks' errors tested once at the end (invalid input
 /// costs a second pass, from [`finish_neon`]): for `is_valid`.
-pub(crate) fn is_valid_neon(bytes: &[u8]) -> usize {
+fn is_valid_neon(bytes: &[u8]) -> usize {
     // SAFETY: NEON is enabled at compile time (the module's cfg), which the three need.
     unsafe { entry::<Neon>(bytes, short_neon, check_neon::<true>) }
 }
@@ -61,83 +65,86 @@ fn finish_neon(bytes: &[u8], o: usize) -> usize {
     unsafe { lean::finish::<Neon>(bytes, o) }
 }
 
-/// Adds the counts of a valid run of text to `acc` (see [`counting::count_valid`]).
-pub(crate) fn count_valid_neon(bytes: &[u8], acc: &mut TextCounts) {
-    // SAFETY: NEON is enabled at compile time.
-    unsafe { counting::count_valid::<Neon>(bytes, acc) }
-}
-
-/// The dense scanner's masks for a block that starts at a unit boundary.
-pub(crate) fn dense_neon(block: &[u8; 64]) -> DenseMasks {
-    // SAFETY: NEON is enabled at compile time; `block` has 64 readable bytes.
-    unsafe { generic::dense::<Neon>(block.as_ptr()) }
-}
-
-/// Validates and counts in one pass, lengths too with `LENGTHS` (see
-/// [`counting::validate_and_count`]).
-pub(crate) fn validate_and_count_neon<const LENGTHS: bool>(
-    bytes: &[u8],
-    acc: &mut TextCounts,
-) -> (usize, usize) {
-    // SAFETY: NEON is enabled at compile time.
-    unsafe { counting::validate_and_count::<Neon, true, LENGTHS, false>(bytes, acc) }
-}
-
-/// The dense scanner's windows, counted (see [`counting::count_windows`]).
-pub(crate) fn count_windows_neon(bytes: &[u8], o: usize, c: &mut WindowCounts) -> usize {
-    // SAFETY: NEON is enabled at compile time.
-    unsafe { counting::count_windows::<Neon>(bytes, o, c) }
-}
-
-/// Word counting's vector pass (see [`words::word_blocks`]).
-///
-/// # Safety
-///
-/// The contract of [`words::word_blocks`] (the ranges it reads).
-pub(crate) unsafe fn word_blocks_neon(
-    ptr: *const u8,
-    st: &mut WordState,
-    others: &mut [u64],
-) -> u32 {
-    // SAFETY: NEON is enabled at compile time; the ranges are the caller's contract.
-    unsafe { words::word_blocks::<Neon>(ptr, st, others) }
-}
-
-/// Appends the longest valid prefix of `bytes` to `out`, validated and copied in one pass
-/// (see [`copy::push_valid`]); returns its length.
-#[cfg(feature = "alloc")]
-pub(crate) fn push_valid_neon(bytes: &[u8], out: &mut alloc::string::String) -> usize {
-    // SAFETY: NEON is enabled at compile time; `finish_neon` (`lean::finish`) returns the
-    // length of the valid prefix, at most `bytes.len()`, as `push_valid` requires.
-    unsafe { copy::push_valid::<Neon>(bytes, out, finish_neon) }
-}
-
-/// Transcodes a prefix of valid UTF-8 `src` into `dst` (see [`utf16::transcode_valid`]):
-/// (bytes read, units written).
-pub(crate) fn transcode_valid_neon(src: &[u8], dst: &mut [u16]) -> (usize, usize) {
-    // SAFETY: NEON is enabled at compile time; `dst` is writable for its length.
-    unsafe { utf16::transcode_valid::<Neon>(src, dst.as_mut_ptr(), dst.len()) }
-}
-
-/// Widens the ASCII prefix of `src` (at most `dst.len()` bytes) to UTF-16 at `dst` (see
-/// [`utf16::widen_ascii`]); returns the bytes widened.
-pub(crate) fn widen_ascii_neon(src: &[u8], dst: &mut [u16]) -> usize {
-    let src = &src[..src.len().min(dst.len())];
-    // SAFETY: NEON is enabled at compile time; `dst` has room for `src.len()` units.
-    unsafe { utf16::widen_ascii::<Neon>(src, dst.as_mut_ptr()) }
-}
-
-/// Appends to `out` the units of [`transcode_valid_neon`] over `src`; returns the bytes
-/// converted.
-#[cfg(feature = "alloc")]
-pub(crate) fn extend_valid_neon(src: &[u8], out: &mut alloc::vec::Vec<u16>) -> usize {
-    // SAFETY: NEON is enabled at compile time.
-    unsafe { utf16::extend_valid::<Neon>(src, out) }
-}
-
-/// Appends to `out` the units of [`widen_ascii_neon`] over `src`; returns the bytes widened.
-#[cfg(feature = "alloc")]
-pub(crate) fn extend_ascii_neon(src: &[u8], out: &mut alloc::vec::Vec<u16>) -> usize {
-    // SAFETY: NEON is enabled at compile time.
-    unsafe { utf16::extend_ascii::<Neon>(src, out) }
+impl Ops for token::Neon {
+    #[inline(always)]
+    fn entries(self) -> Entries {
+        Entries::safe([valid_up_to_neon, is_valid_neon, short_neon])
+    }
+    #[inline(always)]
+    fn dense(self, block: &[u8; 64]) -> Option<DenseMasks> {
+        // SAFETY: `self` proves NEON; `block` has 64 readable bytes.
+        Some(unsafe { generic::dense::<Neon>(block.as_ptr()) })
+    }
+    #[inline(always)]
+    fn count_valid(self, bytes: &[u8], acc: &mut TextCounts) {
+        // SAFETY: `self` proves NEON, all `count_valid` needs.
+        unsafe { counting::count_valid::<Neon>(bytes, acc) }
+    }
+    #[inline(always)]
+    fn validate_and_count<const LENGTHS: bool>(
+        self,
+        bytes: &[u8],
+        acc: &mut TextCounts,
+    ) -> (usize, usize) {
+        // SAFETY: `self` proves NEON, all `validate_and_count` needs.
+        unsafe { counting::validate_and_count::<Neon, true, LENGTHS, false>(bytes, acc) }
+    }
+    #[inline(always)]
+    fn count_windows(self, bytes: &[u8], o: usize, c: &mut WindowCounts) -> Option<usize> {
+        // SAFETY: `self` proves NEON, all `count_windows` needs.
+        Some(unsafe { counting::count_windows::<Neon>(bytes, o, c) })
+    }
+    #[inline(always)]
+    fn word_blocks(self, bytes: &[u8], st: &mut WordState, others: &mut [u64]) -> Option<u32> {
+        word_span(bytes, others);
+        // SAFETY: `self` proves NEON; the check above keeps every read inside `bytes`.
+        Some(unsafe { words::word_blocks::<Neon>(bytes.as_ptr(), st, others) })
+    }
+    #[cfg(feature = "alloc")]
+    #[inline(always)]
+    fn push_valid(self, bytes: &[u8], out: &mut alloc::string::String) -> Option<usize> {
+        // SAFETY: `self` proves NEON; `finish_neon` (`lean::finish`) returns the length of
+        // the valid prefix, at most `bytes.len()`, as `push_valid` requires.
+        Some(unsafe { copy::push_valid::<Neon>(bytes, out, finish_neon) })
+    }
+    #[inline(always)]
+    fn transcode_valid(self, src: &[u8], dst: &mut [u16]) -> (usize, usize) {
+        // SAFETY: `self` proves NEON; `dst` is writable for its length.
+        unsafe { utf16::transcode_valid::<Neon>(src, dst.as_mut_ptr(), dst.len()) }
+    }
+    #[inline(always)]
+    fn widen_ascii(self, src: &[u8], dst: &mut [u16]) -> usize {
+        let src = &src[..src.len().min(dst.len())];
+        // SAFETY: `self` proves NEON; `dst` has room for `src.len()` units (`src` was cut to
+        // its length).
+        unsafe { utf16::widen_ascii::<Neon>(src, dst.as_mut_ptr()) }
+    }
+    #[cfg(feature = "alloc")]
+    #[inline(always)]
+    fn extend_valid(self, src: &[u8], out: &mut alloc::vec::Vec<u16>) -> usize {
+        // SAFETY: `self` proves NEON, all `extend_valid` needs.
+        unsafe { utf16::extend_valid::<Neon>(src, out) }
+    }
+    #[cfg(feature = "alloc")]
+    #[inline(always)]
+    fn extend_ascii(self, src: &[u8], out: &mut alloc::vec::Vec<u16>) -> usize {
+        // SAFETY: `self` proves NEON, all `extend_ascii` needs.
+        unsafe { utf16::extend_ascii::<Neon>(src, out) }
+    }
+    #[inline(always)]
+    fn utf16_decode(self, src: &[u8], be: bool, dst: &mut [MaybeUninit<u8>]) -> (usize, usize) {
+        if src.len() < MIN_INPUT || dst.len() < MIN_ROOM {
+            return (0, 0);
+        }
+        let (q, room) = (dst.as_mut_ptr().cast::<u8>(), dst.len());
+        // SAFETY: `self` proves NEON; `dst` is writable for its length, and the transcoder
+        // writes only initialized bytes.
+        unsafe {
+            if be {
+                utf16_decode::transcode_neon::<true>(src, q, room)
+            } else {
+                utf16_decode::transcode_neon::<false>(src, q, room)
+            }
+        }
+    }
 }

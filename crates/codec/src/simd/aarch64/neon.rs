@@ -100,12 +100,12 @@ impl Vector for Neon {
     }
     #[inline(always)]
     unsafe fn prev2(self, prev: Self) -> Self {
-        // SAFETY: as prev1.
+        // SAFETY: NEON register operation (enabled at compile time).
         Neon(unsafe { vextq_u8::<14>(prev.0, self.0) })
     }
     #[inline(always)]
     unsafe fn prev3(self, prev: Self) -> Self {
-        // SAFETY: as prev1.
+        // SAFETY: NEON register operation (enabled at compile time).
         Neon(unsafe { vextq_u8::<13>(prev.0, self.0) })
     }
     #[inline(always)]
@@ -200,17 +200,17 @@ impl Utf16Lanes for Neon {
     }
     #[inline(always)]
     unsafe fn and(self, o: Self) -> Self {
-        // SAFETY: as `Vector::and`.
+        // SAFETY: `Vector::and` needs only NEON, enabled at compile time.
         unsafe { Vector::and(self, o) }
     }
     #[inline(always)]
     unsafe fn or(self, o: Self) -> Self {
-        // SAFETY: as `Vector::or`.
+        // SAFETY: `Vector::or` needs only NEON, enabled at compile time.
         unsafe { Vector::or(self, o) }
     }
     #[inline(always)]
     unsafe fn xor(self, o: Self) -> Self {
-        // SAFETY: as `Vector::xor`.
+        // SAFETY: `Vector::xor` needs only NEON, enabled at compile time.
         unsafe { Vector::xor(self, o) }
     }
     #[inline(always)]
@@ -220,32 +220,32 @@ impl Utf16Lanes for Neon {
     }
     #[inline(always)]
     unsafe fn subs8(self, o: Self) -> Self {
-        // SAFETY: as `Vector::saturating_sub`.
+        // SAFETY: `Vector::saturating_sub` needs only NEON, enabled at compile time.
         unsafe { self.saturating_sub(o) }
     }
     #[inline(always)]
     unsafe fn gt8(self, o: Self) -> Self {
-        // SAFETY: as `Vector::signed_gt`.
+        // SAFETY: `Vector::signed_gt` needs only NEON, enabled at compile time.
         unsafe { self.signed_gt(o) }
     }
     #[inline(always)]
     unsafe fn any(self) -> bool {
-        // SAFETY: as `Vector::any`.
+        // SAFETY: `Vector::any` needs only NEON, enabled at compile time.
         unsafe { Vector::any(self) }
     }
     #[inline(always)]
     unsafe fn any_high(self) -> bool {
-        // SAFETY: as `Vector::any_high_bit`.
+        // SAFETY: `Vector::any_high_bit` needs only NEON, enabled at compile time.
         unsafe { self.any_high_bit() }
     }
     #[inline(always)]
     unsafe fn high_bits(self) -> u64 {
-        // SAFETY: as `Vector::high_bit_mask`.
+        // SAFETY: `Vector::high_bit_mask` needs only NEON, enabled at compile time.
         unsafe { self.high_bit_mask() }
     }
     #[inline(always)]
     unsafe fn shuffle(self, idx: Self) -> Self {
-        // SAFETY: as `Short16::shuffle`.
+        // SAFETY: `Short16::shuffle` needs only NEON, enabled at compile time.
         unsafe { Short16::shuffle(self, idx) }
     }
     #[inline(always)]

@@ -238,7 +238,7 @@ unsafe fn step8<const BE: bool>(
 /// # Safety
 ///
 /// `dst` must be writable for `room` bytes (NEON is enabled at compile time).
-pub(crate) unsafe fn transcode_neon<const BE: bool>(
+pub(super) unsafe fn transcode_neon<const BE: bool>(
     src: &[u8],
     dst: *mut u8,
     room: usize,

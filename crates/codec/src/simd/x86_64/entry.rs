@@ -1,5 +1,5 @@
 //! The x86-64 kernels' validation entry points, each an `unsafe fn` with `#[target_feature]`
-//! that `simd/mod.rs` calls only with an `Available` of its kernel.
+//! reached only through a method of the token of its instruction set (at the end).
 //!
 //! Each kernel has four functions, apart so that the layout of one path cannot slow another
 //! (a call of a few nanoseconds costs about a cycle more for each fetch window its path
@@ -25,42 +25,32 @@ use crate::scalar::TextCounts;
 #[cfg(feature = "alloc")]
 use crate::simd::copy;
 use crate::simd::counting;
+use crate::simd::dispatch::Entries;
 use crate::simd::lean::{self, entry};
 use crate::simd::short;
+use crate::simd::token;
 
 /// The SSE4.2 kernel under 64 bytes: the 16-byte path of `short.rs`.
-///
-/// # Safety
-///
-/// The CPU must support SSE4.2.
 #[target_feature(enable = "sse4.2")]
 #[inline(never)]
-pub(crate) unsafe fn short_sse42(bytes: &[u8]) -> usize {
-    // SAFETY: SSE4.2 implies SSSE3 and SSE4.1 (this function's contract).
+fn short_sse42(bytes: &[u8]) -> usize {
+    // SAFETY: SSE4.2 implies SSSE3 and SSE4.1 (this function's target features).
     unsafe { short::valid_up_to_short::<Sse>(bytes) }
 }
 
 /// The SSE4.2 kernel: the length of the longest valid prefix of `bytes`.
-///
-/// # Safety
-///
-/// The CPU must support SSE4.2.
 #[target_feature(enable = "sse4.2")]
-pub(crate) unsafe fn valid_up_to_sse42(bytes: &[u8]) -> usize {
-    // SAFETY: SSE4.2 is present (this function's contract), which the three need.
+fn valid_up_to_sse42(bytes: &[u8]) -> usize {
+    // SAFETY: SSE4.2 is present (this function's target features), which the three need.
     unsafe { entry::<Sse>(bytes, |b| short_sse42(b), |b, o| check_sse42::<false>(b, o)) }
 }
 
 /// The SSE4.2 kernel for `is_valid`: the length of the longest valid prefix of `bytes`, with
 /// the blocks' errors tested once at the end (invalid input costs a second pass, from
 /// [`finish_sse42`]).
-///
-/// # Safety
-///
-/// The CPU must support SSE4.2.
 #[target_feature(enable = "sse4.2")]
-pub(crate) unsafe fn is_valid_sse42(bytes: &[u8]) -> usize {
-    // SAFETY: SSE4.2 is present (this function's contract), which the three need.
+fn is_valid_sse42(bytes: &[u8]) -> usize {
+    // SAFETY: SSE4.2 is present (this function's target features), which the three need.
     unsafe { entry::<Sse>(bytes, |b| short_sse42(b), |b, o| check_sse42::<true>(b, o)) }
 }
 
@@ -93,38 +83,26 @@ unsafe fn finish_sse42(bytes: &[u8], o: usize) -> usize {
 }
 
 /// The AVX2 and AVX-512 kernels under 64 bytes: as [`short_sse42`], with VEX encodings.
-///
-/// # Safety
-///
-/// The CPU must support AVX2.
 #[target_feature(enable = "avx2")]
 #[inline(never)]
-pub(crate) unsafe fn short_avx2(bytes: &[u8]) -> usize {
-    // SAFETY: AVX2 implies SSSE3 and SSE4.1 (this function's contract).
+fn short_avx2(bytes: &[u8]) -> usize {
+    // SAFETY: AVX2 implies SSSE3 and SSE4.1 (this function's target features).
     unsafe { short::valid_up_to_short::<Sse>(bytes) }
 }
 
 /// The AVX2 kernel: the length of the longest valid prefix of `bytes`.
-///
-/// # Safety
-///
-/// The CPU must support AVX2.
 #[target_feature(enable = "avx2")]
-pub(crate) unsafe fn valid_up_to_avx2(bytes: &[u8]) -> usize {
-    // SAFETY: AVX2 is present (this function's contract), which the three need.
+fn valid_up_to_avx2(bytes: &[u8]) -> usize {
+    // SAFETY: AVX2 is present (this function's target features), which the three need.
     unsafe { entry::<Avx2>(bytes, |b| short_avx2(b), |b, o| check_avx2::<false>(b, o)) }
 }
 
 /// The AVX2 kernel for `is_valid`: the length of the longest valid prefix of `bytes`, with
 /// the blocks' errors tested once at the end (invalid input costs a second pass, from
 /// [`finish_avx2`]).
-///
-/// # Safety
-///
-/// The CPU must support AVX2.
 #[target_feature(enable = "avx2")]
-pub(crate) unsafe fn is_valid_avx2(bytes: &[u8]) -> usize {
-    // SAFETY: AVX2 is present (this function's contract), which the three need.
+fn is_valid_avx2(bytes: &[u8]) -> usize {
+    // SAFETY: AVX2 is present (this function's target features), which the three need.
     unsafe { entry::<Avx2>(bytes, |b| short_avx2(b), |b, o| check_avx2::<true>(b, o)) }
 }
 
@@ -169,13 +147,9 @@ unsafe fn finish_avx2(bytes: &[u8], o: usize) -> usize {
 const AVX512_MIN: usize = 192;
 
 /// The AVX-512F and AVX-512BW kernel: the length of the longest valid prefix of `bytes`.
-///
-/// # Safety
-///
-/// The CPU must support AVX-512F and AVX-512BW.
 #[target_feature(enable = "avx512f,avx512bw")]
-pub(crate) unsafe fn valid_up_to_avx512(bytes: &[u8]) -> usize {
-    // SAFETY: AVX-512F and AVX-512BW are present (this function's contract), and they imply
+fn valid_up_to_avx512(bytes: &[u8]) -> usize {
+    // SAFETY: AVX-512F and AVX-512BW are present (this function's target features), and they imply
     // AVX2: the three can run.
     unsafe { entry::<Avx2>(bytes, |b| short_avx2(b), |b, o| check_avx512::<false>(b, o)) }
 }
@@ -183,13 +157,9 @@ pub(crate) unsafe fn valid_up_to_avx512(bytes: &[u8]) -> usize {
 /// The AVX-512F and AVX-512BW kernel for `is_valid`: the length of the longest valid prefix
 /// of `bytes`, with the blocks' errors tested once at the end (invalid input costs a second
 /// pass, from [`finish_avx512`]).
-///
-/// # Safety
-///
-/// The CPU must support AVX-512F and AVX-512BW.
 #[target_feature(enable = "avx512f,avx512bw")]
-pub(crate) unsafe fn is_valid_avx512(bytes: &[u8]) -> usize {
-    // SAFETY: AVX-512F and AVX-512BW are present (this function's contract), and they imply
+fn is_valid_avx512(bytes: &[u8]) -> usize {
+    // SAFETY: AVX-512F and AVX-512BW are present (this function's target features), and they imply
     // AVX2: the three can run.
     unsafe { entry::<Avx2>(bytes, |b| short_avx2(b), |b, o| check_avx512::<true>(b, o)) }
 }
@@ -240,30 +210,22 @@ unsafe fn finish_avx512(bytes: &[u8], o: usize) -> usize {
 
 /// Appends the longest valid prefix of `bytes` to `out`, validated and copied in one pass
 /// (see [`copy::push_valid`]); returns its length. For the AVX2 and AVX-512 kernels.
-///
-/// # Safety
-///
-/// The CPU must support AVX2.
 #[cfg(feature = "alloc")]
 #[target_feature(enable = "avx2")]
-pub(crate) unsafe fn push_valid_avx2(bytes: &[u8], out: &mut alloc::string::String) -> usize {
-    // SAFETY: AVX2 is present (this function's contract); `finish_avx2` has the same ISA
+fn push_valid_avx2(bytes: &[u8], out: &mut alloc::string::String) -> usize {
+    // SAFETY: AVX2 is present (this function's target features); `finish_avx2` has the same ISA
     // contract, gets `o <= bytes.len()` and returns the length of the valid prefix
     // (`lean::finish`), at most `bytes.len()`, as `push_valid` requires.
     unsafe { copy::push_valid::<Avx2>(bytes, out, |b, o| finish_avx2(b, o)) }
 }
 
 /// The SSE4.2 kernel, validating and counting in one pass (lengths too with `LENGTHS`).
-///
-/// # Safety
-///
-/// The CPU must support SSE4.2.
 #[target_feature(enable = "sse4.2,popcnt")]
-pub(crate) unsafe fn validate_and_count_sse42<const LENGTHS: bool>(
+fn validate_and_count_sse42<const LENGTHS: bool>(
     bytes: &[u8],
     acc: &mut TextCounts,
 ) -> (usize, usize) {
-    // SAFETY: SSE4.2 (and POPCNT, which every SSE4.2 CPU has) is present (this function's contract).
+    // SAFETY: SSE4.2 (and POPCNT, which every SSE4.2 CPU has) is present (this function's target features).
     unsafe { counting::validate_and_count::<Sse, true, LENGTHS, false>(bytes, acc) }
 }
 
@@ -271,30 +233,109 @@ pub(crate) unsafe fn validate_and_count_sse42<const LENGTHS: bool>(
 /// `FAR`, for an input of [`counting::FAR_MIN`] bytes or more, with the block loop's far
 /// prefetch: a function apart from the near one, since one function holding both kept
 /// registers for both loops and measured slower in L2).
-///
-/// # Safety
-///
-/// The CPU must support AVX2.
 #[target_feature(enable = "avx2,popcnt")]
-pub(crate) unsafe fn validate_and_count_avx2<const LENGTHS: bool, const FAR: bool>(
+fn validate_and_count_avx2<const LENGTHS: bool, const FAR: bool>(
     bytes: &[u8],
     acc: &mut TextCounts,
 ) -> (usize, usize) {
-    // SAFETY: AVX2 (and POPCNT, which every AVX2 CPU has) is present (this function's contract).
+    // SAFETY: AVX2 (and POPCNT, which every AVX2 CPU has) is present (this function's target features).
     unsafe { counting::validate_and_count::<Avx2, true, LENGTHS, FAR>(bytes, acc) }
 }
 
 /// The AVX-512F and AVX-512BW kernel, validating and counting in one pass (lengths too with
 /// `LENGTHS`; far with `FAR`, as [`validate_and_count_avx2`]).
-///
-/// # Safety
-///
-/// The CPU must support AVX-512F and AVX-512BW.
 #[target_feature(enable = "avx512f,avx512bw,popcnt")]
-pub(crate) unsafe fn validate_and_count_avx512<const LENGTHS: bool, const FAR: bool>(
+fn validate_and_count_avx512<const LENGTHS: bool, const FAR: bool>(
     bytes: &[u8],
     acc: &mut TextCounts,
 ) -> (usize, usize) {
-    // SAFETY: AVX-512F/BW (and POPCNT, which every such CPU has) are present (this function's contract).
+    // SAFETY: AVX-512F/BW (and POPCNT, which every such CPU has) are present (this function's target features).
     unsafe { counting::validate_and_count::<Avx512, true, LENGTHS, FAR>(bytes, acc) }
+}
+
+impl token::Sse42 {
+    /// The SSE4.2 kernel's entry points (see [`Entries`]).
+    #[inline(always)]
+    pub(super) fn entries(self) -> Entries {
+        // SAFETY: `self` proves the instruction set of the three, all they need.
+        unsafe { Entries::new([valid_up_to_sse42, is_valid_sse42, short_sse42]) }
+    }
+
+    /// The SSE4.2 kernel, validating and counting in one pass.
+    #[inline(always)]
+    pub(super) fn validate_and_count<const LENGTHS: bool>(
+        self,
+        bytes: &[u8],
+        acc: &mut TextCounts,
+    ) -> (usize, usize) {
+        // SAFETY: `self` proves SSE4.2 and POPCNT, all `validate_and_count_sse42` needs.
+        unsafe { validate_and_count_sse42::<LENGTHS>(bytes, acc) }
+    }
+}
+
+impl token::Avx2 {
+    /// The AVX2 kernel's entry points (see [`Entries`]).
+    #[inline(always)]
+    pub(super) fn entries(self) -> Entries {
+        // SAFETY: `self` proves the instruction set of the three, all they need.
+        unsafe { Entries::new([valid_up_to_avx2, is_valid_avx2, short_avx2]) }
+    }
+
+    /// Validate-and-copy of the AVX2 and AVX-512 kernels (see [`push_valid_avx2`]).
+    #[cfg(feature = "alloc")]
+    #[inline(always)]
+    pub(super) fn push_valid(self, bytes: &[u8], out: &mut alloc::string::String) -> usize {
+        // SAFETY: `self` proves AVX2, all `push_valid_avx2` needs.
+        unsafe { push_valid_avx2(bytes, out) }
+    }
+
+    /// The AVX2 kernel, validating and counting in one pass, far from
+    /// [`counting::FAR_MIN`] bytes.
+    #[inline(always)]
+    pub(super) fn validate_and_count<const LENGTHS: bool>(
+        self,
+        bytes: &[u8],
+        acc: &mut TextCounts,
+    ) -> (usize, usize) {
+        let far = bytes.len() >= counting::FAR_MIN;
+        // SAFETY: `self` proves AVX2 and POPCNT, all either form of
+        // `validate_and_count_avx2` needs.
+        unsafe {
+            if far {
+                validate_and_count_avx2::<LENGTHS, true>(bytes, acc)
+            } else {
+                validate_and_count_avx2::<LENGTHS, false>(bytes, acc)
+            }
+        }
+    }
+}
+
+impl token::Avx512 {
+    /// The AVX-512 kernel's entry points (see [`Entries`]): its own from 64 bytes, AVX2's
+    /// under.
+    #[inline(always)]
+    pub(super) fn entries(self) -> Entries {
+        // SAFETY: `self` proves the instruction set of the three, all they need.
+        unsafe { Entries::new([valid_up_to_avx512, is_valid_avx512, short_avx2]) }
+    }
+
+    /// The AVX-512 kernel, validating and counting in one pass, far from
+    /// [`counting::FAR_MIN`] bytes.
+    #[inline(always)]
+    pub(super) fn validate_and_count<const LENGTHS: bool>(
+        self,
+        bytes: &[u8],
+        acc: &mut TextCounts,
+    ) -> (usize, usize) {
+        let far = bytes.len() >= counting::FAR_MIN;
+        // SAFETY: `self` proves AVX-512F, AVX-512BW and POPCNT, all either form of
+        // `validate_and_count_avx512` needs.
+        unsafe {
+            if far {
+                validate_and_count_avx512::<LENGTHS, true>(bytes, acc)
+            } else {
+                validate_and_count_avx512::<LENGTHS, false>(bytes, acc)
+            }
+        }
+    }
 }

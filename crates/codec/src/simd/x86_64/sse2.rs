@@ -20,6 +20,8 @@
 use core::arch::x86_64::*;
 
 use crate::simd::blocks::BLOCK;
+use crate::simd::dispatch::Entries;
+use crate::simd::token;
 
 /// The constants, in registers.
 #[derive(Clone, Copy)]
@@ -154,18 +156,14 @@ unsafe fn or_block(ptr: *const u8, extra: __m128i) -> __m128i {
 }
 
 /// The length of the longest valid prefix of `bytes`, as `scalar::valid_up_to`.
-///
-/// # Safety
-///
-/// The CPU must support SSE2.
 #[target_feature(enable = "sse2")]
-pub(crate) unsafe fn valid_up_to_sse2(bytes: &[u8]) -> usize {
+fn valid_up_to_sse2(bytes: &[u8]) -> usize {
     let (len, ptr) = (bytes.len(), bytes.as_ptr());
     if len < BLOCK {
         return core_valid_up_to(bytes);
     }
     let end = len - BLOCK;
-    // SAFETY: SSE2 (this function's contract). Blocks read 64 bytes at `o <= end`, so
+    // SAFETY: SSE2 (this function's target features). Blocks read 64 bytes at `o <= end`, so
     // `o + 64 <= len`; the tail block reads 64 bytes at `end` and 16 at `end - 16 >= 0`.
     unsafe {
         let c = Consts::new();
@@ -227,4 +225,13 @@ fn finish(bytes: &[u8], o: usize) -> usize {
 #[inline]
 fn core_valid_up_to(bytes: &[u8]) -> usize {
     core::str::from_utf8(bytes).map_or_else(|e| e.valid_up_to(), str::len)
+}
+
+impl token::Sse2 {
+    /// The SSE2 kernel's entry points (see [`Entries`]): one for all three.
+    #[inline(always)]
+    pub(super) fn entries(self) -> Entries {
+        // SAFETY: `self` proves the instruction set of the three, all they need.
+        unsafe { Entries::new([valid_up_to_sse2; 3]) }
+    }
 }

@@ -5,6 +5,8 @@
 
 use core::arch::x86_64::*;
 
+use crate::simd::token;
+
 /// `surely_word`'s tables by the lead's high nibble, from its tables by length (the shift
 /// that brings the sequence's last byte to the bottom of the big-endian word, the payload,
 /// the marks of the continuation bytes and of a four-byte lead, the smallest code point).
@@ -43,20 +45,15 @@ const fn upper(t: [u32; 16]) -> [u32; 8] {
 /// is set in `bits` (`words::WORD_BITS`). An offset whose four bytes from `base + at` are not
 /// all inside `bytes` gets 0, as do the bits of the last mask past `offs.len()` (masks after
 /// it are left as they were).
-///
-/// # Safety
-///
-/// The CPU must support AVX-512F and AVX-512BW. (Any offsets: an offset whose four bytes are
-/// not inside `bytes` is never read; `out` gets as many masks as it has room for.)
 #[target_feature(enable = "avx512f,avx512bw")]
-pub(crate) unsafe fn surely_words_avx512(
+fn surely_words_avx512(
     bytes: &[u8],
     base: usize,
     offs: &[u32],
     bits: &[u64; 2048],
     out: &mut [u16],
 ) {
-    // SAFETY: AVX-512F/BW are present (this function's contract); the table loads read 64
+    // SAFETY: AVX-512F/BW are present (this function's target features); the table loads read 64
     // bytes of 64-byte arrays; a gather reads only its lanes in the mask: four bytes at
     // `bytes + base + at` where `base + at + 4 <= bytes.len()` (checked per lane below), and
     // a `u32` of `bits` at an index below 4096 (the code point clamped to U+1FFFF, over 32).
@@ -115,19 +112,8 @@ pub(crate) unsafe fn surely_words_avx512(
 }
 
 /// [`surely_words_avx512`] with AVX2, eight offsets at a time (two to a mask of `out`).
-///
-/// # Safety
-///
-/// The CPU must support AVX2. (Any offsets: an offset whose four bytes are not inside
-/// `bytes` is never read; `out` gets as many masks as it has room for.)
 #[target_feature(enable = "avx2")]
-pub(crate) unsafe fn surely_words_avx2(
-    bytes: &[u8],
-    base: usize,
-    offs: &[u32],
-    bits: &[u64; 2048],
-    out: &mut [u16],
-) {
+fn surely_words_avx2(bytes: &[u8], base: usize, offs: &[u32], bits: &[u64; 2048], out: &mut [u16]) {
     const SHIFT8: [u32; 8] = upper(SHIFT);
     const PAYLOAD8: [u32; 8] = upper(PAYLOAD);
     const CONT8: [u32; 8] = upper(CONT);
@@ -135,7 +121,7 @@ pub(crate) unsafe fn surely_words_avx2(
     const MIN8: [u32; 8] = upper(MIN);
     /// Lane `i` set in the first `n` lanes: 8 entries of all ones, then 8 of zeros, from `8 - n`.
     const FIRST: [i32; 16] = [-1, -1, -1, -1, -1, -1, -1, -1, 0, 0, 0, 0, 0, 0, 0, 0];
-    // SAFETY: AVX2 is present (this function's contract); the table loads read 32 bytes of
+    // SAFETY: AVX2 is present (this function's target features); the table loads read 32 bytes of
     // 32-byte arrays and 32 bytes of `FIRST` from `8 - n` (`1 <= n <= 8`); a masked load reads
     // only the first `n` offsets of `chunk` (`n = chunk.len()`); a gather reads only its lanes
     // in the mask: four bytes at `bytes + base + at` where `base + at + 4 <= bytes.len()`
@@ -215,5 +201,38 @@ pub(crate) unsafe fn surely_words_avx2(
             }
             *mask = bits16;
         }
+    }
+}
+
+impl token::Avx512 {
+    /// [`surely_words_avx512`].
+    #[inline(always)]
+    pub(super) fn surely_words(
+        self,
+        bytes: &[u8],
+        base: usize,
+        offs: &[u32],
+        bits: &[u64; 2048],
+        out: &mut [u16],
+    ) {
+        // SAFETY: `self` proves AVX-512F and AVX-512BW, all `surely_words_avx512` needs (it
+        // takes any offsets).
+        unsafe { surely_words_avx512(bytes, base, offs, bits, out) }
+    }
+}
+
+impl token::Avx2 {
+    /// [`surely_words_avx2`].
+    #[inline(always)]
+    pub(super) fn surely_words(
+        self,
+        bytes: &[u8],
+        base: usize,
+        offs: &[u32],
+        bits: &[u64; 2048],
+        out: &mut [u16],
+    ) {
+        // SAFETY: `self` proves AVX2, all `surely_words_avx2` needs (it takes any offsets).
+        unsafe { surely_words_avx2(bytes, base, offs, bits, out) }
     }
 }

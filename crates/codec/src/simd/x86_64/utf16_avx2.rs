@@ -5,6 +5,7 @@
 
 use core::arch::x86_64::*;
 
+use crate::simd::token;
 use crate::simd::utf16::{self, Utf16Lanes};
 
 /// 16 bytes in an SSE register, used only where AVX2 is available.
@@ -256,11 +257,7 @@ impl Utf16Lanes for Avx2Lanes {
 ///
 /// The CPU must support AVX2; `dst` must be valid for writing `room` units.
 #[target_feature(enable = "avx2")]
-pub(crate) unsafe fn transcode_valid_avx2(
-    src: &[u8],
-    dst: *mut u16,
-    room: usize,
-) -> (usize, usize) {
+unsafe fn transcode_valid_avx2(src: &[u8], dst: *mut u16, room: usize) -> (usize, usize) {
     // SAFETY: AVX2 is present and `dst` writable for `room` units (this function's contract).
     unsafe { utf16::transcode_valid::<Avx2Lanes>(src, dst, room) }
 }
@@ -271,7 +268,7 @@ pub(crate) unsafe fn transcode_valid_avx2(
 ///
 /// The CPU must support AVX2; `dst` must be valid for writing `src.len()` units.
 #[target_feature(enable = "avx2")]
-pub(crate) unsafe fn widen_ascii_avx2(src: &[u8], dst: *mut u16) -> usize {
+unsafe fn widen_ascii_avx2(src: &[u8], dst: *mut u16) -> usize {
     // SAFETY: AVX2 is present and `dst` writable for `src.len()` units (this function's
     // contract).
     unsafe { utf16::widen_ascii::<Avx2Lanes>(src, dst) }
@@ -279,26 +276,56 @@ pub(crate) unsafe fn widen_ascii_avx2(src: &[u8], dst: *mut u16) -> usize {
 
 /// Appends to `out` the units of [`transcode_valid_avx2`] over `src` (see
 /// [`utf16::extend_valid`]); returns the bytes converted.
-///
-/// # Safety
-///
-/// The CPU must support AVX2.
 #[cfg(feature = "alloc")]
 #[target_feature(enable = "avx2")]
-pub(crate) unsafe fn extend_valid_avx2(src: &[u8], out: &mut alloc::vec::Vec<u16>) -> usize {
-    // SAFETY: AVX2 is present (this function's contract).
+fn extend_valid_avx2(src: &[u8], out: &mut alloc::vec::Vec<u16>) -> usize {
+    // SAFETY: AVX2 is present (this function's target features).
     unsafe { utf16::extend_valid::<Avx2Lanes>(src, out) }
 }
 
 /// Appends to `out` the units of [`widen_ascii_avx2`] over `src` (see
 /// [`utf16::extend_ascii`]); returns the bytes widened.
-///
-/// # Safety
-///
-/// The CPU must support AVX2.
 #[cfg(feature = "alloc")]
 #[target_feature(enable = "avx2")]
-pub(crate) unsafe fn extend_ascii_avx2(src: &[u8], out: &mut alloc::vec::Vec<u16>) -> usize {
-    // SAFETY: AVX2 is present (this function's contract).
+fn extend_ascii_avx2(src: &[u8], out: &mut alloc::vec::Vec<u16>) -> usize {
+    // SAFETY: AVX2 is present (this function's target features).
     unsafe { utf16::extend_ascii::<Avx2Lanes>(src, out) }
+}
+
+impl token::Avx2 {
+    /// Transcodes a prefix of valid UTF-8 `src` into `dst` (see [`utf16::transcode_valid`]):
+    /// (bytes read, units written).
+    #[inline(always)]
+    pub(super) fn transcode_valid(self, src: &[u8], dst: &mut [u16]) -> (usize, usize) {
+        // SAFETY: `self` proves AVX2; `dst` is writable for its length.
+        unsafe { transcode_valid_avx2(src, dst.as_mut_ptr(), dst.len()) }
+    }
+
+    /// Widens the ASCII prefix of `src` (at most `dst.len()` bytes) to UTF-16 at `dst`;
+    /// returns the bytes widened.
+    #[inline(always)]
+    pub(super) fn widen_ascii(self, src: &[u8], dst: &mut [u16]) -> usize {
+        let src = &src[..src.len().min(dst.len())];
+        // SAFETY: `self` proves AVX2; `dst` has room for `src.len()` units (`src` was cut to
+        // its length), which is all the function may write.
+        unsafe { widen_ascii_avx2(src, dst.as_mut_ptr()) }
+    }
+
+    /// Appends to `out` the units of [`transcode_valid_avx2`] over `src`; returns the bytes
+    /// converted.
+    #[cfg(feature = "alloc")]
+    #[inline(always)]
+    pub(super) fn extend_valid(self, src: &[u8], out: &mut alloc::vec::Vec<u16>) -> usize {
+        // SAFETY: `self` proves AVX2, all `extend_valid_avx2` needs.
+        unsafe { extend_valid_avx2(src, out) }
+    }
+
+    /// Appends to `out` the units of [`widen_ascii_avx2`] over `src`; returns the bytes
+    /// widened.
+    #[cfg(feature = "alloc")]
+    #[inline(always)]
+    pub(super) fn extend_ascii(self, src: &[u8], out: &mut alloc::vec::Vec<u16>) -> usize {
+        // SAFETY: `self` proves AVX2, all `extend_ascii_avx2` needs.
+        unsafe { extend_ascii_avx2(src, out) }
+    }
 }

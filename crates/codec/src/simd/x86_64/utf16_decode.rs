@@ -17,16 +17,11 @@
 //! is inside that room, every load inside `src`, whatever the data.
 
 use core::arch::x86_64::*;
+use core::mem::MaybeUninit;
 
+use crate::simd::token;
+use crate::simd::utf16_decode_tables::{MIN_INPUT, MIN_ROOM};
 use crate::simd::utf16_decode_tables::{PACK_1_2, PACK_1_2_3, Pack, units_one_by_one};
-
-/// A transcoder entry point: (bytes read, bytes written).
-///
-/// # Safety
-///
-/// The CPU must support the kernel's instruction set; `dst` must be writable for `room`
-/// bytes.
-pub(crate) type Transcode = unsafe fn(&[u8], *mut u8, usize) -> (usize, usize);
 
 /// Eight units at `p`, in lane order (bytes swapped when `BE`).
 ///
@@ -302,11 +297,7 @@ unsafe fn run128<const BE: bool>(
 ///
 /// The CPU must support SSE4.2; `dst` must be writable for `room` bytes.
 #[target_feature(enable = "sse4.2")]
-pub(crate) unsafe fn transcode_sse42<const BE: bool>(
-    src: &[u8],
-    dst: *mut u8,
-    room: usize,
-) -> (usize, usize) {
+unsafe fn transcode_sse42<const BE: bool>(src: &[u8], dst: *mut u8, room: usize) -> (usize, usize) {
     // SAFETY: this function's contract.
     unsafe { run128::<BE>(src, dst, room, 0, 0) }
 }
@@ -317,11 +308,7 @@ pub(crate) unsafe fn transcode_sse42<const BE: bool>(
 ///
 /// The CPU must support AVX2; `dst` must be writable for `room` bytes.
 #[target_feature(enable = "avx2")]
-pub(crate) unsafe fn transcode_avx2<const BE: bool>(
-    src: &[u8],
-    dst: *mut u8,
-    room: usize,
-) -> (usize, usize) {
+unsafe fn transcode_avx2<const BE: bool>(src: &[u8], dst: *mut u8, room: usize) -> (usize, usize) {
     let (mut i, mut o) = (0, 0);
     while i + 32 <= src.len() && room - o >= 64 {
         // SAFETY: 32 readable bytes at `i` (64 checked for the second ASCII load), and 64
@@ -387,4 +374,56 @@ pub(crate) unsafe fn transcode_avx2<const BE: bool>(
     }
     // SAFETY: AVX2 implies SSE4.2; `dst` is writable for `room` bytes and `o <= room`.
     unsafe { run128::<BE>(src, dst, room, i, o) }
+}
+
+impl token::Sse42 {
+    /// The SSE4.2 transcoder over a prefix of `src` (big-endian when `be`): (bytes read,
+    /// bytes written); `(0, 0)` under [`MIN_INPUT`] bytes of input or [`MIN_ROOM`] of room.
+    #[inline(always)]
+    pub(super) fn utf16_decode(
+        self,
+        src: &[u8],
+        be: bool,
+        dst: &mut [MaybeUninit<u8>],
+    ) -> (usize, usize) {
+        if src.len() < MIN_INPUT || dst.len() < MIN_ROOM {
+            return (0, 0);
+        }
+        let (q, room) = (dst.as_mut_ptr().cast::<u8>(), dst.len());
+        // SAFETY: `self` proves SSE4.2; `dst` is writable for its length, and the
+        // transcoder writes only initialized bytes.
+        unsafe {
+            if be {
+                transcode_sse42::<true>(src, q, room)
+            } else {
+                transcode_sse42::<false>(src, q, room)
+            }
+        }
+    }
+}
+
+impl token::Avx2 {
+    /// The AVX2 transcoder over a prefix of `src` (big-endian when `be`): (bytes read, bytes
+    /// written); `(0, 0)` under [`MIN_INPUT`] bytes of input or [`MIN_ROOM`] of room.
+    #[inline(always)]
+    pub(super) fn utf16_decode(
+        self,
+        src: &[u8],
+        be: bool,
+        dst: &mut [MaybeUninit<u8>],
+    ) -> (usize, usize) {
+        if src.len() < MIN_INPUT || dst.len() < MIN_ROOM {
+            return (0, 0);
+        }
+        let (q, room) = (dst.as_mut_ptr().cast::<u8>(), dst.len());
+        // SAFETY: `self` proves AVX2; `dst` is writable for its length, and the transcoder
+        // writes only initialized bytes.
+        unsafe {
+            if be {
+                transcode_avx2::<true>(src, q, room)
+            } else {
+                transcode_avx2::<false>(src, q, room)
+            }
+        }
+    }
 }

@@ -1,7 +1,7 @@
 //! SSE4.2, AVX2 and AVX-512BW primitives for the generic algorithm, and their entry points.
 //!
-//! Each entry point is an `unsafe fn` with `#[target_feature]`; `simd/mod.rs` calls it only
-//! after the matching run-time (or compile-time) check.
+//! Each entry point is an `unsafe fn` with `#[target_feature]`, reached only through a method
+//! of the token of its instruction set (at the end).
 
 use core::arch::x86_64::*;
 
@@ -9,6 +9,7 @@ use crate::scalar::TextCounts;
 use crate::simd::counting;
 use crate::simd::generic::{self, Vector};
 use crate::simd::short::Short16;
+use crate::simd::token;
 
 /// 16 bytes in an SSE register.
 #[derive(Clone, Copy)]
@@ -75,8 +76,8 @@ impl Vector for Sse {
     }
     #[inline(always)]
     unsafe fn lookup_low(self, table: Self) -> Self {
-        // SAFETY: as `lookup`'s; the shuffle itself reads the low nibble and zeroes a byte
-        // whose high bit is set.
+        // SAFETY: `lookup`'s contract is this method's (the ISA); the shuffle itself reads
+        // the low nibble and zeroes a byte whose high bit is set.
         unsafe { self.lookup(table) }
     }
     #[inline(always)]
@@ -96,12 +97,12 @@ impl Vector for Sse {
     }
     #[inline(always)]
     unsafe fn prev2(self, prev: Self) -> Self {
-        // SAFETY: as prev1.
+        // SAFETY: SSSE3, implied by the SSE4.2 check of the entry point.
         Sse(unsafe { _mm_alignr_epi8::<14>(self.0, prev.0) })
     }
     #[inline(always)]
     unsafe fn prev3(self, prev: Self) -> Self {
-        // SAFETY: as prev1.
+        // SAFETY: SSSE3, implied by the SSE4.2 check of the entry point.
         Sse(unsafe { _mm_alignr_epi8::<13>(self.0, prev.0) })
     }
     #[inline(always)]
@@ -207,8 +208,8 @@ impl Vector for Avx2 {
     }
     #[inline(always)]
     unsafe fn lookup_low(self, table: Self) -> Self {
-        // SAFETY: as `lookup`'s; the shuffle itself reads the low nibble and zeroes a byte
-        // whose high bit is set.
+        // SAFETY: `lookup`'s contract is this method's (the ISA); the shuffle itself reads
+        // the low nibble and zeroes a byte whose high bit is set.
         unsafe { self.lookup(table) }
     }
     #[inline(always)]
@@ -231,14 +232,16 @@ impl Vector for Avx2 {
     }
     #[inline(always)]
     unsafe fn prev2(self, prev: Self) -> Self {
-        // SAFETY: as prev1.
+        // SAFETY: AVX2 register operations (the permute and the per-lane alignr, as in
+        // `prev1`).
         Avx2(unsafe {
             _mm256_alignr_epi8::<14>(self.0, _mm256_permute2x128_si256::<0x21>(prev.0, self.0))
         })
     }
     #[inline(always)]
     unsafe fn prev3(self, prev: Self) -> Self {
-        // SAFETY: as prev1.
+        // SAFETY: AVX2 register operations (the permute and the per-lane alignr, as in
+        // `prev1`).
         Avx2(unsafe {
             _mm256_alignr_epi8::<13>(self.0, _mm256_permute2x128_si256::<0x21>(prev.0, self.0))
         })
@@ -334,8 +337,8 @@ impl Vector for Avx512 {
     }
     #[inline(always)]
     unsafe fn lookup_low(self, table: Self) -> Self {
-        // SAFETY: as `lookup`'s; the shuffle itself reads the low nibble and zeroes a byte
-        // whose high bit is set.
+        // SAFETY: `lookup`'s contract is this method's (the ISA); the shuffle itself reads
+        // the low nibble and zeroes a byte whose high bit is set.
         unsafe { self.lookup(table) }
     }
     #[inline(always)]
@@ -355,12 +358,12 @@ impl Vector for Avx512 {
     }
     #[inline(always)]
     unsafe fn prev2(self, prev: Self) -> Self {
-        // SAFETY: as prev1.
+        // SAFETY: AVX-512F/BW register operations; see `lanes_before`.
         Avx512(unsafe { _mm512_alignr_epi8::<14>(self.0, lanes_before(self.0, prev.0)) })
     }
     #[inline(always)]
     unsafe fn prev3(self, prev: Self) -> Self {
-        // SAFETY: as prev1.
+        // SAFETY: AVX-512F/BW register operations; see `lanes_before`.
         Avx512(unsafe { _mm512_alignr_epi8::<13>(self.0, lanes_before(self.0, prev.0)) })
     }
     #[inline(always)]
@@ -407,117 +410,155 @@ unsafe fn lanes_before(input: __m512i, prev: __m512i) -> __m512i {
 }
 
 /// The SSE4.2 counting kernel.
-///
-/// # Safety
-///
-/// The CPU must support SSE4.2.
 #[target_feature(enable = "sse4.2,popcnt")]
-pub(crate) unsafe fn count_valid_sse42(bytes: &[u8], acc: &mut TextCounts) {
+fn count_valid_sse42(bytes: &[u8], acc: &mut TextCounts) {
     // SAFETY: SSE4.2 (and POPCNT, which every SSE4.2 CPU has) is present (this function's
     // contract).
     unsafe { counting::count_valid::<Sse>(bytes, acc) }
 }
 
 /// The AVX2 counting kernel.
-///
-/// # Safety
-///
-/// The CPU must support AVX2.
 #[target_feature(enable = "avx2,popcnt")]
-pub(crate) unsafe fn count_valid_avx2(bytes: &[u8], acc: &mut TextCounts) {
+fn count_valid_avx2(bytes: &[u8], acc: &mut TextCounts) {
     // SAFETY: AVX2 (and POPCNT, which every AVX2 CPU has) is present (this function's
     // contract).
     unsafe { counting::count_valid::<Avx2>(bytes, acc) }
 }
 
 /// The AVX-512 counting kernel.
-///
-/// # Safety
-///
-/// The CPU must support AVX-512F and AVX-512BW.
 #[target_feature(enable = "avx512f,avx512bw,popcnt")]
-pub(crate) unsafe fn count_valid_avx512(bytes: &[u8], acc: &mut TextCounts) {
+fn count_valid_avx512(bytes: &[u8], acc: &mut TextCounts) {
     // SAFETY: AVX-512F/BW (and POPCNT, which every such CPU has) are present (this function's
     // contract).
     unsafe { counting::count_valid::<Avx512>(bytes, acc) }
 }
 
 /// The SSE4.2 dense scanner.
-///
-/// # Safety
-///
-/// The CPU must support SSE4.2.
 #[target_feature(enable = "sse4.2")]
-pub(crate) unsafe fn dense_sse42(block: &[u8; 64]) -> generic::DenseMasks {
-    // SAFETY: SSE4.2 is present (this function's contract); `block` has 64 readable bytes.
+fn dense_sse42(block: &[u8; 64]) -> generic::DenseMasks {
+    // SAFETY: SSE4.2 is present (this function's target features); `block` has 64 readable bytes.
     unsafe { generic::dense::<Sse>(block.as_ptr()) }
 }
 
 /// The AVX2 dense scanner.
-///
-/// # Safety
-///
-/// The CPU must support AVX2.
 #[target_feature(enable = "avx2")]
-pub(crate) unsafe fn dense_avx2(block: &[u8; 64]) -> generic::DenseMasks {
-    // SAFETY: AVX2 is present (this function's contract); `block` has 64 readable bytes.
+fn dense_avx2(block: &[u8; 64]) -> generic::DenseMasks {
+    // SAFETY: AVX2 is present (this function's target features); `block` has 64 readable bytes.
     unsafe { generic::dense::<Avx2>(block.as_ptr()) }
 }
 
 /// The AVX-512 dense scanner.
-///
-/// # Safety
-///
-/// The CPU must support AVX-512F and AVX-512BW.
 #[target_feature(enable = "avx512f,avx512bw")]
-pub(crate) unsafe fn dense_avx512(block: &[u8; 64]) -> generic::DenseMasks {
-    // SAFETY: AVX-512F and AVX-512BW are present (this function's contract); `block` has 64
+fn dense_avx512(block: &[u8; 64]) -> generic::DenseMasks {
+    // SAFETY: AVX-512F and AVX-512BW are present (this function's target features); `block` has 64
     // readable bytes.
     unsafe { generic::dense::<Avx512>(block.as_ptr()) }
 }
 
 /// The dense scanner's windows with SSE4.2, counted (see [`counting::count_windows`]).
-///
-/// # Safety
-///
-/// The CPU must support SSE4.2.
 #[target_feature(enable = "sse4.2,popcnt")]
-pub(crate) unsafe fn count_windows_sse42(
-    bytes: &[u8],
-    o: usize,
-    c: &mut counting::WindowCounts,
-) -> usize {
-    // SAFETY: SSE4.2 (and POPCNT, which every SSE4.2 CPU has) is present (this function's contract).
+fn count_windows_sse42(bytes: &[u8], o: usize, c: &mut counting::WindowCounts) -> usize {
+    // SAFETY: SSE4.2 (and POPCNT, which every SSE4.2 CPU has) is present (this function's target features).
     unsafe { counting::count_windows::<Sse>(bytes, o, c) }
 }
 
 /// The dense scanner's windows with AVX2, counted (see [`counting::count_windows`]).
-///
-/// # Safety
-///
-/// The CPU must support AVX2.
 #[target_feature(enable = "avx2,popcnt")]
-pub(crate) unsafe fn count_windows_avx2(
-    bytes: &[u8],
-    o: usize,
-    c: &mut counting::WindowCounts,
-) -> usize {
-    // SAFETY: AVX2 (and POPCNT, which every AVX2 CPU has) is present (this function's contract).
+fn count_windows_avx2(bytes: &[u8], o: usize, c: &mut counting::WindowCounts) -> usize {
+    // SAFETY: AVX2 (and POPCNT, which every AVX2 CPU has) is present (this function's target features).
     unsafe { counting::count_windows::<Avx2>(bytes, o, c) }
 }
 
 /// The dense scanner's windows with AVX-512F and AVX-512BW, counted (see
 /// [`counting::count_windows`]).
-///
-/// # Safety
-///
-/// The CPU must support AVX-512F and AVX-512BW.
 #[target_feature(enable = "avx512f,avx512bw,popcnt")]
-pub(crate) unsafe fn count_windows_avx512(
-    bytes: &[u8],
-    o: usize,
-    c: &mut counting::WindowCounts,
-) -> usize {
-    // SAFETY: AVX-512F/BW (and POPCNT, which every such CPU has) are present (this function's contract).
+fn count_windows_avx512(bytes: &[u8], o: usize, c: &mut counting::WindowCounts) -> usize {
+    // SAFETY: AVX-512F/BW (and POPCNT, which every such CPU has) are present (this function's target features).
     unsafe { counting::count_windows::<Avx512>(bytes, o, c) }
+}
+
+impl token::Sse42 {
+    /// The SSE4.2 counting kernel.
+    #[inline(always)]
+    pub(super) fn count_valid(self, bytes: &[u8], acc: &mut TextCounts) {
+        // SAFETY: `self` proves SSE4.2 and POPCNT, all `count_valid_sse42` needs.
+        unsafe { count_valid_sse42(bytes, acc) }
+    }
+
+    /// The SSE4.2 dense scanner.
+    #[inline(always)]
+    pub(super) fn dense(self, block: &[u8; 64]) -> generic::DenseMasks {
+        // SAFETY: `self` proves SSE4.2, all `dense_sse42` needs.
+        unsafe { dense_sse42(block) }
+    }
+
+    /// The dense scanner's windows with SSE4.2, counted.
+    #[inline(always)]
+    pub(super) fn count_windows(
+        self,
+        bytes: &[u8],
+        o: usize,
+        c: &mut counting::WindowCounts,
+    ) -> usize {
+        // SAFETY: `self` proves SSE4.2 and POPCNT, all `count_windows_sse42` needs.
+        unsafe { count_windows_sse42(bytes, o, c) }
+    }
+}
+
+impl token::Avx2 {
+    /// The AVX2 counting kernel.
+    #[inline(always)]
+    pub(super) fn count_valid(self, bytes: &[u8], acc: &mut TextCounts) {
+        // SAFETY: `self` proves AVX2 and POPCNT, all `count_valid_avx2` needs.
+        unsafe { count_valid_avx2(bytes, acc) }
+    }
+
+    /// The AVX2 dense scanner.
+    #[inline(always)]
+    pub(super) fn dense(self, block: &[u8; 64]) -> generic::DenseMasks {
+        // SAFETY: `self` proves AVX2, all `dense_avx2` needs.
+        unsafe { dense_avx2(block) }
+    }
+
+    /// The dense scanner's windows with AVX2, counted.
+    #[inline(always)]
+    pub(super) fn count_windows(
+        self,
+        bytes: &[u8],
+        o: usize,
+        c: &mut counting::WindowCounts,
+    ) -> usize {
+        // SAFETY: `self` proves AVX2 and POPCNT, all `count_windows_avx2` needs.
+        unsafe { count_windows_avx2(bytes, o, c) }
+    }
+}
+
+impl token::Avx512 {
+    /// The AVX-512 counting kernel.
+    #[inline(always)]
+    pub(super) fn count_valid(self, bytes: &[u8], acc: &mut TextCounts) {
+        // SAFETY: `self` proves AVX-512F, AVX-512BW and POPCNT, all `count_valid_avx512`
+        // needs.
+        unsafe { count_valid_avx512(bytes, acc) }
+    }
+
+    /// The AVX-512 dense scanner.
+    #[inline(always)]
+    pub(super) fn dense(self, block: &[u8; 64]) -> generic::DenseMasks {
+        // SAFETY: `self` proves AVX-512F and AVX-512BW, all `dense_avx512` needs.
+        unsafe { dense_avx512(block) }
+    }
+
+    /// The dense scanner's windows with AVX-512F and AVX-512BW, counted.
+    #[inline(always)]
+    pub(super) fn count_windows(
+        self,
+        bytes: &[u8],
+        o: usize,
+        c: &mut counting::WindowCounts,
+    ) -> usize {
+        // SAFETY: `self` proves AVX-512F, AVX-512BW and POPCNT, all `count_windows_avx512`
+        // needs.
+        unsafe { count_windows_avx512(bytes, o, c) }
+    }
 }

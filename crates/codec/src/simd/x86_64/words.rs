@@ -5,36 +5,13 @@ use core::arch::x86_64::*;
 
 use super::vectors::{Avx2, Avx512, Sse};
 use crate::simd::words::{self, BYTE_CLASSES, Classes, WordState, class};
-
-/// The signature of the entry points: [`words::word_blocks`]'s.
-///
-/// # Safety
-///
-/// Call one only on a CPU with its kernel's ISA, under [`words::word_blocks`]'s contract.
-pub(crate) type WordBlocks = unsafe fn(*const u8, &mut WordState, &mut [u64]) -> u32;
-
-/// Whether this CPU has AVX-512 VBMI (byte permutes across the whole register).
-#[inline]
-pub(crate) fn vbmi() -> bool {
-    #[cfg(feature = "std")]
-    {
-        std::is_x86_feature_detected!("avx512vbmi")
-    }
-    #[cfg(not(feature = "std"))]
-    {
-        cfg!(target_feature = "avx512vbmi")
-    }
-}
+use crate::simd::{token, word_span};
 
 /// Word counting's vector pass with SSE4.2 (see [`words::word_blocks`]).
 /// # Safety
 /// The CPU must support SSE4.2 and POPCNT; the contract of [`words::word_blocks`].
 #[target_feature(enable = "sse4.2,popcnt")]
-pub(crate) unsafe fn word_blocks_sse42(
-    ptr: *const u8,
-    st: &mut WordState,
-    others: &mut [u64],
-) -> u32 {
+unsafe fn word_blocks_sse42(ptr: *const u8, st: &mut WordState, others: &mut [u64]) -> u32 {
     // SAFETY: SSE4.2 is present and the ranges are valid (this function's contract).
     unsafe { words::word_blocks::<Sse>(ptr, st, others) }
 }
@@ -43,11 +20,7 @@ pub(crate) unsafe fn word_blocks_sse42(
 /// # Safety
 /// The CPU must support AVX2 and POPCNT; the contract of [`words::word_blocks`].
 #[target_feature(enable = "avx2,popcnt")]
-pub(crate) unsafe fn word_blocks_avx2(
-    ptr: *const u8,
-    st: &mut WordState,
-    others: &mut [u64],
-) -> u32 {
+unsafe fn word_blocks_avx2(ptr: *const u8, st: &mut WordState, others: &mut [u64]) -> u32 {
     // SAFETY: AVX2 is present and the ranges are valid (this function's contract).
     unsafe { words::word_blocks::<Avx2>(ptr, st, others) }
 }
@@ -57,11 +30,7 @@ pub(crate) unsafe fn word_blocks_avx2(
 /// The CPU must support AVX-512F, AVX-512BW and POPCNT; the contract of
 /// [`words::word_blocks`].
 #[target_feature(enable = "avx512f,avx512bw,popcnt")]
-pub(crate) unsafe fn word_blocks_avx512(
-    ptr: *const u8,
-    st: &mut WordState,
-    others: &mut [u64],
-) -> u32 {
+unsafe fn word_blocks_avx512(ptr: *const u8, st: &mut WordState, others: &mut [u64]) -> u32 {
     // SAFETY: AVX-512F/BW are present and the ranges are valid (this function's contract).
     unsafe { words::word_blocks::<Avx512>(ptr, st, others) }
 }
@@ -73,11 +42,7 @@ pub(crate) unsafe fn word_blocks_avx512(
 /// The CPU must support AVX-512F, AVX-512BW, AVX-512VBMI and POPCNT; the contract of
 /// [`words::word_blocks`].
 #[target_feature(enable = "avx512f,avx512bw,avx512vbmi,popcnt")]
-pub(crate) unsafe fn word_blocks_vbmi(
-    ptr: *const u8,
-    st: &mut WordState,
-    others: &mut [u64],
-) -> u32 {
+unsafe fn word_blocks_vbmi(ptr: *const u8, st: &mut WordState, others: &mut [u64]) -> u32 {
     // The two halves of the 128-byte tables as 64-byte arrays.
     let (ascii, third) = (ASCII.as_chunks::<64>().0, THIRD.as_chunks::<64>().0);
     // SAFETY: AVX-512F/BW/VBMI are present (this function's contract); each load reads the
@@ -420,16 +385,15 @@ unsafe fn classes_vbmi(t: &Tables, block: *const u8) -> Classes {
 }
 
 /// Whether this CPU runs both the VBMI and the AVX-512 word kernel (AVX-512F, AVX-512BW and
-/// AVX-512VBMI).
+/// AVX-512VBMI, and the AVX2 the AVX-512 kernel needs).
 #[cfg(test)]
 pub(crate) fn vbmi_and_avx512_here() -> bool {
-    extern crate std;
-    std::is_x86_feature_detected!("avx512f") && std::is_x86_feature_detected!("avx512bw") && vbmi()
+    token::Avx512Vbmi::new().is_some()
 }
 
 /// The VBMI and the AVX-512 kernel's end states and unvouched run starts (the first
 /// `blocks` masks) over the `blocks` 64-byte blocks at `v[at..]` from `start`; `None` on a
-/// CPU without AVX-512F, AVX-512BW and AVX-512VBMI.
+/// CPU without [`vbmi_and_avx512_here`].
 ///
 /// # Panics
 ///
@@ -442,15 +406,77 @@ pub(crate) fn vbmi_and_avx512(
     start: WordState,
 ) -> Option<[(WordState, [u64; 32]); 2]> {
     assert!(blocks <= 32 && at + 64 * blocks + 2 <= v.len());
-    if !vbmi_and_avx512_here() {
-        return None;
-    }
+    let t = token::Avx512Vbmi::new()?;
     let (mut a, mut b) = ((start, [0u64; 32]), (start, [0u64; 32]));
-    // SAFETY: this CPU has AVX-512F/BW/VBMI (checked above); `v` has `64 * blocks + 2`
-    // readable bytes from `at` (asserted above).
-    unsafe {
-        let _ = word_blocks_vbmi(v[at..].as_ptr(), &mut a.0, &mut a.1[..blocks]);
-        let _ = word_blocks_avx512(v[at..].as_ptr(), &mut b.0, &mut b.1[..blocks]);
-    }
+    let _ = t.word_blocks(&v[at..], &mut a.0, &mut a.1[..blocks]);
+    let _ = t
+        .avx512()
+        .word_blocks_bw(&v[at..], &mut b.0, &mut b.1[..blocks]);
     Some([a, b])
+}
+
+impl token::Sse42 {
+    /// Word counting's vector pass with SSE4.2 over the blocks at the start of `bytes`.
+    ///
+    /// # Panics
+    ///
+    /// If `others` has more than 32 elements or `bytes` fewer than `64 * others.len() + 2`.
+    #[inline(always)]
+    pub(super) fn word_blocks(self, bytes: &[u8], st: &mut WordState, others: &mut [u64]) -> u32 {
+        word_span(bytes, others);
+        // SAFETY: `self` proves SSE4.2 and POPCNT; the check above keeps every read inside
+        // `bytes`.
+        unsafe { word_blocks_sse42(bytes.as_ptr(), st, others) }
+    }
+}
+
+impl token::Avx2 {
+    /// Word counting's vector pass with AVX2 over the blocks at the start of `bytes`.
+    ///
+    /// # Panics
+    ///
+    /// If `others` has more than 32 elements or `bytes` fewer than `64 * others.len() + 2`.
+    #[inline(always)]
+    pub(super) fn word_blocks(self, bytes: &[u8], st: &mut WordState, others: &mut [u64]) -> u32 {
+        word_span(bytes, others);
+        // SAFETY: `self` proves AVX2 and POPCNT; the check above keeps every read inside
+        // `bytes`.
+        unsafe { word_blocks_avx2(bytes.as_ptr(), st, others) }
+    }
+}
+
+impl token::Avx512 {
+    /// Word counting's vector pass with AVX-512F and AVX-512BW (no VBMI) over the blocks at
+    /// the start of `bytes`.
+    ///
+    /// # Panics
+    ///
+    /// If `others` has more than 32 elements or `bytes` fewer than `64 * others.len() + 2`.
+    #[inline(always)]
+    pub(super) fn word_blocks_bw(
+        self,
+        bytes: &[u8],
+        st: &mut WordState,
+        others: &mut [u64],
+    ) -> u32 {
+        word_span(bytes, others);
+        // SAFETY: `self` proves AVX-512F, AVX-512BW and POPCNT; the check above keeps every
+        // read inside `bytes`.
+        unsafe { word_blocks_avx512(bytes.as_ptr(), st, others) }
+    }
+}
+
+impl token::Avx512Vbmi {
+    /// Word counting's vector pass with AVX-512 VBMI over the blocks at the start of `bytes`.
+    ///
+    /// # Panics
+    ///
+    /// If `others` has more than 32 elements or `bytes` fewer than `64 * others.len() + 2`.
+    #[inline(always)]
+    pub(super) fn word_blocks(self, bytes: &[u8], st: &mut WordState, others: &mut [u64]) -> u32 {
+        word_span(bytes, others);
+        // SAFETY: `self` proves AVX-512F, AVX-512BW, AVX-512VBMI and POPCNT; the check above
+        // keeps every read inside `bytes`.
+        unsafe { word_blocks_vbmi(bytes.as_ptr(), st, others) }
+    }
 }
