@@ -3,7 +3,7 @@
 //! checked, while it is in L1, so that the input is read from memory once and the loads and
 //! the stores of the copy overlap in one loop (validating a run and then copying it reads it
 //! twice and runs the two one after the other). Each ISA stamps it out with its own `exact`
-//! (`x86_64/entry.rs`, `aarch64/mod.rs`).
+//! (`x86_64/avx2/mod.rs`, `aarch64/neon/mod.rs`).
 
 use super::blocks::{BLOCK, Cursor, PREFETCH, Visit, blocks};
 use super::generic::{Tables, Vector};

@@ -99,8 +99,8 @@ const VALID_UP_TO: usize = 0;
 /// The index in [`Entries`] of the entry point for `is_valid` from 64 bytes.
 const IS_VALID: usize = 1;
 /// The index in [`Entries`] of the entry point for both under 64 bytes: a function of its
-/// own (see `x86_64/entry.rs`, `aarch64/mod.rs`), and a short call skips the long entry's
-/// length test.
+/// own (see `validation_fns!` in `x86_64/mod.rs`, and `aarch64/neon/mod.rs`), and a short
+/// call skips the long entry's length test.
 const SHORT: usize = 2;
 
 /// A kernel's three validation entry points ([`VALID_UP_TO`], [`IS_VALID`], [`SHORT`]), as

@@ -4,7 +4,7 @@
 //!
 //! [`ascii_short`] and [`ascii_prefix`] skip whole ASCII blocks first, with no setup, and
 //! answer ASCII input by themselves; the entry points ([`entry`], stamped out per kernel in
-//! `x86_64/entry.rs` and `aarch64/mod.rs`) hand anything else
+//! `x86_64/` and `aarch64/neon/mod.rs`) hand anything else
 //! to [`check_from`], out of line, which checks 64-byte blocks with the lookup algorithm of
 //! `generic.rs`. A tail under one block is checked as the last 64 bytes of the input,
 //! overlapping the block before, with the three bytes before it loaded as they are (no copy

@@ -2,7 +2,7 @@
 //! the check that this CPU has it (`is_x86_feature_detected!` with `std`, the compile-time
 //! target features without it; NEON is enabled at compile time wherever its token exists).
 //! Holding one is the proof that code compiled for its instruction set may run, so its
-//! methods (the [`Ops`] of each kernel's token, in `x86_64/mod.rs` and `aarch64/mod.rs`) are
+//! methods (the [`Ops`] of each kernel's token, in `x86_64/mod.rs` and `aarch64/neon/mod.rs`) are
 //! safe: they are the only callers of the `#[target_feature]` entry points.
 //!
 //! [`Available`] is a kernel with its token: the one match from a [`Kernel`] to a token

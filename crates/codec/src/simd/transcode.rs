@@ -1,5 +1,5 @@
 //! The active kernel's UTF-8 → UTF-16 transcoder of valid runs (`utf16.rs`, stamped out for
-//! AVX2 in `x86_64/utf16_avx2.rs` and for NEON in `aarch64/mod.rs`), for the crate's
+//! AVX2 in `x86_64/avx2/utf16.rs` and for NEON in `aarch64/neon/mod.rs`), for the crate's
 //! `utf16.rs`: each function converts what the transcoder can and leaves the rest to the
 //! caller's scalar twin; without a transcoder it converts nothing. The kernel's token
 //! ([`Available::active`]) decides which: AVX2's for the AVX2 and AVX-512 kernels, NEON's.

@@ -1,7 +1,7 @@
 //! Valid UTF-8 to UTF-16 in 16-byte vectors, written once over [`Utf16Lanes`] (Lemire &
 //! Keiser, "Transcoding billions of Unicode characters per second with SIMD instructions",
 //! 2021; simdutf's `convert_masked_utf8_to_utf16`), stamped out for AVX2
-//! (`x86_64/utf16_avx2.rs`) and NEON (`aarch64/mod.rs`).
+//! (`x86_64/avx2/utf16.rs`) and NEON (`aarch64/neon/mod.rs`).
 //!
 //! 64 bytes at a time: an all-ASCII block is widened; a block of one- and two-byte sequences
 //! only is converted 16 bytes at a time without looking for where sequences end

@@ -1,5 +1,6 @@
-//! What the UTF-16 → UTF-8 vector transcoders (`x86_64/utf16_decode.rs`,
-//! `aarch64/utf16_decode.rs`) share: their shuffles, built at compile time (each gathers the
+//! What the UTF-16 → UTF-8 vector transcoders (`x86_64/sse42/utf16_decode.rs`,
+//! `x86_64/avx2/utf16_decode.rs`, `aarch64/neon/utf16_decode.rs`) share: their shuffles,
+//! built at compile time (each gathers the
 //! bytes of UTF-8 a step computed in fixed-width lanes into one run, as simdutf's
 //! `pack_1_2_utf8_bytes` and `pack_1_2_3_utf8_bytes` tables do), and the step that converts
 //! one unit at a time where a vector step cannot.

@@ -1,5 +1,6 @@
 //! Word counting's vector pass: the byte classes of 64-byte blocks and the word starts they
-//! give, written once over [`Vector`] and compiled per kernel in `x86_64/words.rs` and `aarch64/mod.rs`.
+//! give, written once over [`Vector`] and compiled per kernel (by `kernel_fns!` in
+//! `x86_64/mod.rs`, and in `aarch64/neon/mod.rs`).
 //! `words.rs` (the crate's) checks the run starts this pass cannot vouch for.
 
 use core::hint::black_box;
@@ -109,7 +110,7 @@ pub(crate) struct Classes {
     /// Bytes that surely begin a word when a run starts there: printable ASCII, the
     /// leads of [`WORD_LEADS`] followed by the continuation bytes they need, and kana with
     /// a third byte from 99 ([`KANA`]) (a kernel may vouch for more: VBMI's tables in
-    /// `x86_64/words.rs`).
+    /// `x86_64/avx512/vbmi.rs`).
     pub(crate) word: u64,
     /// Separator bytes of the next block.
     pub(crate) carry: u64,

@@ -481,24 +481,24 @@ fn vector_first_characters_agree_with_surely_word() {
     }
 }
 
-/// The VBMI kernel's emoji table (`simd/x86_64/words.rs`) marks exactly the third bytes of
+/// The VBMI kernel's emoji table (`simd/x86_64/avx512/vbmi.rs`) marks exactly the third bytes of
 /// `F0 9F xx` whose 64 code points all begin a word.
 #[cfg(target_arch = "x86_64")]
 #[test]
 fn emoji_whole_blocks_are_those_of_word_bits() {
-    use crate::simd::x86_64::words::EMOJI_WHOLE;
+    use crate::simd::x86_64::avx512::vbmi::EMOJI_WHOLE;
     for (t, &e) in EMOJI_WHOLE.iter().enumerate() {
         let whole = WORD_BITS[(0x1F000 >> 6) + t] == u64::MAX;
         assert_eq!(e != 0, whole, "F0 9F {:02X}", 0x80 + t);
     }
 }
 
-/// The VBMI kernel's table of whole three-byte blocks (`simd/x86_64/words.rs`) marks exactly
+/// The VBMI kernel's table of whole three-byte blocks (`simd/x86_64/avx512/vbmi.rs`) marks exactly
 /// the blocks of well-formed sequences whose 64 code points all begin a word.
 #[cfg(target_arch = "x86_64")]
 #[test]
 fn whole_blocks_are_those_of_word_bits() {
-    use crate::simd::x86_64::words::WHOLE_BLOCKS;
+    use crate::simd::x86_64::avx512::vbmi::WHOLE_BLOCKS;
     for (low, &mask) in WHOLE_BLOCKS.iter().enumerate() {
         let lead = 0xE0 + low as u32;
         for second in 0x80..=0xBFu32 {

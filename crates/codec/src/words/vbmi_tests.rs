@@ -1,4 +1,4 @@
-//! The VBMI word kernel (`simd/x86_64/words.rs`) against the AVX-512 one and against
+//! The VBMI word kernel (`simd/x86_64/avx512/vbmi.rs`) against the AVX-512 one and against
 //! [`step`]: the same states, and every run start it vouches for beyond the AVX-512 kernel's
 //! a character that begins a word.
 
@@ -10,7 +10,7 @@ use utf8_testkit::Rng;
 
 use super::{Class, step};
 use crate::simd::WordState;
-use crate::simd::x86_64::words::{
+use crate::simd::x86_64::avx512::vbmi::{
     EMOJI_WHOLE, WHOLE_BLOCKS, vbmi_and_avx512, vbmi_and_avx512_here,
 };
 

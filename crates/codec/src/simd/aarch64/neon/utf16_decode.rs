@@ -1,7 +1,7 @@
 //! The UTF-16 → UTF-8 vector transcoder of `simd/utf16_decode.rs` with NEON, 8 units a
-//! step: the steps of `x86_64/utf16_decode.rs` (ASCII, all below U+0800, all three-byte, no
-//! surrogate, four surrogate pairs, else one scalar value at a time), with `tbl` for the shuffles and weighted
-//! horizontal adds for the lane masks. Little-endian only, as the NEON kernel is.
+//! step: the steps of `x86_64/sse42/utf16_decode.rs` (ASCII, all below U+0800, all
+//! three-byte, no surrogate, four surrogate pairs, else one scalar value at a time), with
+//! `tbl` for the shuffles and weighted horizontal adds for the lane masks. Little-endian only, as the NEON kernel is.
 //!
 //! A step needs 16 bytes of input and 32 of room; short of that the call ends and the caller's
 //! scalar twin converts the rest. Every store is inside that room, every load inside `src`,

@@ -1,8 +1,8 @@
-//! The UTF-16 → UTF-8 vector transcoder of `simd/utf16_decode.rs` with SSE4.2 (8 units a
-//! step) and AVX2 (16 units a step, classified in one 256-bit register, halves converted in
-//! 128-bit ones), after simdutf's `sse_convert_utf16_to_utf8`:
+//! The UTF-16 → UTF-8 vector transcoder of `simd/utf16_decode.rs` with SSE4.2, 8 units a
+//! step, after simdutf's `sse_convert_utf16_to_utf8`; its steps are also the AVX2
+//! transcoder's (`avx2/utf16_decode.rs`) where a step of 16 units is not all of one class:
 //!
-//! * ASCII: packed to bytes, 16 or 32 units at a time when the next step is ASCII too;
+//! * ASCII: packed to bytes, 16 units at a time when the next step is ASCII too;
 //! * all units below U+0800: each unit's one or two bytes built in a 16-bit lane, gathered by
 //!   a shuffle of [`PACK_1_2`] chosen by the mask of ASCII units;
 //! * no surrogate: each unit's one to three bytes built in a 32-bit lane, four at a time,
@@ -12,15 +12,14 @@
 //!   scalar value at a time, without branching on its length, to the end of the step, the
 //!   last pair allowed to cross it; an unpaired surrogate ends the call, left to the caller.
 //!
-//! A step needs its input (16 or 32 bytes) and room for all its stores (32 or 64 bytes);
-//! short of that the call ends and the caller's scalar twin converts the rest. Every store
-//! is inside that room, every load inside `src`, whatever the data.
+//! A step needs its input (16 bytes) and room for all its stores (32 bytes); short of that
+//! the call ends and the caller's scalar twin converts the rest. Every store is inside that
+//! room, every load inside `src`, whatever the data.
 
 use core::arch::x86_64::*;
 use core::mem::MaybeUninit;
 
 use crate::simd::token;
-use crate::simd::utf16_decode_tables::{MIN_INPUT, MIN_ROOM};
 use crate::simd::utf16_decode_tables::{PACK_1_2, PACK_1_2_3, Pack, units_one_by_one};
 
 /// Eight units at `p`, in lane order (bytes swapped when `BE`).
@@ -37,29 +36,6 @@ unsafe fn load8<const BE: bool>(p: *const u8) -> __m128i {
             true => _mm_shuffle_epi8(
                 v,
                 _mm_setr_epi8(1, 0, 3, 2, 5, 4, 7, 6, 9, 8, 11, 10, 13, 12, 15, 14),
-            ),
-            false => v,
-        }
-    }
-}
-
-/// Sixteen units at `p`, in lane order.
-///
-/// # Safety
-///
-/// AVX2; 32 readable bytes at `p`.
-#[inline(always)]
-unsafe fn load16<const BE: bool>(p: *const u8) -> __m256i {
-    // SAFETY: the caller's contract.
-    unsafe {
-        let v = _mm256_loadu_si256(p.cast());
-        match BE {
-            true => _mm256_shuffle_epi8(
-                v,
-                _mm256_setr_epi8(
-                    1, 0, 3, 2, 5, 4, 7, 6, 9, 8, 11, 10, 13, 12, 15, 14, //
-                    1, 0, 3, 2, 5, 4, 7, 6, 9, 8, 11, 10, 13, 12, 15, 14,
-                ),
             ),
             false => v,
         }
@@ -87,7 +63,7 @@ unsafe fn store_packed(q: *mut u8, bytes: __m128i, p: &Pack) -> usize {
 ///
 /// SSE4.1; 16 writable bytes at `q`.
 #[inline(always)]
-unsafe fn two_byte8(v: __m128i, q: *mut u8) -> usize {
+pub(in crate::simd::x86_64) unsafe fn two_byte8(v: __m128i, q: *mut u8) -> usize {
     // SAFETY: the caller's contract.
     unsafe {
         let ascii = _mm_cmplt_epi16(v, _mm_set1_epi16(0x80));
@@ -152,7 +128,7 @@ unsafe fn three_byte4(c: __m128i, q: *mut u8) -> usize {
 ///
 /// SSE4.1; 28 writable bytes at `q`.
 #[inline(always)]
-unsafe fn all_three8(v: __m128i, q: *mut u8) {
+pub(in crate::simd::x86_64) unsafe fn all_three8(v: __m128i, q: *mut u8) {
     // SAFETY: the caller's contract: the stores end 16 and 28 bytes in.
     unsafe {
         let gather = _mm_setr_epi8(0, 1, 2, 4, 5, 6, 8, 9, 10, 12, 13, 14, -1, -1, -1, -1);
@@ -169,7 +145,7 @@ unsafe fn all_three8(v: __m128i, q: *mut u8) {
 ///
 /// SSE4.1; 28 writable bytes at `q`.
 #[inline(always)]
-unsafe fn three_byte8(v: __m128i, q: *mut u8) -> usize {
+pub(in crate::simd::x86_64) unsafe fn three_byte8(v: __m128i, q: *mut u8) -> usize {
     // SAFETY: the caller's contract: the first store ends 16 bytes in, the second at most
     // 12 + 16.
     unsafe {
@@ -220,7 +196,7 @@ unsafe fn pairs8(v: __m128i, q: *mut u8) -> bool {
 ///
 /// SSE4.2; `i + 16 <= src.len()`; `dst` writable for `o + 32` bytes.
 #[inline(always)]
-unsafe fn step8<const BE: bool>(
+pub(in crate::simd::x86_64) unsafe fn step8<const BE: bool>(
     src: &[u8],
     i: usize,
     dst: *mut u8,
@@ -271,7 +247,7 @@ unsafe fn step8<const BE: bool>(
 ///
 /// SSE4.2; `dst` writable for `room` bytes; `o <= room`.
 #[inline(always)]
-unsafe fn run128<const BE: bool>(
+pub(in crate::simd::x86_64) unsafe fn run128<const BE: bool>(
     src: &[u8],
     dst: *mut u8,
     room: usize,
@@ -289,141 +265,13 @@ unsafe fn run128<const BE: bool>(
     (i, o)
 }
 
-/// Transcodes a well-formed prefix of `src` (UTF-16, big-endian when `BE`) into the `room`
-/// bytes at `dst` with SSE4.2, leaving at most one step's input or room: (bytes read, bytes
-/// written).
-///
-/// # Safety
-///
-/// The CPU must support SSE4.2; `dst` must be writable for `room` bytes.
-#[target_feature(enable = "sse4.2")]
-unsafe fn transcode_sse42<const BE: bool>(src: &[u8], dst: *mut u8, room: usize) -> (usize, usize) {
-    // SAFETY: this function's contract.
-    unsafe { run128::<BE>(src, dst, room, 0, 0) }
-}
-
-/// [`transcode_sse42`] with AVX2: 16 units a step where they are all of one class.
-///
-/// # Safety
-///
-/// The CPU must support AVX2; `dst` must be writable for `room` bytes.
-#[target_feature(enable = "avx2")]
-unsafe fn transcode_avx2<const BE: bool>(src: &[u8], dst: *mut u8, room: usize) -> (usize, usize) {
-    let (mut i, mut o) = (0, 0);
-    while i + 32 <= src.len() && room - o >= 64 {
-        // SAFETY: 32 readable bytes at `i` (64 checked for the second ASCII load), and 64
-        // writable at `dst + o`, which every store stays within (two steps of eight units
-        // write at most 28 bytes each, the second starting at most 28 bytes in).
-        unsafe {
-            let p = src.as_ptr().add(i);
-            let q = dst.add(o);
-            let v = load16::<BE>(p);
-            let ascii = _mm256_set1_epi16(0xFF80_u16 as i16);
-            if _mm256_testz_si256(v, ascii) == 1 {
-                if i + 64 <= src.len() {
-                    let w = load16::<BE>(p.add(32));
-                    if _mm256_testz_si256(w, ascii) == 1 {
-                        let packed =
-                            _mm256_permute4x64_epi64::<0b11_01_10_00>(_mm256_packus_epi16(v, w));
-                        _mm256_storeu_si256(q.cast(), packed);
-                        (i, o) = (i + 64, o + 32);
-                        continue;
-                    }
-                }
-                let (lo, hi) = (_mm256_castsi256_si128(v), _mm256_extracti128_si256::<1>(v));
-                _mm_storeu_si128(q.cast(), _mm_packus_epi16(lo, hi));
-                (i, o) = (i + 32, o + 16);
-                continue;
-            }
-            let (lo, hi) = (_mm256_castsi256_si128(v), _mm256_extracti128_si256::<1>(v));
-            let f800 = _mm256_set1_epi16(0xF800_u16 as i16);
-            if _mm256_testz_si256(v, f800) == 1 {
-                let n = two_byte8(lo, q);
-                (i, o) = (i + 32, o + n + two_byte8(hi, q.add(n)));
-                continue;
-            }
-            let d800 = _mm256_set1_epi16(0xD800_u16 as i16);
-            let sur = _mm256_cmpeq_epi16(_mm256_and_si256(v, f800), d800);
-            if _mm256_testz_si256(sur, sur) == 1 {
-                let below = _mm256_subs_epu16(_mm256_set1_epi16(0x800), v);
-                if _mm256_testz_si256(below, below) == 1 {
-                    all_three8(lo, q);
-                    all_three8(hi, q.add(24));
-                    (i, o) = (i + 32, o + 48);
-                    continue;
-                }
-                let n = three_byte8(lo, q);
-                (i, o) = (i + 32, o + n + three_byte8(hi, q.add(n)));
-                continue;
-            }
-            // Surrogates: two steps of eight (the first may end past the middle, after a
-            // pair across it, or before an unpaired surrogate).
-            let (i2, o2, ok) = step8::<BE>(src, i, dst, o);
-            if !ok {
-                return (i2, o2);
-            }
-            (i, o) = (i2, o2);
-            if i + 16 <= src.len() {
-                let (i2, o2, ok) = step8::<BE>(src, i, dst, o);
-                if !ok {
-                    return (i2, o2);
-                }
-                (i, o) = (i2, o2);
-            }
-        }
-    }
-    // SAFETY: AVX2 implies SSE4.2; `dst` is writable for `room` bytes and `o <= room`.
-    unsafe { run128::<BE>(src, dst, room, i, o) }
-}
-
-impl token::Sse42 {
-    /// The SSE4.2 transcoder over a prefix of `src` (big-endian when `be`): (bytes read,
-    /// bytes written); `(0, 0)` under [`MIN_INPUT`] bytes of input or [`MIN_ROOM`] of room.
-    #[inline(always)]
-    pub(super) fn utf16_decode(
-        self,
-        src: &[u8],
-        be: bool,
-        dst: &mut [MaybeUninit<u8>],
-    ) -> (usize, usize) {
-        if src.len() < MIN_INPUT || dst.len() < MIN_ROOM {
-            return (0, 0);
-        }
+token_fns! { token::Sse42, "sse4.2":
+    /// Transcodes a well-formed prefix of `src` (UTF-16, big-endian when `BE`) into `dst`,
+    /// leaving at most one step's input or room: (bytes read, bytes written).
+    fn utf16_decode<const BE: bool>(src: &[u8], dst: &mut [MaybeUninit<u8>]) -> (usize, usize) {
         let (q, room) = (dst.as_mut_ptr().cast::<u8>(), dst.len());
-        // SAFETY: `self` proves SSE4.2; `dst` is writable for its length, and the
-        // transcoder writes only initialized bytes.
-        unsafe {
-            if be {
-                transcode_sse42::<true>(src, q, room)
-            } else {
-                transcode_sse42::<false>(src, q, room)
-            }
-        }
-    }
-}
-
-impl token::Avx2 {
-    /// The AVX2 transcoder over a prefix of `src` (big-endian when `be`): (bytes read, bytes
-    /// written); `(0, 0)` under [`MIN_INPUT`] bytes of input or [`MIN_ROOM`] of room.
-    #[inline(always)]
-    pub(super) fn utf16_decode(
-        self,
-        src: &[u8],
-        be: bool,
-        dst: &mut [MaybeUninit<u8>],
-    ) -> (usize, usize) {
-        if src.len() < MIN_INPUT || dst.len() < MIN_ROOM {
-            return (0, 0);
-        }
-        let (q, room) = (dst.as_mut_ptr().cast::<u8>(), dst.len());
-        // SAFETY: `self` proves AVX2; `dst` is writable for its length, and the transcoder
-        // writes only initialized bytes.
-        unsafe {
-            if be {
-                transcode_avx2::<true>(src, q, room)
-            } else {
-                transcode_avx2::<false>(src, q, room)
-            }
-        }
+        // SAFETY: SSE4.2 is enabled (the function's target features); `dst` is writable for
+        // its length, and the transcoder writes only initialized bytes.
+        unsafe { run128::<BE>(src, q, room, 0, 0) }
     }
 }

@@ -12,8 +12,8 @@ use crate::simd::utf16::{self, Utf16Lanes};
 #[derive(Clone, Copy)]
 pub(crate) struct Avx2Lanes(__m128i);
 
-// SAFETY (whole impl): every method is only called from the `#[target_feature(enable =
-// "avx2")]` entry points below, which run only on CPUs with AVX2 (and so SSE4.1 and SSSE3);
+// SAFETY (whole impl): every method is only called from the functions compiled for AVX2
+// below, which run only on CPUs with AVX2 (and so SSE4.1 and SSSE3);
 // loads and stores are the caller's contract.
 impl Utf16Lanes for Avx2Lanes {
     #[inline(always)]
@@ -250,82 +250,37 @@ impl Utf16Lanes for Avx2Lanes {
     }
 }
 
-/// Transcodes a prefix of valid UTF-8 `src` into the `room` units at `dst` (see
-/// [`utf16::transcode_valid`]).
-///
-/// # Safety
-///
-/// The CPU must support AVX2; `dst` must be valid for writing `room` units.
-#[target_feature(enable = "avx2")]
-unsafe fn transcode_valid_avx2(src: &[u8], dst: *mut u16, room: usize) -> (usize, usize) {
-    // SAFETY: AVX2 is present and `dst` writable for `room` units (this function's contract).
-    unsafe { utf16::transcode_valid::<Avx2Lanes>(src, dst, room) }
-}
-
-/// Widens the ASCII prefix of `src` to UTF-16 at `dst` (see [`utf16::widen_ascii`]).
-///
-/// # Safety
-///
-/// The CPU must support AVX2; `dst` must be valid for writing `src.len()` units.
-#[target_feature(enable = "avx2")]
-unsafe fn widen_ascii_avx2(src: &[u8], dst: *mut u16) -> usize {
-    // SAFETY: AVX2 is present and `dst` writable for `src.len()` units (this function's
-    // contract).
-    unsafe { utf16::widen_ascii::<Avx2Lanes>(src, dst) }
-}
-
-/// Appends to `out` the units of [`transcode_valid_avx2`] over `src` (see
-/// [`utf16::extend_valid`]); returns the bytes converted.
-#[cfg(feature = "alloc")]
-#[target_feature(enable = "avx2")]
-fn extend_valid_avx2(src: &[u8], out: &mut alloc::vec::Vec<u16>) -> usize {
-    // SAFETY: AVX2 is present (this function's target features).
-    unsafe { utf16::extend_valid::<Avx2Lanes>(src, out) }
-}
-
-/// Appends to `out` the units of [`widen_ascii_avx2`] over `src` (see
-/// [`utf16::extend_ascii`]); returns the bytes widened.
-#[cfg(feature = "alloc")]
-#[target_feature(enable = "avx2")]
-fn extend_ascii_avx2(src: &[u8], out: &mut alloc::vec::Vec<u16>) -> usize {
-    // SAFETY: AVX2 is present (this function's target features).
-    unsafe { utf16::extend_ascii::<Avx2Lanes>(src, out) }
-}
-
-impl token::Avx2 {
-    /// Transcodes a prefix of valid UTF-8 `src` into `dst` (see [`utf16::transcode_valid`]):
+token_fns! { token::Avx2, "avx2":
+    /// Transcodes a prefix of valid UTF-8 `src` into `dst` (see `utf16::transcode_valid`):
     /// (bytes read, units written).
-    #[inline(always)]
-    pub(super) fn transcode_valid(self, src: &[u8], dst: &mut [u16]) -> (usize, usize) {
-        // SAFETY: `self` proves AVX2; `dst` is writable for its length.
-        unsafe { transcode_valid_avx2(src, dst.as_mut_ptr(), dst.len()) }
+    fn transcode_valid(src: &[u8], dst: &mut [u16]) -> (usize, usize) {
+        // SAFETY: AVX2 is enabled (the function's target features); `dst` is writable for its
+        // length.
+        unsafe { utf16::transcode_valid::<Avx2Lanes>(src, dst.as_mut_ptr(), dst.len()) }
     }
 
-    /// Widens the ASCII prefix of `src` (at most `dst.len()` bytes) to UTF-16 at `dst`;
-    /// returns the bytes widened.
-    #[inline(always)]
-    pub(super) fn widen_ascii(self, src: &[u8], dst: &mut [u16]) -> usize {
+    /// Widens the ASCII prefix of `src` (at most `dst.len()` bytes) to UTF-16 at `dst` (see
+    /// `utf16::widen_ascii`); returns the bytes widened.
+    fn widen_ascii(src: &[u8], dst: &mut [u16]) -> usize {
         let src = &src[..src.len().min(dst.len())];
-        // SAFETY: `self` proves AVX2; `dst` has room for `src.len()` units (`src` was cut to
-        // its length), which is all the function may write.
-        unsafe { widen_ascii_avx2(src, dst.as_mut_ptr()) }
+        // SAFETY: AVX2 is enabled (the function's target features); `dst` has room for
+        // `src.len()` units (`src` was cut to its length), which is all it may write.
+        unsafe { utf16::widen_ascii::<Avx2Lanes>(src, dst.as_mut_ptr()) }
     }
 
-    /// Appends to `out` the units of [`transcode_valid_avx2`] over `src`; returns the bytes
-    /// converted.
+    /// Appends to `out` the units of `transcode_valid` over `src` (see
+    /// `utf16::extend_valid`); returns the bytes converted.
     #[cfg(feature = "alloc")]
-    #[inline(always)]
-    pub(super) fn extend_valid(self, src: &[u8], out: &mut alloc::vec::Vec<u16>) -> usize {
-        // SAFETY: `self` proves AVX2, all `extend_valid_avx2` needs.
-        unsafe { extend_valid_avx2(src, out) }
+    fn extend_valid(src: &[u8], out: &mut alloc::vec::Vec<u16>) -> usize {
+        // SAFETY: AVX2 is enabled (the function's target features).
+        unsafe { utf16::extend_valid::<Avx2Lanes>(src, out) }
     }
 
-    /// Appends to `out` the units of [`widen_ascii_avx2`] over `src`; returns the bytes
-    /// widened.
+    /// Appends to `out` the units of `widen_ascii` over `src` (see `utf16::extend_ascii`);
+    /// returns the bytes widened.
     #[cfg(feature = "alloc")]
-    #[inline(always)]
-    pub(super) fn extend_ascii(self, src: &[u8], out: &mut alloc::vec::Vec<u16>) -> usize {
-        // SAFETY: `self` proves AVX2, all `extend_ascii_avx2` needs.
-        unsafe { extend_ascii_avx2(src, out) }
+    fn extend_ascii(src: &[u8], out: &mut alloc::vec::Vec<u16>) -> usize {
+        // SAFETY: AVX2 is enabled (the function's target features).
+        unsafe { utf16::extend_ascii::<Avx2Lanes>(src, out) }
     }
 }

@@ -1,46 +1,20 @@
-//! `#[target_feature]` entry points of word counting's vector pass
-//! ([`words::word_blocks`]), beside `vectors.rs` whose vector types they use.
+//! Word counting's vector pass with AVX-512 VBMI (see `words::word_blocks`), the capability
+//! of its own token (`token::Avx512Vbmi`, made from the AVX-512 one): each byte's classes
+//! from byte permutes of tables instead of compares and nibble tables.
 
 use core::arch::x86_64::*;
 
-use super::vectors::{Avx2, Avx512, Sse};
 use crate::simd::words::{self, BYTE_CLASSES, Classes, WordState, class};
 use crate::simd::{token, word_span};
 
-/// Word counting's vector pass with SSE4.2 (see [`words::word_blocks`]).
+/// Word counting's vector pass with AVX-512 VBMI (see `words::word_blocks`) over the blocks
+/// at `ptr`: each byte's classes from byte permutes of tables ([`ASCII`], [`LEAD`],
+/// [`SECOND`], [`THIRD`] and [`LEAD2`], [`SECOND2`], [`THIRD2`]).
+///
 /// # Safety
-/// The CPU must support SSE4.2 and POPCNT; the contract of [`words::word_blocks`].
-#[target_feature(enable = "sse4.2,popcnt")]
-unsafe fn word_blocks_sse42(ptr: *const u8, st: &mut WordState, others: &mut [u64]) -> u32 {
-    // SAFETY: SSE4.2 is present and the ranges are valid (this function's contract).
-    unsafe { words::word_blocks::<Sse>(ptr, st, others) }
-}
-
-/// Word counting's vector pass with AVX2 (see [`words::word_blocks`]).
-/// # Safety
-/// The CPU must support AVX2 and POPCNT; the contract of [`words::word_blocks`].
-#[target_feature(enable = "avx2,popcnt")]
-unsafe fn word_blocks_avx2(ptr: *const u8, st: &mut WordState, others: &mut [u64]) -> u32 {
-    // SAFETY: AVX2 is present and the ranges are valid (this function's contract).
-    unsafe { words::word_blocks::<Avx2>(ptr, st, others) }
-}
-
-/// Word counting's vector pass with AVX-512F and AVX-512BW (see [`words::word_blocks`]).
-/// # Safety
-/// The CPU must support AVX-512F, AVX-512BW and POPCNT; the contract of
-/// [`words::word_blocks`].
-#[target_feature(enable = "avx512f,avx512bw,popcnt")]
-unsafe fn word_blocks_avx512(ptr: *const u8, st: &mut WordState, others: &mut [u64]) -> u32 {
-    // SAFETY: AVX-512F/BW are present and the ranges are valid (this function's contract).
-    unsafe { words::word_blocks::<Avx512>(ptr, st, others) }
-}
-
-/// Word counting's vector pass with AVX-512 VBMI (see [`words::word_blocks`]): each byte's
-/// classes from byte permutes of tables ([`ASCII`], [`LEAD`], [`SECOND`], [`THIRD`] and
-/// [`LEAD2`], [`SECOND2`], [`THIRD2`]) instead of compares and nibble tables.
-/// # Safety
+///
 /// The CPU must support AVX-512F, AVX-512BW, AVX-512VBMI and POPCNT; the contract of
-/// [`words::word_blocks`].
+/// `words::word_blocks`.
 #[target_feature(enable = "avx512f,avx512bw,avx512vbmi,popcnt")]
 unsafe fn word_blocks_vbmi(ptr: *const u8, st: &mut WordState, others: &mut [u64]) -> u32 {
     // The two halves of the 128-byte tables as 64-byte arrays.
@@ -62,6 +36,26 @@ unsafe fn word_blocks_vbmi(ptr: *const u8, st: &mut WordState, others: &mut [u64
     // SAFETY: the ranges are valid (this function's contract) and `classes_vbmi`'s contract
     // holds for every block `word_blocks_by` gives it (66 readable bytes, this ISA).
     unsafe { words::word_blocks_by(ptr, st, others, |b| classes_vbmi(&t, b)) }
+}
+
+impl token::Avx512Vbmi {
+    /// Word counting's vector pass with AVX-512 VBMI over the blocks at the start of `bytes`.
+    ///
+    /// # Panics
+    ///
+    /// If `others` has more than 32 elements or `bytes` fewer than `64 * others.len() + 2`.
+    #[inline(always)]
+    pub(in crate::simd::x86_64) fn word_blocks(
+        self,
+        bytes: &[u8],
+        st: &mut WordState,
+        others: &mut [u64],
+    ) -> u32 {
+        word_span(bytes, others);
+        // SAFETY: `self` proves AVX-512F, AVX-512BW, AVX-512VBMI and POPCNT; the check above
+        // keeps every read inside `bytes`.
+        unsafe { word_blocks_vbmi(bytes.as_ptr(), st, others) }
+    }
 }
 
 /// The sequences the VBMI kernel recognizes, one bit each: a sequence is at a byte whose
@@ -311,7 +305,7 @@ const THIRD2: [u8; 64] = {
 /// Each byte's sequences are the and of three lookups (its own, the next byte's, the one
 /// after), in two sets of eight, tested once at the end: two masks a block moved to general
 /// registers (four in a block with a non-ASCII separator) where testing each condition apart
-/// would move eight (a mask move costs two cycles on Zen 4). The second set vouches for the
+/// would move eight (a mask move takes longer than a test). The second set vouches for the
 /// three-byte characters the first leaves to the caller.
 ///
 /// # Safety
@@ -373,7 +367,7 @@ unsafe fn classes_vbmi(t: &Tables, block: *const u8) -> Classes {
             carry: 0,
         };
         // Most blocks have no non-ASCII separator: a test and a branch instead of moving two
-        // masks to general registers (two cycles each on Zen 4, twice a test).
+        // masks to general registers (each move slower than a test).
         if _mm512_test_epi8_mask(all, k(seq::C2 | seq::THREE)) != 0 {
             out.add_wide_separators(
                 _mm512_test_epi8_mask(all, k(seq::C2)),
@@ -411,72 +405,6 @@ pub(crate) fn vbmi_and_avx512(
     let _ = t.word_blocks(&v[at..], &mut a.0, &mut a.1[..blocks]);
     let _ = t
         .avx512()
-        .word_blocks_bw(&v[at..], &mut b.0, &mut b.1[..blocks]);
+        .word_blocks(&v[at..], &mut b.0, &mut b.1[..blocks]);
     Some([a, b])
-}
-
-impl token::Sse42 {
-    /// Word counting's vector pass with SSE4.2 over the blocks at the start of `bytes`.
-    ///
-    /// # Panics
-    ///
-    /// If `others` has more than 32 elements or `bytes` fewer than `64 * others.len() + 2`.
-    #[inline(always)]
-    pub(super) fn word_blocks(self, bytes: &[u8], st: &mut WordState, others: &mut [u64]) -> u32 {
-        word_span(bytes, others);
-        // SAFETY: `self` proves SSE4.2 and POPCNT; the check above keeps every read inside
-        // `bytes`.
-        unsafe { word_blocks_sse42(bytes.as_ptr(), st, others) }
-    }
-}
-
-impl token::Avx2 {
-    /// Word counting's vector pass with AVX2 over the blocks at the start of `bytes`.
-    ///
-    /// # Panics
-    ///
-    /// If `others` has more than 32 elements or `bytes` fewer than `64 * others.len() + 2`.
-    #[inline(always)]
-    pub(super) fn word_blocks(self, bytes: &[u8], st: &mut WordState, others: &mut [u64]) -> u32 {
-        word_span(bytes, others);
-        // SAFETY: `self` proves AVX2 and POPCNT; the check above keeps every read inside
-        // `bytes`.
-        unsafe { word_blocks_avx2(bytes.as_ptr(), st, others) }
-    }
-}
-
-impl token::Avx512 {
-    /// Word counting's vector pass with AVX-512F and AVX-512BW (no VBMI) over the blocks at
-    /// the start of `bytes`.
-    ///
-    /// # Panics
-    ///
-    /// If `others` has more than 32 elements or `bytes` fewer than `64 * others.len() + 2`.
-    #[inline(always)]
-    pub(super) fn word_blocks_bw(
-        self,
-        bytes: &[u8],
-        st: &mut WordState,
-        others: &mut [u64],
-    ) -> u32 {
-        word_span(bytes, others);
-        // SAFETY: `self` proves AVX-512F, AVX-512BW and POPCNT; the check above keeps every
-        // read inside `bytes`.
-        unsafe { word_blocks_avx512(bytes.as_ptr(), st, others) }
-    }
-}
-
-impl token::Avx512Vbmi {
-    /// Word counting's vector pass with AVX-512 VBMI over the blocks at the start of `bytes`.
-    ///
-    /// # Panics
-    ///
-    /// If `others` has more than 32 elements or `bytes` fewer than `64 * others.len() + 2`.
-    #[inline(always)]
-    pub(super) fn word_blocks(self, bytes: &[u8], st: &mut WordState, others: &mut [u64]) -> u32 {
-        word_span(bytes, others);
-        // SAFETY: `self` proves AVX-512F, AVX-512BW, AVX-512VBMI and POPCNT; the check above
-        // keeps every read inside `bytes`.
-        unsafe { word_blocks_vbmi(bytes.as_ptr(), st, others) }
-    }
 }
