@@ -280,3 +280,19 @@ fn line_wins_over_word() {
     same(d, &["-c", "-P", "-w", "-x", "foo", "t"], b"1\n", 0);
     same(d, &["-c", "-P", "-x", "-w", "foo", "t"], b"1\n", 0);
 }
+
+/// A fuzz finding of grep_pcre (cargo xtask fuzz, its oracle's): GNU grep reads no file for
+/// one empty pattern with `-v` and no `-w`/`-x` (grep.c: `keycc == 0 && out_invert`), so
+/// `-cvF ''` prints nothing, while `-cvP '\Q\E'` (a pattern of four characters matching the
+/// empty string) counts the lines it selects, none.
+#[test]
+fn an_empty_literal_under_v_c_is_counted_where_an_empty_pattern_reads_nothing() {
+    let dir = tempdir();
+    let d = dir.path();
+    write(d, "t", "a\nb\n");
+    write(d, "empty", "");
+    same(d, &["-cvF", "", "t"], b"", 1);
+    same(d, &["-cvP", r"\Q\E", "t"], b"0\n", 1);
+    same(d, &["-cvP", r"\Q\E", "empty"], b"0\n", 1);
+    same(d, &["-cP", r"\Q\E", "t"], b"2\n", 0);
+}

@@ -379,6 +379,18 @@ impl Matcher {
         &self.warnings
     }
 
+    /// The limit a search on this thread ran into since the last call, if any, as GNU grep
+    /// 3.8 words it (`exceeded PCRE's backtracking limit`): a search that hits one answers
+    /// "no match" for that line, and the searcher reports the input as failed (exit status
+    /// 2). Only the backtracking engines (`-P`, back-references) have such limits; the
+    /// automata and the fixed-string engines never hit one.
+    pub fn take_trouble(&self) -> Option<&'static str> {
+        match &self.engine {
+            Engine::Pcre(_) | Engine::Backref(..) => super::pcre::take_trouble(),
+            _ => None,
+        }
+    }
+
     /// An upper bound of the length in bytes of any match.
     pub fn max_match_len(&self) -> usize {
         self.max_match_len

@@ -6,7 +6,8 @@
 //! `\d` match every decimal digit and 3.10 made it ASCII again); `-i` folds case with
 //! Unicode's rules. `-w` and `-x` wrap the pattern as GNU grep 3.8 does
 //! (`(?<!\w)(?:P)(?!\w)`, `^(?:P)$`). Each line is searched on its own, so a match never
-//! spans lines and `^` and `$` match at a line's ends.
+//! spans lines and `^` and `$` match at a line's ends; a pattern that sees nothing past its
+//! match searches many lines in one call, with the same answer (see [`apart`]).
 
 use std::cell::Cell;
 
@@ -45,9 +46,15 @@ pub struct Pcre {
     /// A literal every match holds ([`literal::required`]): lines without it are not
     /// given to PCRE2.
     needle: Option<memmem::Finder<'static>>,
+    /// The same pattern with `PCRE2_MULTILINE`, searching many lines in one call, when
+    /// that finds the lines a search of each finds ([`apart::lines_apart`]).
+    many: Option<Regex>,
 }
 
+mod apart;
 mod literal;
+#[cfg(test)]
+mod tests;
 
 /// PCRE2's message of `e` without the crate's prefix (`missing closing parenthesis`), as
 /// GNU grep prints it.
@@ -68,6 +75,12 @@ fn after_verbs(pattern: &str) -> usize {
         }
     }
     at
+}
+
+/// Whether `b` can start no UTF-8 character (80..BF, C0, C1, F5..FF): GNU grep's `-P`
+/// skips such bytes at a search's start.
+fn starts_no_character(b: u8) -> bool {
+    matches!(b, 0x80..=0xC1 | 0xF5..=0xFF)
 }
 
 impl Pcre {
@@ -110,6 +123,14 @@ impl Pcre {
         // `ucp` is what turns on PCRE2_MATCH_INVALID_UTF in the crate.
         let full = format!("{verbs}(?a){body}");
         let mut re = Pcre::build(&full, ignore_case, eol, true)?;
+        if eol == b'\n' && apart::lines_apart(pattern) {
+            re.many = Some(
+                Pcre::builder(ignore_case)
+                    .multi_line(true)
+                    .build(&full)
+                    .map_err(|e| ToolError::Usage(message(&e)))?,
+            );
+        }
         // (The pattern's own text: -w's and -x's wrapping adds no literal.)
         let needle = (!ignore_case)
             .then(|| literal::required(&pattern[verbs.len()..]))
@@ -148,18 +169,24 @@ impl Pcre {
         Pcre::build(&full, ignore_case, eol, false)
     }
 
+    /// The options every pattern is compiled with.
+    fn builder(ignore_case: bool) -> RegexBuilder {
+        let mut b = RegexBuilder::new();
+        b.utf(true)
+            .ucp(true)
+            .caseless(ignore_case)
+            .jit_if_available(true)
+            .max_jit_stack_size(Some(8 << 20));
+        b
+    }
+
     fn build(
         pattern: &str,
         ignore_case: bool,
         eol: u8,
         skip_invalid: bool,
     ) -> Result<Pcre, ToolError> {
-        let re = RegexBuilder::new()
-            .utf(true)
-            .ucp(true)
-            .caseless(ignore_case)
-            .jit_if_available(true)
-            .max_jit_stack_size(Some(8 << 20))
+        let re = Pcre::builder(ignore_case)
             .build(pattern)
             .map_err(|e| ToolError::Usage(message(&e)))?;
         Ok(Pcre {
@@ -167,6 +194,7 @@ impl Pcre {
             eol,
             skip_invalid,
             needle: None,
+            many: None,
         })
     }
 
@@ -193,7 +221,7 @@ impl Pcre {
         let skipped = if self.skip_invalid {
             line[from.min(line.len())..]
                 .iter()
-                .take_while(|&&b| matches!(b, 0x80..=0xC1 | 0xF5..=0xFF))
+                .take_while(|&&b| starts_no_character(b))
                 .count()
         } else {
             0
@@ -216,10 +244,60 @@ impl Pcre {
         }
     }
 
-    /// The first match in `hay`, lines of text ended by the line terminator: each line is
-    /// searched on its own.
+    /// The first match in `hay`, lines of text ended by the line terminator, as a search
+    /// of each line on its own finds it.
     pub fn find_in_lines(&self, hay: &[u8]) -> Option<(usize, usize)> {
+        match &self.many {
+            Some(many) => self.find_in_many(many, hay),
+            None => self.line_by_line(hay, 0),
+        }
+    }
+
+    /// [`Pcre::find_in_lines`] by one search over many lines: the first match in the buffer
+    /// starts in the first line that has one, unless it crosses a line's end or that line
+    /// starts with a byte [`Pcre::find_at`] skips; the line is then searched on its own,
+    /// and on failure the search goes on after it. A match limit hit over many lines
+    /// leaves the rest to the search line by line, and so does the empty line after a final
+    /// terminator (where PCRE2_MULTILINE's `^` does not match).
+    fn find_in_many(&self, many: &Regex, hay: &[u8]) -> Option<(usize, usize)> {
         let mut start = 0;
+        loop {
+            if start == hay.len() {
+                return self.line_by_line(hay, start);
+            }
+            if let Some(n) = &self.needle {
+                // From the start of the next line holding the literal.
+                let at = start + n.find(&hay[start..])?;
+                start = memchr::memrchr(self.eol, &hay[start..at]).map_or(start, |i| start + i + 1);
+            }
+            let m = match many.find_at(hay, start) {
+                Ok(Some(m)) => m,
+                Ok(None) if hay.last() == Some(&self.eol) => {
+                    return self.line_by_line(hay, hay.len());
+                }
+                Ok(None) => return None,
+                Err(_) => return self.line_by_line(hay, start),
+            };
+            let ls =
+                memchr::memrchr(self.eol, &hay[start..m.start()]).map_or(start, |i| start + i + 1);
+            let le = memchr::memchr(self.eol, &hay[ls..]).map_or(hay.len(), |i| ls + i);
+            let skips = hay.get(ls).is_some_and(|&b| starts_no_character(b));
+            if m.end() <= le && !skips {
+                return Some((m.start(), m.end()));
+            }
+            if let Some((s, e)) = self.find_at(&hay[ls..le], 0) {
+                return Some((ls + s, ls + e));
+            }
+            if le >= hay.len() {
+                return None;
+            }
+            start = le + 1;
+        }
+    }
+
+    /// [`Pcre::find_in_lines`] from the line starting at `start`, each line searched on its
+    /// own.
+    fn line_by_line(&self, hay: &[u8], mut start: usize) -> Option<(usize, usize)> {
         loop {
             if let Some(n) = &self.needle {
                 // The next line holding the literal.

@@ -121,15 +121,39 @@ impl ByteSet {
 /// A set of literals, none empty.
 type Literals = Vec<Vec<u8>>;
 
-/// `lits`, if it is a usable set of required literals: 1 to 64 of them, none empty.
+/// `lits`, if it is a usable set of required literals: 1 to [`REQUIRED_MAX`] of them, none
+/// empty.
 fn usable(lits: Literals) -> Option<Literals> {
-    (!lits.is_empty() && lits.len() <= 64 && lits.iter().all(|l| !l.is_empty())).then_some(lits)
+    (!lits.is_empty() && lits.len() <= REQUIRED_MAX && lits.iter().all(|l| !l.is_empty()))
+        .then_some(lits)
 }
 
 /// The literals regex-syntax's extractor finds that every match of `h` starts with (it
 /// spells out small classes and case-insensitive letters).
 fn prefixes(h: &Hir) -> Option<Literals> {
     let seq = Extractor::new().kind(ExtractKind::Prefix).extract(h);
+    usable(
+        seq.literals()?
+            .iter()
+            .map(|l| l.as_bytes().to_vec())
+            .collect(),
+    )
+}
+
+/// At most this many literals in a set of required literals ([`usable`]): a larger one is
+/// not searched for.
+const REQUIRED_MAX: usize = 64;
+
+/// The literals every match of `h` starts with, as [`prefixes`], for [`required`]: an
+/// extraction that stops growing a set at [`REQUIRED_MAX`] literals (it then keeps the
+/// shorter literals it has), since a larger set is not used. A case-insensitive word spells
+/// out 2^n literals: with regex-syntax's default limit of 250 each of [`required`]'s suffixes
+/// crossed sets of up to 250 literals only to have them refused.
+fn required_prefixes(h: &Hir) -> Option<Literals> {
+    let seq = Extractor::new()
+        .kind(ExtractKind::Prefix)
+        .limit_total(REQUIRED_MAX)
+        .extract(h);
     usable(
         seq.literals()?
             .iter()
@@ -162,7 +186,10 @@ fn required(h: &Hir) -> Option<Literals> {
         HirKind::Concat(children) => {
             let mut best = None;
             for i in 0..children.len().min(16) {
-                best = better(best, prefixes(&Hir::concat(children[i..].to_vec())));
+                best = better(
+                    best,
+                    required_prefixes(&Hir::concat(children[i..].to_vec())),
+                );
                 best = better(best, required(&children[i]));
             }
             best
@@ -170,13 +197,13 @@ fn required(h: &Hir) -> Option<Literals> {
         HirKind::Alternation(branches) => {
             let mut all = Vec::new();
             for b in branches {
-                all.extend(better(required(b), prefixes(b))?);
+                all.extend(better(required(b), required_prefixes(b))?);
             }
             all.sort();
             all.dedup();
             usable(all)
         }
-        _ => prefixes(h),
+        _ => required_prefixes(h),
     }
 }
 
@@ -352,7 +379,7 @@ impl Rx {
             .and_then(|per| per.iter().map(|(_, r)| r.clone()).collect());
         let required = sets
             .map(|sets| sets.concat())
-            .filter(|lits| lits.len() <= 64 && lits.iter().all(|l| l.len() >= 3))
+            .filter(|lits| lits.len() <= REQUIRED_MAX && lits.iter().all(|l| l.len() >= 3))
             .map(|lits| {
                 AhoCorasick::builder()
                     .match_kind(aho_corasick::MatchKind::LeftmostFirst)

@@ -219,7 +219,7 @@ impl<'a> FileSearch<'a> {
     ///
     /// Reading (an input error) or writing (an output error) failed.
     pub fn run(mut self, mut feed: Feed<'_>) -> Result<FileResult, ToolError> {
-        let _ = super::pcre::take_trouble();
+        let _ = self.m.take_trouble();
         if self.s.max_count == Some(0) {
             self.sink.finish(&self.res)?;
             return Ok(self.res);
@@ -275,9 +275,9 @@ impl<'a> FileSearch<'a> {
         if !self.stop {
             self.finish_report();
         }
-        // -P: PCRE2's match limits, GNU grep's `grep: FILE: exceeded PCRE's backtracking
-        // limit` (exit status 2).
-        if let Some(what) = super::pcre::take_trouble() {
+        // A backtracking engine's limits: GNU grep's `grep: FILE: exceeded PCRE's
+        // backtracking limit` (exit status 2).
+        if let Some(what) = self.m.take_trouble() {
             return Err(ToolError::Input {
                 path: self.diag_name.to_string(),
                 message: what.to_string(),

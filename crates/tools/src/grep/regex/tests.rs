@@ -91,3 +91,41 @@ fn required_literals_skip_only_lines_without_a_match() {
         }
     }
 }
+
+/// A case-insensitive phrase has more spellings than a set of required literals holds: the
+/// set found holds shorter prefixes, and every spelling of the phrase holds one of them.
+#[test]
+fn required_literals_of_a_case_insensitive_phrase() {
+    let phrase = "hello world";
+    let h = parse(
+        phrase.as_bytes(),
+        Dialect::Extended,
+        true,
+        b'\n',
+        &mut Vec::new(),
+    )
+    .unwrap();
+    let lits = super::required(&h).expect("a set of required literals");
+    assert!(lits.len() <= super::REQUIRED_MAX, "{}", lits.len());
+    assert!(lits.iter().all(|l| l.len() >= 5), "{lits:?}");
+    let letters: Vec<usize> = phrase
+        .bytes()
+        .enumerate()
+        .filter(|(_, b)| b.is_ascii_alphabetic())
+        .map(|(i, _)| i)
+        .collect();
+    for mask in 0..1u32 << letters.len() {
+        let mut s = phrase.as_bytes().to_vec();
+        for (k, &i) in letters.iter().enumerate() {
+            if mask & (1 << k) != 0 {
+                s[i].make_ascii_uppercase();
+            }
+        }
+        assert!(
+            lits.iter()
+                .any(|l| s.windows(l.len()).any(|w| w == l.as_slice())),
+            "{} holds none of {lits:?}",
+            String::from_utf8_lossy(&s)
+        );
+    }
+}

@@ -1,0 +1,69 @@
+//! Tests of `pcre.rs`.
+
+use super::Pcre;
+
+/// Every text of up to six bytes from an alphabet with a newline, a CR, a space, letters and
+/// a byte that starts no character: the search over many lines finds what the search
+/// of each line finds, with `-i`, `-w` and `-x`.
+#[test]
+fn many_lines_find_what_each_line_finds() {
+    let alphabet = [b'a', b'b', b' ', b'\n', b'\r', 0x80, b'A'];
+    let patterns = [
+        r"\b([a-z]+) \1\b",
+        "a",
+        "ab",
+        r"\s+a",
+        r"[^a]+b",
+        r"a\n?b",
+        "^",
+        "^$",
+        "$",
+        r"^a|b$",
+        r"(?s)a.b",
+        r"\bb",
+        r"a*",
+        r"(a|b)\1",
+        r"\W",
+        r"[^a-c]*",
+        r"(?:a|\s)*b$",
+        r"\s*$",
+        r"[^x]*$",
+        r"\B",
+        r"(?m)^a",
+        r"(?i)^\S+\s",
+    ];
+    let mut texts = vec![Vec::new()];
+    let mut all = Vec::new();
+    for _ in 0..6 {
+        texts = texts
+            .iter()
+            .flat_map(|t| {
+                alphabet.iter().map(move |&c| {
+                    let mut t = t.clone();
+                    t.push(c);
+                    t
+                })
+            })
+            .collect();
+        all.extend(texts.iter().cloned());
+    }
+    for p in patterns {
+        for (i, w, x) in [
+            (false, false, false),
+            (true, false, false),
+            (false, true, false),
+            (false, false, true),
+        ] {
+            let re = Pcre::new(&[p.as_bytes().to_vec()], i, w, x, b'\n').unwrap();
+            assert!(re.many.is_some(), "{p}");
+            let many = re.many.as_ref().unwrap();
+            for t in &all {
+                assert_eq!(
+                    re.find_in_many(many, t),
+                    re.line_by_line(t, 0),
+                    "{p} -i {i} -w {w} -x {x} on {t:?}"
+                );
+            }
+        }
+    }
+}
