@@ -411,9 +411,10 @@ fn count<'py>(
     }
 }
 
-/// The encoding of `data` and how it was decided, as `utf8-repair --from auto` decides from
-/// its first 64 KiB: a byte order mark, then UTF-8 (valid, or damaged in fewer places than it
-/// has non-ASCII characters), then chardetng's guess; data that is not UTF-8 and holds a NUL
+/// The encoding of `data` and how it was decided, as `--from auto` of utf8-grep and
+/// utf8-count decides from its first 64 KiB: a byte order mark, then UTF-8 (valid, or damaged in fewer places than it
+/// has non-ASCII characters), then chardetng's guess (from at most 1 KiB of those bytes, with
+/// the ASCII that cannot change it left out); data that is not UTF-8 and holds a NUL
 /// byte is binary. A dict `{"encoding": WHATWG name or None, "evidence": "byte order mark" |
 /// "valid UTF-8" | "detected" | "binary"}`, or for an array a struct column (per row).
 ///

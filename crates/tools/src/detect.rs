@@ -3,7 +3,9 @@
 //!
 //! `utf8-repair --from auto` decodes with [`guess`]; `utf8-repair` without `--from` and
 //! `utf8-count --check` print a note when [`hint`] names an encoding. Both decide from the
-//! first [`SNIFF_LEN`] bytes (or the whole input, when it is shorter).
+//! first [`SNIFF_LEN`] bytes (or the whole input, when it is shorter); chardetng is given at
+//! most [`DETECT_LEN`] bytes of them, with the ASCII that cannot change its guess left out
+//! ([`excerpt`]).
 //!
 //! Damaged UTF-8 is told from legacy text by what its non-ASCII bytes form: text in a
 //! legacy encoding almost never holds well-formed multi-byte UTF-8 sequences (a Latin-1
@@ -15,10 +17,12 @@ use std::io::{self, Read};
 
 use chardetng::EncodingDetector;
 
+mod excerpt;
 mod look;
 use encoding_rs::{DecoderResult, Encoding, ISO_2022_JP, UTF_8};
 
 use crate::labels::Charset;
+pub use excerpt::{DETECT_LEN, excerpt};
 pub use look::{LOOK_LEN, Look, look, read_first};
 
 /// How many bytes of a stream are looked at before an encoding is chosen: 1 MiB.
@@ -215,9 +219,12 @@ pub fn hint_message(name: &str, enc: &'static Encoding, try_with: &str) -> Strin
     )
 }
 
+/// chardetng after the first [`DETECT_LEN`] bytes of the [`excerpt`] of `prefix`.
 fn detector(prefix: &[u8], complete: bool) -> EncodingDetector {
+    let mut bytes = Vec::with_capacity(prefix.len().min(DETECT_LEN));
+    let whole = excerpt(prefix, DETECT_LEN, &mut bytes);
     let mut d = EncodingDetector::new();
-    d.feed(prefix, complete);
+    d.feed(&bytes, complete && whole);
     d
 }
 

@@ -172,7 +172,7 @@ pub fn decide(from: FromArg, prefix: &[u8], complete: bool) -> Reading {
                     encoding: encoding.into(),
                     evidence: Evidence::NulPattern,
                 })
-            } else if utf8_prefix(prefix, complete) {
+            } else if utf8_prefix(prefix, complete) && !maybe_iso_2022_jp(prefix) {
                 read(Guess {
                     encoding: UTF_8.into(),
                     evidence: Evidence::Utf8,
@@ -314,6 +314,12 @@ const KEPT: usize = 96 * 1024;
 fn decided(from: FromArg, kept: &[u8], n: usize) -> bool {
     let no_bom = |b: &[u8]| !b.is_empty() && !matches!(b[0], 0xEF | 0xFE | 0xFF);
     kept.len() >= n || (from != FromArg::Auto && no_bom(kept))
+}
+
+/// Whether `prefix` is ASCII holding an escape: ISO-2022-JP text is, and [`detect::guess`]
+/// tells it from ASCII.
+fn maybe_iso_2022_jp(prefix: &[u8]) -> bool {
+    memchr::memchr(0x1B, prefix).is_some() && prefix.is_ascii()
 }
 
 /// Whether `prefix` is valid UTF-8 (but for a character cut by its end, when more

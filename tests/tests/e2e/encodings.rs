@@ -386,3 +386,33 @@ fn max_count_and_context_work_on_decoded_text() {
     let o = grep(d).args(["-o", "-b", "-m1", "été", "be.txt"]).run();
     assert_eq!(o.out(), format!("{}:été\n", at(1) + 6));
 }
+
+/// ISO-2022-JP is ASCII with escapes: `--from auto` decodes it in utf8-grep and utf8-count
+/// as utf8-repair does, and ASCII whose escapes are a terminal's colours stays UTF-8.
+#[test]
+fn iso_2022_jp_is_detected_among_ascii() {
+    let dir = tempdir();
+    let d = dir.path();
+    let jis = encode(encoding_rs::ISO_2022_JP, JAPANESE);
+    assert!(jis.is_ascii() && jis.contains(&0x1B));
+    std::fs::write(d.join("jis.txt"), &jis).unwrap();
+    std::fs::write(d.join("colours.txt"), b"\x1b[31mred\x1b[0m ok\n").unwrap();
+    let o = grep(d)
+        .args(["--from", "auto", "-c", "ファイル", "jis.txt"])
+        .run();
+    o.assert_code(0);
+    assert_eq!(o.out(), "1\n");
+    let o = grep(d)
+        .args(["--from", "auto", "-c", "red", "colours.txt"])
+        .run();
+    assert_eq!(o.out(), "1\n");
+    let json = |f: &str| -> serde_json::Value {
+        let o = count(d).args(["--json", "--from", "auto", f]).run();
+        o.assert_code(0);
+        serde_json::from_str(o.out().lines().next().unwrap()).unwrap()
+    };
+    let got = json("jis.txt");
+    assert_eq!(got["encoding"], "ISO-2022-JP");
+    assert_eq!(got["chars"], JAPANESE.chars().count());
+    assert_eq!(json("colours.txt")["chars"], 16);
+}
