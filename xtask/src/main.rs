@@ -11,11 +11,12 @@
 //!                                the binaries against wc, rg, grep, uconv, iconv, python3
 //! cargo xtask bench-lib [--mib N] [--no-run] [--no-write]   the codec's criterion benches
 //! cargo xtask package-check      the packaged utf8-dfa tests itself
+//! cargo xtask test [--rust-only] every test: the workspace's, then the Python package's
 //! ```
 //!
 //! Layers, each importing only those below it: `main` (the command line) → `release`,
-//! `bench`, `bench_lib`, `fuzz`, `package_check` → `dist` → `man`, `completions` → `tool`,
-//! `machine`, `markdown` → `workspace`.
+//! `bench`, `bench_lib`, `fuzz`, `package_check`, `test` → `dist` → `man`, `completions` →
+//! `tool`, `machine`, `markdown` → `workspace`.
 #![forbid(unsafe_code)]
 
 use std::ffi::OsString;
@@ -36,6 +37,7 @@ mod man;
 mod markdown;
 mod package_check;
 mod release;
+mod test;
 mod tool;
 mod workspace;
 
@@ -52,6 +54,7 @@ tasks:
 {bench_lib}
   package-check       cargo package utf8-codec and utf8-dfa, unpack them and run
                       `cargo test` in the unpacked utf8-dfa alone
+{test}
   help                print this message";
 
 /// The tasks.
@@ -87,6 +90,12 @@ enum Task {
     BenchLib(bench_lib::Args),
     /// Package utf8-codec and utf8-dfa and test the unpacked utf8-dfa alone.
     PackageCheck,
+    /// Every test: the workspace's, then the Python package's suite.
+    Test {
+        /// Only `cargo test --workspace`.
+        #[arg(long)]
+        rust_only: bool,
+    },
     /// Print every task and its options.
     Help,
     /// Internal: `cargo xtask bench` times each command through this.
@@ -125,6 +134,7 @@ fn main() -> ExitCode {
         Task::Bench(args) => bench::run(&root, &args.into()).map_err(|e| ("bench", e)),
         Task::BenchLib(args) => bench_lib::run(&root, &args.into()).map_err(|e| ("bench-lib", e)),
         Task::PackageCheck => package_check::run(&root).map_err(|e| ("package-check", e)),
+        Task::Test { rust_only } => test::run(&root, rust_only).map_err(|e| ("test", e)),
         Task::Help => {
             println!("{}", usage());
             Ok(())
@@ -171,6 +181,7 @@ fn usage() -> String {
         .replace("{fuzz}", fuzz::USAGE)
         .replace("{bench}", bench::USAGE)
         .replace("{bench_lib}", bench_lib::USAGE)
+        .replace("{test}", test::USAGE)
 }
 
 /// What a failed task returns: its name and the error.
