@@ -67,3 +67,63 @@ fn many_lines_find_what_each_line_finds() {
         }
     }
 }
+
+/// Every text of up to five bytes from an alphabet with ASCII, the two bytes of `é`, a
+/// byte that starts no character and one that is never UTF-8, searched from every
+/// offset: a pattern compiled by bytes ([`super::bytes::by_bytes`]) finds what the same
+/// pattern finds in UTF mode, with `-w` and `-x`.
+#[test]
+fn patterns_by_bytes_find_what_utf_mode_finds() {
+    let alphabet = [b'a', b'b', b' ', b'_', 0xC3, 0xA9, 0xFF];
+    let patterns = [
+        r"\b([a-z]+) \1\b",
+        r"(?<=a )[a-z_]+",
+        r"(?<!b)a",
+        r"a \Kb",
+        r"\w+",
+        r"\s\w",
+        r"(a|b)\1",
+        r"[[:alpha:]]{2}",
+        r"^\w",
+        r"a$",
+        r"(?=b)\w",
+        r"\Bb",
+        r"(?:a|b )+",
+        r"[a_]+?\b",
+    ];
+    let mut texts = vec![Vec::new()];
+    let mut all = Vec::new();
+    for _ in 0..5 {
+        texts = texts
+            .iter()
+            .flat_map(|t| {
+                alphabet.iter().map(move |&c| {
+                    let mut t = t.clone();
+                    t.push(c);
+                    t
+                })
+            })
+            .collect();
+        all.extend(texts.iter().cloned());
+    }
+    for p in patterns {
+        assert!(super::bytes::by_bytes(p), "{p}");
+        for (w, x, wrapped) in [
+            (false, false, p.to_string()),
+            (true, false, format!(r"(?<!\w)(?:{p})(?!\w)")),
+            (false, true, format!("^(?:{p})$")),
+        ] {
+            let by_bytes = Pcre::new(&[p.as_bytes().to_vec()], false, w, x, b'\n').unwrap();
+            let utf = Pcre::build(&format!("(?a){wrapped}"), false, b'\n', true, true).unwrap();
+            for t in &all {
+                for from in 0..=t.len() {
+                    assert_eq!(
+                        by_bytes.find_at(t, from),
+                        utf.find_at(t, from),
+                        "{p} -w {w} -x {x} on {t:?} from {from}"
+                    );
+                }
+            }
+        }
+    }
+}
