@@ -2,6 +2,26 @@
 
 use super::Pcre;
 
+/// Every text of 1 to `most` bytes from `alphabet`.
+fn texts(alphabet: &[u8], most: usize) -> Vec<Vec<u8>> {
+    let mut texts = vec![Vec::new()];
+    let mut all = Vec::new();
+    for _ in 0..most {
+        texts = texts
+            .iter()
+            .flat_map(|t| {
+                alphabet.iter().map(move |&c| {
+                    let mut t = t.clone();
+                    t.push(c);
+                    t
+                })
+            })
+            .collect();
+        all.extend(texts.iter().cloned());
+    }
+    all
+}
+
 /// Every text of up to six bytes from an alphabet with a newline, a CR, a space, letters and
 /// a byte that starts no character: the search over many lines finds what the search
 /// of each line finds, with `-i`, `-w` and `-x`.
@@ -32,21 +52,7 @@ fn many_lines_find_what_each_line_finds() {
         r"(?m)^a",
         r"(?i)^\S+\s",
     ];
-    let mut texts = vec![Vec::new()];
-    let mut all = Vec::new();
-    for _ in 0..6 {
-        texts = texts
-            .iter()
-            .flat_map(|t| {
-                alphabet.iter().map(move |&c| {
-                    let mut t = t.clone();
-                    t.push(c);
-                    t
-                })
-            })
-            .collect();
-        all.extend(texts.iter().cloned());
-    }
+    let all = texts(&alphabet, 6);
     for p in patterns {
         for (i, w, x) in [
             (false, false, false),
@@ -91,21 +97,7 @@ fn patterns_by_bytes_find_what_utf_mode_finds() {
         r"(?:a|b )+",
         r"[a_]+?\b",
     ];
-    let mut texts = vec![Vec::new()];
-    let mut all = Vec::new();
-    for _ in 0..5 {
-        texts = texts
-            .iter()
-            .flat_map(|t| {
-                alphabet.iter().map(move |&c| {
-                    let mut t = t.clone();
-                    t.push(c);
-                    t
-                })
-            })
-            .collect();
-        all.extend(texts.iter().cloned());
-    }
+    let all = texts(&alphabet, 5);
     for p in patterns {
         assert!(super::bytes::by_bytes(p), "{p}");
         for (w, x, wrapped) in [
