@@ -17,24 +17,10 @@
 #![forbid(unsafe_code)]
 
 use std::hint::black_box;
-use std::time::Instant;
 
-use utf8_bench::{corpus_size, env_or, selected_corpora, simdutf};
+use utf8_bench::{best_ms, corpus_size, env_or, selected_corpora, simdutf};
 use utf8_codec::{utf8_to_utf16_lossy, utf8_to_utf16_lossy_into};
 use utf8_testkit::corpus;
-
-/// The best of `rounds` runs of `reps` calls of `f`, in milliseconds per call.
-fn best(rounds: usize, reps: usize, mut f: impl FnMut()) -> f64 {
-    (0..rounds)
-        .map(|_| {
-            let t = Instant::now();
-            for _ in 0..reps {
-                f();
-            }
-            t.elapsed().as_secs_f64() * 1e3 / reps as f64
-        })
-        .fold(f64::INFINITY, f64::min)
-}
 
 /// `a / b` to two decimals, or "-" when either is missing (infinite).
 fn ratio(a: f64, b: f64) -> String {
@@ -75,18 +61,18 @@ fn row(name: &str, size: usize, rounds: usize) {
     let mut t = [f64::INFINITY; 4];
     for _ in 0..3 {
         if valid {
-            t[0] = t[0].min(best(rounds, reps, || {
+            t[0] = t[0].min(best_ms(rounds, reps, || {
                 black_box(simdutf::utf8_to_utf16le(black_box(&data), &mut buf));
             }));
         }
-        t[1] = t[1].min(best(rounds, reps, || {
+        t[1] = t[1].min(best_ms(rounds, reps, || {
             black_box(utf8_to_utf16_lossy_into(black_box(&data), &mut buf));
         }));
-        t[2] = t[2].min(best(rounds, reps, || {
+        t[2] = t[2].min(best_ms(rounds, reps, || {
             units.clear();
             black_box(utf8_to_utf16_lossy(black_box(&data), &mut units));
         }));
-        t[3] = t[3].min(best(rounds, reps, || {
+        t[3] = t[3].min(best_ms(rounds, reps, || {
             let mut dec = encoding_rs::UTF_8.new_decoder_without_bom_handling();
             black_box(dec.decode_to_utf16(black_box(&data), &mut buf, true).2);
         }));

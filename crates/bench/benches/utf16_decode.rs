@@ -16,24 +16,10 @@
 #![forbid(unsafe_code)]
 
 use std::hint::black_box;
-use std::time::Instant;
 
-use utf8_bench::{env_or, selected_corpora, simdutf};
+use utf8_bench::{best_ms, env_or, selected_corpora, simdutf};
 use utf8_codec::{Utf16Decoder, utf16_to_utf8_lossy};
 use utf8_testkit::corpus;
-
-/// The best of `rounds` runs of `reps` calls of `f`, in milliseconds per call.
-fn best(rounds: usize, reps: usize, mut f: impl FnMut()) -> f64 {
-    (0..rounds)
-        .map(|_| {
-            let t = Instant::now();
-            for _ in 0..reps {
-                f();
-            }
-            t.elapsed().as_secs_f64() * 1e3 / reps as f64
-        })
-        .fold(f64::INFINITY, f64::min)
-}
 
 fn main() {
     let rounds = env_or("UTF8_BENCH_ROUNDS", 15);
@@ -55,18 +41,18 @@ fn main() {
             let reps = ((16 << 20) / size).max(1);
             let mut t = [f64::INFINITY; 4];
             for _ in 0..3 {
-                t[0] = t[0].min(best(rounds, reps, || {
+                t[0] = t[0].min(best_ms(rounds, reps, || {
                     black_box(simdutf::utf16le_to_utf8(black_box(&units), &mut buf));
                 }));
-                t[1] = t[1].min(best(rounds, reps, || {
+                t[1] = t[1].min(best_ms(rounds, reps, || {
                     let mut dec = Utf16Decoder::new(false);
                     black_box(dec.decode(black_box(&bytes), &mut buf, true));
                 }));
-                t[2] = t[2].min(best(rounds, reps, || {
+                t[2] = t[2].min(best_ms(rounds, reps, || {
                     vec.clear();
                     black_box(utf16_to_utf8_lossy(black_box(&units), &mut vec));
                 }));
-                t[3] = t[3].min(best(rounds, reps, || {
+                t[3] = t[3].min(best_ms(rounds, reps, || {
                     let mut dec = encoding_rs::UTF_16LE.new_decoder_without_bom_handling();
                     black_box(dec.decode_to_utf8(black_box(&bytes), &mut buf, true).2);
                 }));

@@ -15,7 +15,7 @@
 //! simdutf on valid text.
 //!
 //! The library holds what the benches share: the corpus selection and size read from the
-//! environment, and [`simdutf::utf8_to_utf16le`] and [`simdutf::utf16le_to_utf8`], the safe
+//! environment, the best-of-rounds timer of the interleaved benches ([`best_ms`]), and [`simdutf::utf8_to_utf16le`] and [`simdutf::utf16le_to_utf8`], the safe
 //! wrappers of simdutf's transcoders (the package's only `unsafe` blocks).
 #![deny(unsafe_code)]
 
@@ -43,4 +43,17 @@ pub fn env_or(name: &str, default: usize) -> usize {
 /// The corpus size in bytes: `UTF8_BENCH_MIB` MiB, `default_mib` without it.
 pub fn corpus_size(default_mib: usize) -> usize {
     env_or("UTF8_BENCH_MIB", default_mib) << 20
+}
+
+/// The best of `rounds` runs of `reps` calls of `f`, in milliseconds per call.
+pub fn best_ms(rounds: usize, reps: usize, mut f: impl FnMut()) -> f64 {
+    (0..rounds)
+        .map(|_| {
+            let t = std::time::Instant::now();
+            for _ in 0..reps {
+                f();
+            }
+            t.elapsed().as_secs_f64() * 1e3 / reps as f64
+        })
+        .fold(f64::INFINITY, f64::min)
 }
