@@ -119,13 +119,11 @@ impl Pipeline<'_> {
     /// [`Pipeline::run`] before the mojibake is fixed.
     fn decode(
         &self,
-        reader: impl Read,
+        mut reader: impl Read,
         name: &str,
         out: &mut dyn Write,
-        reporter: Option<&mut Reporter>,
+        mut reporter: Option<&mut Reporter>,
     ) -> Result<Findings, Failure> {
-        let mut reader = reader;
-        let mut reporter = reporter;
         match self.source {
             Decoding::From(enc) => self.transcode(reader, enc, name, out, reporter),
             Decoding::Utf8 => self.repair(reader, name, out, reporter),
@@ -230,13 +228,9 @@ impl Pipeline<'_> {
                 (text, tracked) = (String::with_capacity(text.capacity()), 0);
             }
         }
-        if let Some(r) = reporter.as_deref_mut() {
-            r.flush();
-        }
-        out.write_all(text.as_bytes()).map_err(Failure::Output)?;
-        if let Some(r) = reporter {
-            r.failed().map_err(Failure::Output)?;
-        }
+        finish(reporter, || {
+            out.write_all(text.as_bytes()).map_err(Failure::Output)
+        })?;
         Ok(tally)
     }
 
@@ -319,13 +313,7 @@ impl Pipeline<'_> {
         }
         scanner.finish(|ev| st.event(ev, |_| &[], name, &mut reporter, out));
         st.repairer.finish(&mut st.buf);
-        if let Some(r) = reporter.as_deref_mut() {
-            r.flush();
-        }
-        st.write(out)?;
-        if let Some(r) = reporter {
-            r.failed().map_err(Failure::Output)?;
-        }
+        finish(reporter, || st.write(out))?;
         Ok(st.tally)
     }
 
@@ -428,15 +416,27 @@ impl Pipeline<'_> {
                 r.flush();
             }
         }
-        if let Some(r) = reporter.as_deref_mut() {
-            r.flush();
-        }
-        out.write_all(text.as_bytes()).map_err(Failure::Output)?;
-        if let Some(r) = reporter {
-            r.failed().map_err(Failure::Output)?;
-        }
+        finish(reporter, || {
+            out.write_all(text.as_bytes()).map_err(Failure::Output)
+        })?;
         Ok(tally)
     }
+}
+
+/// The end of one input: the reports still held, then the rest of its text (`write`), then
+/// whether writing the reports failed.
+fn finish(
+    mut reporter: Option<&mut Reporter>,
+    write: impl FnOnce() -> Result<(), Failure>,
+) -> Result<(), Failure> {
+    if let Some(r) = reporter.as_deref_mut() {
+        r.flush();
+    }
+    write()?;
+    if let Some(r) = reporter {
+        r.failed().map_err(Failure::Output)?;
+    }
+    Ok(())
 }
 
 /// One read of `reader` into `buf`, again when interrupted.
