@@ -162,29 +162,30 @@ fn incomplete_sequences_at_the_end_of_a_block_and_of_the_input() {
 #[ignore = "release-mode sweep: cargo test --release -- --ignored exhaustive"]
 fn exhaustive_every_three_byte_sequence_across_block_boundaries_every_kernel() {
     let ks = simd_kernels();
-    let handles: Vec<_> = FILL
-        .into_iter()
-        .map(|fill| {
-            let ks = ks.clone();
-            std::thread::spawn(move || {
+    std::thread::scope(|s| {
+        for fill in FILL {
+            let ks = &ks;
+            s.spawn(move || {
                 let base = placed(fill, b"", 0);
                 // The 3 bytes end at the first block boundary, straddle it, or start on it.
                 for at in [61, 62, 64] {
-                    let mut v = base.clone();
-                    for a in 0..=255u8 {
-                        for b in 0..=255u8 {
-                            for c in 0..=255u8 {
-                                v[at..at + 3].copy_from_slice(&[a, b, c]);
-                                assert_kernels(&ks, &v);
-                            }
-                        }
-                    }
+                    every_three_bytes(ks, &mut base.clone(), at, 0..=255);
                 }
-            })
-        })
-        .collect();
-    for h in handles {
-        h.join().expect("sweep thread panicked");
+            });
+        }
+    });
+}
+
+/// Writes every three bytes whose first is in `leads` at `at` of `v` and checks every kernel
+/// of `ks` on each.
+fn every_three_bytes(ks: &[Kernel], v: &mut [u8], at: usize, leads: std::ops::RangeInclusive<u8>) {
+    for a in leads {
+        for b in 0..=255u8 {
+            for c in 0..=255u8 {
+                v[at..at + 3].copy_from_slice(&[a, b, c]);
+                assert_kernels(ks, v);
+            }
+        }
     }
 }
 
@@ -489,11 +490,10 @@ fn every_two_byte_input_on_every_path() {
 #[ignore = "release-mode sweep: cargo test --release -- --ignored exhaustive"]
 fn exhaustive_every_three_byte_input_on_every_path() {
     let ks = simd_kernels();
-    let handles: Vec<_> = [0x80..=0xBFu8, 0xC0..=0xDF, 0xE0..=0xEF, 0xF0..=0xFF]
-        .into_iter()
-        .map(|leads| {
-            let ks = ks.clone();
-            std::thread::spawn(move || {
+    std::thread::scope(|s| {
+        for leads in [0x80..=0xBFu8, 0xC0..=0xDF, 0xE0..=0xEF, 0xF0..=0xFF] {
+            let ks = &ks;
+            s.spawn(move || {
                 let places = PATH_LENGTHS
                     .iter()
                     .map(|&len| (len, len - 3))
@@ -501,21 +501,11 @@ fn exhaustive_every_three_byte_input_on_every_path() {
                 for (len, at) in places {
                     let mut v = "é".repeat(len).into_bytes();
                     v.truncate(len);
-                    for a in leads.clone() {
-                        for b in 0..=255u8 {
-                            for c in 0..=255u8 {
-                                v[at..at + 3].copy_from_slice(&[a, b, c]);
-                                assert_kernels(&ks, &v);
-                            }
-                        }
-                    }
+                    every_three_bytes(ks, &mut v, at, leads.clone());
                 }
-            })
-        })
-        .collect();
-    for h in handles {
-        h.join().expect("sweep thread panicked");
-    }
+            });
+        }
+    });
 }
 
 /// `validate` and `valid_up_to` up to 4 KiB test the blocks' errors once, at the end, and
