@@ -9,7 +9,7 @@ use std::process::Command;
 
 use crate::bench::corpus::{Corpora, NEEDLE_ASCII, NEEDLE_CJK, warm};
 use crate::bench::options::Options;
-use crate::bench::runner::{Cmd, Sink, Timed, file_or_arg, time_all};
+use crate::bench::runner::{Cmd, Sink, Timed, file_or_arg, time_named};
 use crate::tool;
 use crate::workspace::Result;
 
@@ -411,12 +411,7 @@ pub fn run_comparison(
         _ => unreachable!("unknown comparison {name}"),
     };
     warm(input)?;
-    println!(
-        "bench: {name}: {} commands, 1 warmup + {} runs each",
-        plan.cmds.len(),
-        opts.runs
-    );
-    let rows = time_all(&plan.cmds, opts.runs, &dir.join("measure.report"))?;
+    let rows = time_named(name, &plan.cmds, opts.runs, dir)?;
     verify(name, &rows, c)?;
     let (_, target) = TARGETS
         .into_iter()

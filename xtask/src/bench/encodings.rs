@@ -13,7 +13,7 @@ use crate::bench::comparisons::{Goal, Outcome, Target, Tools};
 use crate::bench::corpus::{Corpora, NEEDLE_CJK, warm};
 use crate::bench::options::Options;
 use crate::bench::real::RealCorpus;
-use crate::bench::runner::{Cmd, Timed, time_all};
+use crate::bench::runner::{Cmd, Timed, time_named};
 use crate::workspace::Result;
 
 /// The comparisons of this module.
@@ -194,12 +194,7 @@ pub fn run_encoding(
     if input.is_file() {
         warm(&input)?;
     }
-    println!(
-        "bench: {name}: {} commands, 1 warmup + {} runs each",
-        cmds.len(),
-        opts.runs
-    );
-    let rows = time_all(&cmds, opts.runs, &dir.join("measure.report"))?;
+    let rows = time_named(name, &cmds, opts.runs, dir)?;
     verify(&rows, want)?;
     Ok(Outcome {
         title,

@@ -10,7 +10,7 @@ use std::path::{Path, PathBuf};
 use crate::bench::comparisons::{Goal, Outcome, Target, Tools};
 use crate::bench::options::Options;
 use crate::bench::real::{RealCorpus, args, cmd, warm_input};
-use crate::bench::runner::{Timed, time_all};
+use crate::bench::runner::{Timed, time_named};
 use crate::workspace::Result;
 
 /// Files in the tree.
@@ -121,12 +121,7 @@ pub fn run_many(
         None => skipped.push("`wc`: not installed, skipped".to_owned()),
     }
     warm_input(&dir.join("many"))?;
-    println!(
-        "bench: {name}: {} commands, 1 warmup + {} runs each",
-        cmds.len(),
-        opts.runs
-    );
-    let rows = time_all(&cmds, opts.runs, &dir.join("measure.report"))?;
+    let rows = time_named(name, &cmds, opts.runs, dir)?;
     verify(&rows, columns.is_empty())?;
     Ok(Outcome {
         title: format!(

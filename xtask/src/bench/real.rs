@@ -12,7 +12,7 @@ use std::path::{Path, PathBuf};
 use crate::bench::comparisons::{Goal, Outcome, Target, Tools, row};
 use crate::bench::corpus::warm;
 use crate::bench::options::Options;
-use crate::bench::runner::{Cmd, Sink, Timed, time_all};
+use crate::bench::runner::{Cmd, Sink, Timed, time_named};
 use crate::workspace::Result;
 
 /// The real corpus of a run.
@@ -306,12 +306,7 @@ pub fn run_real(
         }
     }
     warm_input(input)?;
-    println!(
-        "bench: {name}: {} commands, 1 warmup + {} runs each",
-        cmds.len(),
-        opts.runs
-    );
-    let rows = time_all(&cmds, opts.runs, &dir.join("measure.report"))?;
+    let rows = time_named(name, &cmds, opts.runs, dir)?;
     verify(name, &rows, dir)?;
     let target = target(name);
     Ok(Outcome {

@@ -8,7 +8,7 @@ use std::path::Path;
 use crate::bench::comparisons::{Goal, Outcome, Target, Tools, row};
 use crate::bench::options::Options;
 use crate::bench::real::{RealCorpus, args, count_total, grep_and_peers, input_name, warm_input};
-use crate::bench::runner::{Sink, Timed, time_all};
+use crate::bench::runner::{Sink, Timed, time_named};
 use crate::workspace::Result;
 
 /// The workloads: a name, utf8-grep's and GNU grep's arguments (ripgrep's are the same
@@ -177,12 +177,7 @@ pub fn run_regex(
         }
     }
     warm_input(input)?;
-    println!(
-        "bench: {name}: {} commands, 1 warmup + {} runs each",
-        cmds.len(),
-        opts.runs
-    );
-    let rows = time_all(&cmds, opts.runs, &dir.join("measure.report"))?;
+    let rows = time_named(name, &cmds, opts.runs, dir)?;
     verify(&rows, only, a.contains(&"-P") || backref, dir)?;
     let title = format!(
         "{what}: `{}` on {}",

@@ -213,6 +213,20 @@ impl Timed {
     }
 }
 
+/// [`time_all`] for comparison `name`, said first on standard output, with the measuring
+/// report in `dir`.
+///
+/// # Errors
+///
+/// As [`run_once`].
+pub fn time_named(name: &str, cmds: &[Cmd], runs: usize, dir: &Path) -> Result<Vec<Timed>> {
+    println!(
+        "bench: {name}: {} commands, 1 warmup + {runs} runs each",
+        cmds.len()
+    );
+    time_all(cmds, runs, &dir.join("measure.report"))
+}
+
 /// One warmup of every command, then `runs` rounds of every command in turn.
 ///
 /// # Errors
