@@ -7,9 +7,8 @@
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
-use crate::bench::comparisons::{Goal, Outcome, Target, Tools};
-use crate::bench::options::Options;
-use crate::bench::real::{RealCorpus, args, cmd, warm_input};
+use crate::bench::comparisons::{Goal, Outcome, Target};
+use crate::bench::real::{RealCorpus, RealRun, args, cmd, warm_input};
 use crate::bench::runner::{Timed, time_named};
 use crate::workspace::Result;
 
@@ -82,20 +81,14 @@ fn totals(stdout: &[u8]) -> Vec<u64> {
 /// # Errors
 ///
 /// An unknown name, a command that fails, or totals that disagree with wc's.
-pub fn run_many(
-    name: &'static str,
-    tools: &Tools,
-    r: &RealCorpus,
-    opts: &Options,
-    dir: &Path,
-) -> Result<Outcome> {
+pub fn run_many(name: &'static str, run: RealRun<'_>) -> Result<Outcome> {
     let (_, columns) = WORKLOADS
         .iter()
         .find(|(n, _)| *n == name)
         .ok_or_else(|| format!("unknown comparison {name}"))?;
-    let list = tree(dir, r)?;
+    let list = tree(run.dir, run.real)?;
     let from = format!("--files0-from={}", list.display());
-    let count = tools.ours("utf8-count");
+    let count = run.tools.ours("utf8-count");
     let mut ours = args(columns);
     // The default columns compared with wc's `-lwc` (the invalid sequences and code points
     // are utf8-count's besides).
@@ -112,7 +105,7 @@ pub fn run_many(
         cmd("utf8-count --threads 1", &count, "utf8-count", &one),
     ];
     let mut skipped = Vec::new();
-    match tools.peer("wc") {
+    match run.tools.peer("wc") {
         Some(wc) => {
             let mut a = wc_cols.clone();
             a.push(from);
@@ -120,8 +113,8 @@ pub fn run_many(
         }
         None => skipped.push("`wc`: not installed, skipped".to_owned()),
     }
-    warm_input(&dir.join("many"))?;
-    let rows = time_named(name, &cmds, opts.runs, dir)?;
+    warm_input(&run.dir.join("many"))?;
+    let rows = time_named(name, &cmds, run.opts.runs, run.dir)?;
     verify(&rows, columns.is_empty())?;
     Ok(Outcome {
         title: format!(

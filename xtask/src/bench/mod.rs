@@ -140,17 +140,21 @@ pub fn run(root: &Path, opts: &Options) -> Result<()> {
     } else {
         None
     };
+    let real_run = real.as_ref().map(|r| real::RealRun {
+        tools: &tools,
+        real: r,
+        opts,
+        dir: &dir,
+    });
     let mut outcomes = Vec::new();
     for name in &opts.only {
-        let o = match &real {
-            r if encodings::NAMES.contains(name) => {
-                encodings::run_encoding(name, &tools, &c, r.as_ref(), opts, &dir)?
+        let o = match real_run {
+            _ if encodings::NAMES.contains(name) => {
+                encodings::run_encoding(name, &tools, &c, real.as_ref(), opts, &dir)?
             }
-            Some(r) if name.starts_with("real-re-") => {
-                regex::run_regex(name, &tools, r, opts, &dir)?
-            }
-            Some(r) if name.starts_with("real-") => real::run_real(name, &tools, r, opts, &dir)?,
-            Some(r) if name.starts_with("many-") => many::run_many(name, &tools, r, opts, &dir)?,
+            Some(run) if name.starts_with("real-re-") => regex::run_regex(name, run)?,
+            Some(run) if name.starts_with("real-") => real::run_real(name, run)?,
+            Some(run) if name.starts_with("many-") => many::run_many(name, run)?,
             _ => run_comparison(name, &tools, &c, opts, &dir)?,
         };
         print_table(&o);

@@ -34,6 +34,19 @@ pub struct RealCorpus {
     pub patterns: Vec<(usize, PathBuf)>,
 }
 
+/// What every comparison on the real text (`real-*`, `real-re-*`, `many-*`) runs with.
+#[derive(Clone, Copy)]
+pub struct RealRun<'a> {
+    /// The binaries and peers.
+    pub tools: &'a Tools,
+    /// The real corpus.
+    pub real: &'a RealCorpus,
+    /// The run's options.
+    pub opts: &'a Options,
+    /// The bench directory.
+    pub dir: &'a Path,
+}
+
 /// The cargo registry's source directory: `$CARGO_HOME/registry/src`.
 fn registry() -> Option<PathBuf> {
     let home = std::env::var_os("CARGO_HOME")
@@ -200,14 +213,9 @@ fn target(name: &str) -> Target {
 /// # Errors
 ///
 /// When a command fails or the outputs disagree.
-pub fn run_real(
-    name: &'static str,
-    tools: &Tools,
-    r: &RealCorpus,
-    opts: &Options,
-    dir: &Path,
-) -> Result<Outcome> {
-    let grep = tools.ours("utf8-grep");
+pub fn run_real(name: &'static str, run: RealRun<'_>) -> Result<Outcome> {
+    let r = run.real;
+    let grep = run.tools.ours("utf8-grep");
     let file = &r.file;
     // (our arguments, rg's, GNU grep's), the input, the title.
     let (ours, rg, gnu, input, title): (Vec<String>, Vec<String>, Vec<String>, &Path, String) =
@@ -283,7 +291,7 @@ pub fn run_real(
     let mut cmds = Vec::new();
     let mut skipped = Vec::new();
     let lines = name == "real-lines";
-    let sink = |who: &str| Sink::File(dir.join(format!("real-out.{who}")));
+    let sink = |who: &str| Sink::File(run.dir.join(format!("real-out.{who}")));
     if name == "real-split" {
         for n in ["2", "1"] {
             let mut a = args(&["--threads", n]);
@@ -296,7 +304,7 @@ pub fn run_real(
             ));
         }
     } else {
-        (cmds, skipped) = grep_and_peers(tools, &ours, name == "real-invert-nul", (&rg, &gnu));
+        (cmds, skipped) = grep_and_peers(run.tools, &ours, name == "real-invert-nul", (&rg, &gnu));
     }
     for c in &mut cmds {
         // grep -c exits 1 when nothing matches.
@@ -306,8 +314,8 @@ pub fn run_real(
         }
     }
     warm_input(input)?;
-    let rows = time_named(name, &cmds, opts.runs, dir)?;
-    verify(name, &rows, dir)?;
+    let rows = time_named(name, &cmds, run.opts.runs, run.dir)?;
+    verify(name, &rows, run.dir)?;
     let target = target(name);
     Ok(Outcome {
         title,
@@ -320,7 +328,7 @@ pub fn run_real(
             "real text: the registry's {} files ({:.0} MiB) on this machine; single-file workloads on the text files concatenated to {} MiB",
             r.tree_files,
             r.tree_bytes as f64 / f64::from(1 << 20),
-            opts.mib
+            run.opts.mib
         )],
     })
 }

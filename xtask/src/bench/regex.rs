@@ -5,9 +5,8 @@
 
 use std::path::Path;
 
-use crate::bench::comparisons::{Goal, Outcome, Target, Tools, row};
-use crate::bench::options::Options;
-use crate::bench::real::{RealCorpus, args, count_total, grep_and_peers, input_name, warm_input};
+use crate::bench::comparisons::{Goal, Outcome, Target, row};
+use crate::bench::real::{RealRun, args, count_total, grep_and_peers, input_name, warm_input};
 use crate::bench::runner::{Sink, Timed, time_named};
 use crate::workspace::Result;
 
@@ -136,13 +135,8 @@ fn workload(name: &str) -> Option<(&'static [&'static str], &'static str, bool)>
 /// # Errors
 ///
 /// An unknown name, a command that fails, or outputs that disagree.
-pub fn run_regex(
-    name: &'static str,
-    tools: &Tools,
-    r: &RealCorpus,
-    opts: &Options,
-    dir: &Path,
-) -> Result<Outcome> {
+pub fn run_regex(name: &'static str, run: RealRun<'_>) -> Result<Outcome> {
+    let r = run.real;
     let (a, what, tree) = workload(name).ok_or_else(|| format!("unknown comparison {name}"))?;
     let input = if tree { &r.tree } else { &r.file };
     let target = input.display().to_string();
@@ -170,15 +164,18 @@ pub fn run_regex(
     for v in [&mut ours, &mut gnu, &mut rg] {
         v.push(target.clone());
     }
-    let (mut cmds, skipped) = grep_and_peers(tools, &ours, true, (&rg, &gnu));
+    let (mut cmds, skipped) = grep_and_peers(run.tools, &ours, true, (&rg, &gnu));
     for c in &mut cmds {
         if only {
-            c.stdout = Sink::File(dir.join(format!("regex-out.{}", c.label.replace(' ', "_"))));
+            c.stdout = Sink::File(
+                run.dir
+                    .join(format!("regex-out.{}", c.label.replace(' ', "_"))),
+            );
         }
     }
     warm_input(input)?;
-    let rows = time_named(name, &cmds, opts.runs, dir)?;
-    verify(&rows, only, a.contains(&"-P") || backref, dir)?;
+    let rows = time_named(name, &cmds, run.opts.runs, run.dir)?;
+    verify(&rows, only, a.contains(&"-P") || backref, run.dir)?;
     let title = format!(
         "{what}: `{}` on {}",
         a.join(" "),
@@ -189,7 +186,7 @@ pub fn run_regex(
                 r.tree_bytes as f64 / f64::from(1 << 20)
             )
         } else {
-            format!("the sources concatenated to {} MiB", opts.mib)
+            format!("the sources concatenated to {} MiB", run.opts.mib)
         }
     );
     Ok(Outcome {
