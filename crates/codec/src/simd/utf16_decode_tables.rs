@@ -41,6 +41,7 @@ pub(crate) static PACK_1_2_3: [Pack; 256] = pack_1_2_3();
 /// set (ASCII), bytes 3 and 1 where only the second is (two bytes), bytes 2, 3 and 1 where
 /// neither is (three bytes, or the first three of a pair's four from its lead), byte 1 where
 /// only the first is (a trail: the last byte of its pair's four).
+#[cfg(target_arch = "x86_64")]
 pub(crate) static PACK_ANY: [Pack; 256] = pack_any();
 
 /// Converts the units of `src` from byte `i` one at a time up to byte `stop` or, for a pair
@@ -148,6 +149,7 @@ const fn pack_1_2_3() -> [Pack; 256] {
     t
 }
 
+#[cfg(target_arch = "x86_64")]
 const fn pack_any() -> [Pack; 256] {
     let mut t = [Pack {
         shuffle: [0x80; 16],
@@ -192,6 +194,11 @@ mod tests {
         assert_eq!(p.len, 9);
         assert_eq!(p.shuffle[..9], [0, 4, 5, 8, 9, 10, 12, 13, 14]);
         assert_eq!(p.shuffle[9], 0x80);
+    }
+
+    #[cfg(target_arch = "x86_64")]
+    #[test]
+    fn the_any_length_table_gathers_each_kind() {
         // ASCII, a lead, its trail, two bytes.
         let p = PACK_ANY[0b10_01_00_11];
         assert_eq!(p.len, 7);

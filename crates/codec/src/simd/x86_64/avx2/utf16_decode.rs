@@ -180,7 +180,8 @@ unsafe fn transcode_avx2<const BE: bool>(src: &[u8], dst: *mut u8, room: usize) 
     let (mut i, mut o, mut carry) = (0, 0, false);
     while i + 32 <= src.len() && room - o >= 64 {
         // SAFETY: 32 readable bytes at `i` (64 checked for the second ASCII load, 34 for the
-        // load one unit on), and 64 writable at `dst + o`, which every store stays within
+        // load one unit on; the ASCII loop checks its own 64 and 64 bytes of room before each
+        // step), and 64 writable at `dst + o`, which every store stays within
         // (`any16` writes at most 52 bytes; the trail byte before two steps of eight moves
         // them one byte on, and two steps of eight units write at most 28 bytes each, the
         // second starting at most 29 bytes in). With `carry` the first unit is a trail, which
@@ -198,6 +199,19 @@ unsafe fn transcode_avx2<const BE: bool>(src: &[u8], dst: *mut u8, room: usize) 
                             _mm256_permute4x64_epi64::<0b11_01_10_00>(_mm256_packus_epi16(v, w));
                         _mm256_storeu_si256(q.cast(), packed);
                         (i, o) = (i + 64, o + 32);
+                        // More ASCII: a loop of its own, so that a long run goes without the
+                        // other classes' tests.
+                        while i + 64 <= src.len() && room - o >= 64 {
+                            let p = src.as_ptr().add(i);
+                            let (v, w) = (load16::<BE>(p), load16::<BE>(p.add(32)));
+                            if _mm256_testz_si256(_mm256_or_si256(v, w), ascii) == 0 {
+                                break;
+                            }
+                            let packed = _mm256_packus_epi16(v, w);
+                            let packed = _mm256_permute4x64_epi64::<0b11_01_10_00>(packed);
+                            _mm256_storeu_si256(dst.add(o).cast(), packed);
+                            (i, o) = (i + 64, o + 32);
+                        }
                         continue;
                     }
                 }
