@@ -222,6 +222,111 @@ fn odd_bytes_and_cut_leads_at_the_end() {
     }
 }
 
+/// One scalar value of each UTF-8 length, the pair's values varied by `k`: one, two and three
+/// bytes, and a surrogate pair (four).
+fn of_length(len: usize, k: usize) -> Vec<u16> {
+    match len {
+        1 => vec![0x20 + (k % 0x60) as u16],
+        2 => vec![0x80 + (k * 0x35 % 0x780) as u16],
+        3 => vec![0xE000 + (k * 0x1F3 % 0x2000) as u16],
+        _ => vec![
+            0xD800 + (k * 0x77 % 0x400) as u16,
+            0xDC00 + (k * 0x135 % 0x400) as u16,
+        ],
+    }
+}
+
+/// Every sequence of scalar values of every length that starts within `n` units and ends at
+/// or past them (a pair last may end one unit past).
+fn length_patterns(n: usize) -> Vec<Vec<u16>> {
+    let mut done = Vec::new();
+    let mut open = vec![Vec::new()];
+    while let Some(p) = open.pop() {
+        if p.len() >= n {
+            done.push(p);
+            continue;
+        }
+        for len in 1..=4 {
+            let mut q = p.clone();
+            q.extend(of_length(len, done.len() + open.len()));
+            open.push(q);
+        }
+    }
+    done
+}
+
+#[test]
+fn every_length_pattern_of_a_step_at_every_alignment() {
+    // Eight units: every combination of lengths in one 128-bit lane (two shuffles of four),
+    // pairs across its middle and its end; at the start of a step, one unit on, across the
+    // middle and the ends of the first and second steps of 16, and at a rotating offset in
+    // each, among ASCII, pairs, and a mix.
+    let patterns = length_patterns(8);
+    assert!(patterns.len() > 10_000);
+    for filler in [FILLERS[0], FILLERS[4], FILLERS[5]] {
+        let base: Vec<u16> = filler.iter().copied().cycle().take(WIDTH + 9).collect();
+        for (k, pattern) in patterns.iter().enumerate() {
+            for at in [0, 1, 7, 15, 31, k % 17, 16 + k % 19] {
+                let mut units = base.clone();
+                units[at..at + pattern.len()].copy_from_slice(pattern);
+                check(&units);
+            }
+        }
+    }
+}
+
+#[test]
+fn every_surrogate_pair_at_every_alignment() {
+    // All 2^20 pairs, a BMP unit or none between them, so that leads and trails take every
+    // position of every step, with pairs across every step's end.
+    let mut units = Vec::new();
+    for lead in 0xD800..0xDC00u16 {
+        for trail in 0xDC00..0xE000u16 {
+            units.extend([lead, trail]);
+            match (lead ^ trail) % 7 {
+                0 => units.push(0x41),
+                1 => units.push(0x4E2D),
+                2 => units.push(0x3B1),
+                _ => {}
+            }
+        }
+    }
+    let want = String::from_utf16_lossy(&units);
+    #[cfg(feature = "alloc")]
+    {
+        let mut out = Vec::new();
+        assert_eq!(utf8_codec::utf16_to_utf8_lossy(&units, &mut out), 0);
+        assert!(out == want.as_bytes());
+    }
+    for be in [false, true] {
+        let bytes = bytes_of(&units, be);
+        let mut out = vec![0u8; want.len()];
+        let d = Utf16Decoder::new(be).decode(&bytes, &mut out, true);
+        assert_eq!(
+            (d.stop, d.read, d.written),
+            (Utf16Stop::InputEmpty, bytes.len(), want.len())
+        );
+        assert!(out == want.as_bytes());
+    }
+}
+
+#[test]
+fn mixed_text_into_every_room_size() {
+    // The output ends in each step's room, with a pair's last byte pending or not.
+    // An ASCII run first, for the ASCII loop's own end in the room.
+    let text = String::from_utf8(utf8_testkit::corpus::generate("mixed", 3000)).unwrap();
+    let mut units: Vec<u16> = "ASCII ".repeat(50).encode_utf16().collect();
+    units.extend(text.encode_utf16());
+    units.insert(1800, 0xDC00);
+    let want = String::from_utf16_lossy(&units);
+    for be in [false, true] {
+        let bytes = bytes_of(&units, be);
+        for room in 4..160 {
+            assert_eq!(ours_decode(&bytes, be, &[], room).0, want, "room {room}");
+        }
+    }
+}
+
 /// Units mostly from one class at a time, so that whole vector steps of each class occur.
 fn units() -> impl Strategy<Value = Vec<u16>> {
     let unit = prop_oneof![

@@ -306,10 +306,12 @@ fn bench_root_denies_unsafe_code_but_in_simdutf() {
 /// `#[target_feature]` code is reached through a token that proves the CPU
 /// (`simd/token.rs`), so an unsafe block is needed where a proof is discharged, not at every
 /// call. A change that adds one must raise the figure here, and say why in review; one that
-/// removes some lowers it.
-const CODEC_UNSAFE_BLOCKS: usize = 299;
+/// removes some lowers it. (Issue 59 item 4: the UTF-16 → UTF-8 steps for any mix of lengths,
+/// `any8` of SSE4.2 and `any16` and `pairs16` of AVX2, and AVX2's write of a pair's last byte
+/// where its loop ends between a lead and its trail, add four blocks and three `unsafe fn`s.)
+const CODEC_UNSAFE_BLOCKS: usize = 303;
 /// See [`CODEC_UNSAFE_BLOCKS`].
-const CODEC_UNSAFE_FNS: usize = 282;
+const CODEC_UNSAFE_FNS: usize = 285;
 
 #[test]
 fn codec_unsafe_counted_and_each_block_gives_its_own_reason() {

@@ -33,6 +33,17 @@ pub(crate) static PACK_1_2: [Pack; 256] = pack_1_2();
 /// (the unit is U+0080 or above) and one more where bit `i` of `n2` is (U+0800 or above).
 pub(crate) static PACK_1_2_3: [Pack; 256] = pack_1_2_3();
 
+/// For four units in 32-bit lanes as the x86 any-length step builds them (byte 0: the unit
+/// itself where it is ASCII; byte 1: the last byte of its UTF-8, of its pair's for a trail
+/// surrogate; byte 2: the first byte of three or four; byte 3: the first of two, or the second
+/// of three or four), entry `m` holds two bits per unit `i`, bit `2i` (ASCII or trail
+/// surrogate) and bit `2i + 1` (below U+0800), and keeps byte 0 of lane `i` where both are
+/// set (ASCII), bytes 3 and 1 where only the second is (two bytes), bytes 2, 3 and 1 where
+/// neither is (three bytes, or the first three of a pair's four from its lead), byte 1 where
+/// only the first is (a trail: the last byte of its pair's four).
+#[cfg(target_arch = "x86_64")]
+pub(crate) static PACK_ANY: [Pack; 256] = pack_any();
+
 /// Converts the units of `src` from byte `i` one at a time up to byte `stop` or, for a pair
 /// across it, two past; writes at `q`. Returns (where it stopped, bytes written, whether it
 /// reached `stop`: not at an unpaired surrogate or a lead at the end of `src`).
@@ -138,6 +149,36 @@ const fn pack_1_2_3() -> [Pack; 256] {
     t
 }
 
+#[cfg(target_arch = "x86_64")]
+const fn pack_any() -> [Pack; 256] {
+    let mut t = [Pack {
+        shuffle: [0x80; 16],
+        len: 0,
+    }; 256];
+    let mut m = 0;
+    while m < 256 {
+        let (mut k, mut i) = (0, 0);
+        while i < 4 {
+            let bytes: &[u8] = match (m >> (2 * i)) & 3 {
+                0b11 => &[0],
+                0b10 => &[3, 1],
+                0b00 => &[2, 3, 1],
+                _ => &[1],
+            };
+            let mut j = 0;
+            while j < bytes.len() {
+                t[m].shuffle[k] = 4 * i as u8 + bytes[j];
+                k += 1;
+                j += 1;
+            }
+            i += 1;
+        }
+        t[m].len = k;
+        m += 1;
+    }
+    t
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -153,5 +194,15 @@ mod tests {
         assert_eq!(p.len, 9);
         assert_eq!(p.shuffle[..9], [0, 4, 5, 8, 9, 10, 12, 13, 14]);
         assert_eq!(p.shuffle[9], 0x80);
+    }
+
+    #[cfg(target_arch = "x86_64")]
+    #[test]
+    fn the_any_length_table_gathers_each_kind() {
+        // ASCII, a lead, its trail, two bytes.
+        let p = PACK_ANY[0b10_01_00_11];
+        assert_eq!(p.len, 7);
+        assert_eq!(p.shuffle[..7], [0, 6, 7, 5, 9, 15, 13]);
+        assert_eq!(p.shuffle[7], 0x80);
     }
 }

@@ -8,9 +8,14 @@
 //! * no surrogate: each unit's one to three bytes built in a 32-bit lane, four at a time,
 //!   gathered by a shuffle of [`PACK_1_2_3`] (by a fixed one where all take three);
 //! * four surrogate pairs, each in a 32-bit lane: four bytes each, nothing to gather;
-//! * anything else (pairs across lanes, mixed with other units, or unpaired surrogates): one
-//!   scalar value at a time, without branching on its length, to the end of the step, the
-//!   last pair allowed to cross it; an unpaired surrogate ends the call, left to the caller.
+//! * any lengths, pairs among them, none unpaired ([`any8`]): each unit's one to three bytes
+//!   built in a 32-bit lane (a lead gives the first three bytes of its pair's four, a trail
+//!   the last), gathered by a shuffle of [`PACK_ANY`], the last pair allowed to cross the
+//!   step's end (the step then reads a ninth unit);
+//! * anything else (unpaired surrogates, or the input's end within a unit of the step's):
+//!   one scalar value at a time, without branching on its length, to the end of the step,
+//!   the last pair allowed to cross it; an unpaired surrogate ends the call, left to the
+//!   caller.
 //!
 //! A step needs its input (16 bytes) and room for all its stores (32 bytes); short of that
 //! the call ends and the caller's scalar twin converts the rest. Every store is inside that
@@ -20,7 +25,7 @@ use core::arch::x86_64::*;
 use core::mem::MaybeUninit;
 
 use crate::simd::token;
-use crate::simd::utf16_decode_tables::{PACK_1_2, PACK_1_2_3, Pack, units_one_by_one};
+use crate::simd::utf16_decode_tables::{PACK_1_2, PACK_1_2_3, PACK_ANY, Pack, units_one_by_one};
 
 /// Eight units at `p`, in lane order (bytes swapped when `BE`).
 ///
@@ -48,7 +53,7 @@ unsafe fn load8<const BE: bool>(p: *const u8) -> __m128i {
 ///
 /// SSSE3; 16 writable bytes at `q`.
 #[inline(always)]
-unsafe fn store_packed(q: *mut u8, bytes: __m128i, p: &Pack) -> usize {
+pub(in crate::simd::x86_64) unsafe fn store_packed(q: *mut u8, bytes: __m128i, p: &Pack) -> usize {
     // SAFETY: the caller's contract; `p.shuffle` is 16 bytes, aligned to 16 (`Pack`).
     unsafe {
         let shuffle = _mm_load_si128(p.shuffle.as_ptr().cast());
@@ -188,7 +193,86 @@ unsafe fn pairs8(v: __m128i, q: *mut u8) -> bool {
     }
 }
 
-/// One step of eight units (sixteen when they and the next eight are ASCII) from byte `i`,
+/// The UTF-8 of eight units of any lengths at `q`, surrogate pairs among them, the last unit's
+/// trail included where it is a lead (the first unit of `n`, the units one further on, is
+/// that trail then): (units read, bytes written), or `None`, with nothing written, where
+/// a surrogate in `v` is unpaired or the first is a trail.
+///
+/// Each unit's bytes are built in a 16-bit lane as `x86_64`'s two-byte and three-byte steps
+/// do, from the unit or, for a lead, from its scalar value shifted right by six (whose
+/// three-byte form is the first three bytes of the four, `0xE0` made `0xF0`); a trail gives
+/// the last byte of its pair, the one that depends on it alone. Every unit thus takes one to
+/// three bytes of its 32-bit lane, gathered by [`PACK_ANY`] by two bits of kind.
+///
+/// # Safety
+///
+/// SSE4.1; 32 writable bytes at `q`.
+#[inline(always)]
+pub(in crate::simd::x86_64) unsafe fn any8(
+    v: __m128i,
+    n: __m128i,
+    q: *mut u8,
+) -> Option<(usize, usize)> {
+    // SAFETY: the caller's contract: the first store ends 16 bytes in, the second at most
+    // 12 + 16, the trail byte at most 25.
+    unsafe {
+        let fc00 = _mm_set1_epi16(0xFC00_u16 as i16);
+        let tag = _mm_and_si128(v, fc00);
+        let lead = _mm_cmpeq_epi16(tag, _mm_set1_epi16(0xD800_u16 as i16));
+        let trail = _mm_cmpeq_epi16(tag, _mm_set1_epi16(0xDC00_u16 as i16));
+        let dc00 = _mm_set1_epi16(0xDC00_u16 as i16);
+        let next_trail = _mm_cmpeq_epi16(_mm_and_si128(n, fc00), dc00);
+        // Paired: a lead where the next unit is a trail, and no trail first.
+        let at_start = _mm_setr_epi16(-1, 0, 0, 0, 0, 0, 0, 0);
+        let bad = _mm_or_si128(
+            _mm_xor_si128(lead, next_trail),
+            _mm_and_si128(trail, at_start),
+        );
+        if _mm_testz_si128(bad, bad) == 0 {
+            return None;
+        }
+        let zero = _mm_setzero_si128();
+        let ascii = _mm_cmpeq_epi16(_mm_and_si128(v, _mm_set1_epi16(0xFF80_u16 as i16)), zero);
+        let upto2 = _mm_cmpeq_epi16(_mm_and_si128(v, _mm_set1_epi16(0xF800_u16 as i16)), zero);
+        // Low byte of each lane: ASCII or trail; high byte: below U+0800.
+        let kinds = _mm_blendv_epi8(upto2, _mm_or_si128(ascii, trail), _mm_set1_epi16(0xFF));
+        let m = _mm_movemask_epi8(kinds) as usize;
+        // For a lead, (scalar value >> 6) = (lead << 4) + (trail >> 6) less the surrogate
+        // offsets, plus 0x400, in 16 bits.
+        let shifted = _mm_add_epi16(
+            _mm_add_epi16(_mm_slli_epi16::<4>(v), _mm_srli_epi16::<6>(n)),
+            _mm_set1_epi16(0x8090_u16 as i16),
+        );
+        let w = _mm_blendv_epi8(v, shifted, lead);
+        // Low byte: the ASCII byte; high: the last byte.
+        let dup = _mm_setr_epi8(0, 0, 2, 2, 4, 4, 6, 6, 8, 8, 10, 10, 12, 12, 14, 14);
+        let last = _mm_or_si128(
+            _mm_and_si128(_mm_shuffle_epi8(w, dup), _mm_set1_epi16(0x3F7F)),
+            _mm_set1_epi16(0x8000_u16 as i16),
+        );
+        // Low byte: `0xE0 | w >> 12`; high: `0xC0 | (w >> 6) & 0x3F`, then `0x80 | ...` where
+        // it is the second of three, and `0xF0 | ...` for a lead.
+        let parts = _mm_maddubs_epi16(
+            _mm_and_si128(_mm_srli_epi16::<4>(w), _mm_set1_epi16(0x0FFC)),
+            _mm_set1_epi16(0x0140),
+        );
+        let flip = _mm_or_si128(
+            _mm_andnot_si128(upto2, _mm_set1_epi16(0x4000)),
+            _mm_and_si128(lead, _mm_set1_epi16(0x10)),
+        );
+        let first = _mm_xor_si128(_mm_or_si128(parts, _mm_set1_epi16(0xC0E0_u16 as i16)), flip);
+        let a = store_packed(q, _mm_unpacklo_epi16(last, first), &PACK_ANY[m & 0xFF]);
+        let b = store_packed(q.add(a), _mm_unpackhi_epi16(last, first), &PACK_ANY[m >> 8]);
+        // The last unit's trail, when the last unit is a lead.
+        let t = _mm_extract_epi16::<7>(n) as u16;
+        let paired = usize::from(t & 0xFC00 == 0xDC00);
+        q.add(a + b).write(0x80 | (t & 0x3F) as u8);
+        Some((8 + paired, a + b + paired))
+    }
+}
+
+/// One step of eight units (sixteen when they and the next eight are ASCII, nine after a pair
+/// across its end) from byte `i`,
 /// written at `dst + o`: the new (i, o), and false where it stopped before an unpaired
 /// surrogate.
 ///
@@ -235,6 +319,11 @@ pub(in crate::simd::x86_64) unsafe fn step8<const BE: bool>(
         }
         if pairs8(v, q) {
             return (i + 16, o + 16, true);
+        }
+        if i + 18 <= src.len()
+            && let Some((units, w)) = any8(v, load8::<BE>(p.add(2)), q)
+        {
+            return (i + 2 * units, o + w, true);
         }
         let (i, w, ok) = units_one_by_one::<BE>(src, i, i + 16, q);
         (i, o + w, ok)
