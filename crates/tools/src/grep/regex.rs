@@ -75,9 +75,15 @@ pub struct Rx {
 struct ByteSet([u128; 2]);
 
 impl ByteSet {
+    /// Adds `lo..=hi` a word at a time (a Unicode class adds 0x80..=0xFF for each range).
     fn add_range(&mut self, lo: u8, hi: u8) {
-        for b in lo..=hi {
-            self.0[usize::from(b >> 7)] |= 1 << (b & 127);
+        for (w, word) in (0u16..).zip(self.0.iter_mut()) {
+            let base = 128 * w;
+            let (l, h) = (u16::from(lo).max(base), u16::from(hi).min(base + 127));
+            if l <= h {
+                let ones = u128::MAX >> (127 - (h - l));
+                *word |= ones << (l - base);
+            }
         }
     }
 

@@ -234,3 +234,17 @@ fn whole_line_is_the_longest_match_from_the_start() {
         }
     }
 }
+
+/// A byte set's ranges, added a word at a time, hold exactly their bytes: every range.
+#[test]
+fn byte_set_ranges_hold_their_bytes() {
+    for lo in 0..=255u8 {
+        for hi in lo..=255u8 {
+            let mut set = super::ByteSet::default();
+            set.add_range(lo, hi);
+            for b in 0..=255u8 {
+                assert_eq!(set.contains(b), (lo..=hi).contains(&b), "{lo}..={hi}: {b}");
+            }
+        }
+    }
+}
