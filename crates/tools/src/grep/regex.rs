@@ -8,7 +8,7 @@
 use aho_corasick::AhoCorasick;
 use regex_automata::meta::{Cache, Regex};
 use regex_automata::{Anchored, Input};
-use regex_syntax::hir::literal::{ExtractKind, Extractor};
+use regex_syntax::hir::literal::{ExtractKind, Extractor, Seq};
 use regex_syntax::hir::{
     self, Class, ClassBytes, ClassBytesRange, ClassUnicode, Hir, HirKind, Look,
 };
@@ -51,8 +51,6 @@ pub struct Rx {
     longest: Option<Longest>,
     /// POSIX leftmost-longest matches (else leftmost-first, as Perl's).
     posix: bool,
-    /// `-x`: the whole line matches one of the patterns.
-    line: Option<Regex>,
     max_len: Option<usize>,
     /// Literals one of which every match holds: a line without one is not searched.
     required: Option<AhoCorasick>,
@@ -77,9 +75,15 @@ pub struct Rx {
 struct ByteSet([u128; 2]);
 
 impl ByteSet {
+    /// Adds `lo..=hi` a word at a time (a Unicode class adds 0x80..=0xFF for each range).
     fn add_range(&mut self, lo: u8, hi: u8) {
-        for b in lo..=hi {
-            self.0[usize::from(b >> 7)] |= 1 << (b & 127);
+        for (w, word) in (0u16..).zip(self.0.iter_mut()) {
+            let base = 128 * w;
+            let (l, h) = (u16::from(lo).max(base), u16::from(hi).min(base + 127));
+            if l <= h {
+                let ones = u128::MAX >> (127 - (h - l));
+                *word |= ones << (l - base);
+            }
         }
     }
 
@@ -131,13 +135,7 @@ fn usable(lits: Literals) -> Option<Literals> {
 /// The literals regex-syntax's extractor finds that every match of `h` starts with (it
 /// spells out small classes and case-insensitive letters).
 fn prefixes(h: &Hir) -> Option<Literals> {
-    let seq = Extractor::new().kind(ExtractKind::Prefix).extract(h);
-    usable(
-        seq.literals()?
-            .iter()
-            .map(|l| l.as_bytes().to_vec())
-            .collect(),
-    )
+    literals_of(&Extractor::new().kind(ExtractKind::Prefix).extract(h))
 }
 
 /// At most this many literals in a set of required literals ([`usable`]): a larger one is
@@ -154,6 +152,14 @@ fn required_prefixes(h: &Hir) -> Option<Literals> {
         .kind(ExtractKind::Prefix)
         .limit_total(REQUIRED_MAX)
         .extract(h);
+    literals_of(&seq)
+}
+
+/// The extractor's default limit of a literal's length (its `limit_literal_len`).
+const LITERAL_LEN_MAX: usize = 250;
+
+/// The literals of `seq`, if they are a usable set ([`usable`]).
+fn literals_of(seq: &Seq) -> Option<Literals> {
     usable(
         seq.literals()?
             .iter()
@@ -184,12 +190,26 @@ fn required(h: &Hir) -> Option<Literals> {
         HirKind::Capture(c) => required(&c.sub),
         HirKind::Repetition(r) if r.min >= 1 => required(&r.sub),
         HirKind::Concat(children) => {
+            // The prefixes of each suffix crossed from each child's own, each extracted once
+            // (as the extractor's concatenation, without a copy of the suffix to extract).
+            let mut ex = Extractor::new();
+            ex.kind(ExtractKind::Prefix).limit_total(REQUIRED_MAX);
+            let mut seqs: Vec<Option<Seq>> = vec![None; children.len()];
             let mut best = None;
             for i in 0..children.len().min(16) {
-                best = better(
-                    best,
-                    required_prefixes(&Hir::concat(children[i..].to_vec())),
-                );
+                let mut seq = Seq::singleton(hir::literal::Literal::exact(vec![]));
+                for (j, child) in children.iter().enumerate().skip(i) {
+                    if seq.is_inexact() {
+                        break;
+                    }
+                    let mut next = seqs[j].get_or_insert_with(|| ex.extract(child)).clone();
+                    if seq.max_cross_len(&next).is_some_and(|n| n > REQUIRED_MAX) {
+                        next.make_infinite();
+                    }
+                    seq.cross_forward(&mut next);
+                    seq.keep_first_bytes(LITERAL_LEN_MAX);
+                }
+                best = better(best, literals_of(&seq));
                 best = better(best, required(&children[i]));
             }
             best
@@ -348,7 +368,7 @@ impl Rx {
     /// Compiles `hirs` (from [`parse`]): matches leftmost-longest with `posix`, else
     /// leftmost-first; `longest` builds the automaton that finds the longest match from a
     /// start (needed with `posix` unless every match from a start has the same length, and
-    /// for `-w`'s retries); `line` the whole-line matcher of `-x`; `eol` ends a line (`^`
+    /// for `-w`'s retries); `line` that automaton for `-x` too; `eol` ends a line (`^`
     /// and `$` match next to it).
     ///
     /// # Errors
@@ -425,22 +445,13 @@ impl Rx {
             .line_terminator(eol)
             .auto_prefilter(prefilter);
         let re = Regex::builder()
-            .configure(config.clone())
+            .configure(config)
             .build_from_hir(&all)
             .map_err(compile_error)?;
-        let longest = if longest {
+        // `-x` asks the longest match from the line's start whether it ends at the line's end
+        // (one automaton fewer to build than a regex of the whole line).
+        let longest = if longest || line {
             Some(Longest::new(&all, eol)?)
-        } else {
-            None
-        };
-        let line = if line {
-            let whole = Hir::concat(vec![Hir::look(Look::Start), all, Hir::look(Look::End)]);
-            Some(
-                Regex::builder()
-                    .configure(config)
-                    .build_from_hir(&whole)
-                    .map_err(compile_error)?,
-            )
         } else {
             None
         };
@@ -449,7 +460,6 @@ impl Rx {
             id: next_id(),
             longest,
             posix,
-            line,
             max_len,
             required,
             class_run,
@@ -568,9 +578,13 @@ impl Rx {
         }
     }
 
-    /// Whether all of `line` matches one of the patterns (with `-x`).
+    /// Whether all of `line` matches one of the patterns (with `-x`): the longest match from
+    /// its start ends at its end.
     pub fn matches_line(&self, line: &[u8]) -> bool {
-        self.line.as_ref().is_some_and(|re| re.is_match(line))
+        let input = Input::new(line).anchored(Anchored::Yes);
+        self.longest
+            .as_ref()
+            .is_some_and(|l| l.end(&input) == Some(line.len()))
     }
 }
 

@@ -129,3 +129,122 @@ fn required_literals_of_a_case_insensitive_phrase() {
         );
     }
 }
+
+/// The prefixes of a concatenation's suffixes, crossed from each child's own prefixes
+/// (`required`), are those the extractor gives for each suffix as a concatenation of its own:
+/// the same sets of required literals as `required` had when it extracted every suffix.
+#[test]
+fn required_crosses_each_suffix_as_the_extractor_does() {
+    use regex_syntax::hir::{Hir, HirKind};
+    /// `required` as it was: each suffix copied into a concatenation and extracted.
+    fn by_suffixes(h: &Hir) -> Option<super::Literals> {
+        match h.kind() {
+            HirKind::Concat(children) => {
+                let mut best = None;
+                for i in 0..children.len().min(16) {
+                    let suffix = Hir::concat(children[i..].to_vec());
+                    best = super::better(best, super::required_prefixes(&suffix));
+                    best = super::better(best, super::required(&children[i]));
+                }
+                best
+            }
+            _ => super::required(h),
+        }
+    }
+    let patterns = [
+        "[A-Z][a-z]+Error",
+        "ab(c|d)ef[0-9]gh",
+        "x(y|z){2}w+abc",
+        "(foo|bar|baz)(qux|quux)[a-c][d-f]tail",
+        "[ab][cd][ef][gh][ij][kl][mn]xyz",
+        "a?b?c?defg",
+        "hello world again and again",
+        "^start[0-9]+middle.*end$",
+        "é[àè]ü+ñ",
+        "(a|b|c|d|e|f|g|h)(i|j|k|l|m|n|o|p)(q|r|s|t|u|v|w|x)zzz",
+    ];
+    for p in patterns {
+        for fold in [false, true] {
+            let h = parse(
+                p.as_bytes(),
+                Dialect::Extended,
+                fold,
+                b'\n',
+                &mut Vec::new(),
+            )
+            .unwrap();
+            assert_eq!(super::required(&h), by_suffixes(&h), "{p} -i={fold}");
+        }
+    }
+}
+
+/// `-x` by the longest match from the line's start (`Rx::matches_line`) selects the lines a
+/// regex of the whole line (`^(...)$`, as `-x` was built before) matches, with `-i` too and
+/// with a Unicode word boundary (where the lazy DFA gives up for the PikeVM).
+#[test]
+fn whole_line_is_the_longest_match_from_the_start() {
+    use regex_automata::meta::Regex;
+    use regex_syntax::hir::{Hir, Look};
+    let cases: &[&[&str]] = &[
+        &["a*"],
+        &["ab|abcd"],
+        &["(a|ab)(c|bcd)"],
+        &["[0-9]+", "x"],
+        &["^foo$"],
+        &[r"\bé\w*"],
+        &["(é|e)+t?"],
+        &[""],
+        &["a{2,3}b?"],
+    ];
+    let lines = [
+        "", "a", "aa", "ab", "abcd", "abc", "abbcd", "acd", "123", "12x", "x", "foo", "foo ", "é",
+        "éte", "ée", "eet", "aab", "aaab", "aaaa", "E", "ÉTÉ",
+    ];
+    for patterns in cases {
+        for fold in [false, true] {
+            let hirs: Vec<Hir> = patterns
+                .iter()
+                .map(|p| {
+                    parse(
+                        p.as_bytes(),
+                        Dialect::Extended,
+                        fold,
+                        b'\n',
+                        &mut Vec::new(),
+                    )
+                    .unwrap()
+                })
+                .collect();
+            let whole = Hir::concat(vec![
+                Hir::look(Look::Start),
+                Hir::alternation(hirs.clone()),
+                Hir::look(Look::End),
+            ]);
+            let re = Regex::builder().build_from_hir(&whole).unwrap();
+            for longest in [false, true] {
+                let r = Rx::new(hirs.clone(), true, longest, true, b'\n').unwrap();
+                for l in lines {
+                    assert_eq!(
+                        r.matches_line(l.as_bytes()),
+                        re.is_match(l.as_bytes()),
+                        "{patterns:?} -i={fold} on {l:?}"
+                    );
+                }
+            }
+        }
+    }
+}
+
+/// A byte set's ranges, added a word at a time, hold exactly their bytes: every range.
+#[test]
+fn byte_set_ranges_hold_their_bytes() {
+    for lo in 0..=255u8 {
+        for hi in lo..=255u8 {
+            let mut set = super::ByteSet::default();
+            set.add_range(lo, hi);
+            for b in 0..=255u8 {
+                assert_eq!(set.contains(b), (lo..=hi).contains(&b), "{lo}..={hi}: {b}");
+            }
+        }
+    }
+}
