@@ -334,10 +334,9 @@ pub fn clap_message(e: &clap::Error) -> String {
     m
 }
 
-/// A tool from its command line to its exit status: `--generate KIND` alone is answered
-/// before clap (the man page or a completion script of `P`'s command); anything else is
-/// [`parse`]d as `P`, validated into the tool's configuration `C` (`C::try_from(&P)`), `run`
-/// with the tool's diagnostics, and [`conclude`]d.
+/// A tool from its command line to its exit status: [`parse`] the arguments as `P`, validate
+/// them into the tool's configuration `C` (`C::try_from(&P)`), `run` it with the tool's
+/// diagnostics, and [`conclude`].
 ///
 /// ```
 /// use std::process::ExitCode;
@@ -380,10 +379,6 @@ where
     P: clap::Parser + 'static,
     C: for<'a> TryFrom<&'a P, Error = ToolError>,
 {
-    let args: Vec<std::ffi::OsString> = args.into_iter().collect();
-    if let Some(code) = crate::generate::intercept(program, &args, P::command) {
-        return code;
-    }
     let args: P = match parse(program, args) {
         Ok(a) => a,
         Err(code) => return code,
