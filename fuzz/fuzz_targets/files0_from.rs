@@ -7,6 +7,7 @@
 //! Input: the list itself. Names with `/` and the name `-` (standard input) are skipped,
 //! so that nothing outside the directory is opened.
 // libfuzzer: -max_len=128 -detect_leaks=0
+// sanitizer: none (safe code under test; `cargo xtask fuzz --asan` to run it with ASan)
 #![no_main]
 #![forbid(unsafe_code)]
 

@@ -9,6 +9,7 @@
 //! length, from the start of the rest, `/` and NUL replaced), the pattern, a newline, the
 //! text (searched with `-a` and `--from utf-8`, as its bytes).
 // libfuzzer: -max_len=128 -detect_leaks=0
+// sanitizer: none (safe code under test; `cargo xtask fuzz --asan` to run it with ASan)
 #![no_main]
 #![forbid(unsafe_code)]
 

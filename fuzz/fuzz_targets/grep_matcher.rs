@@ -1,6 +1,7 @@
 //! utf8-grep's matchers (one pattern: memmem; several: aho-corasick leftmost-longest; `-i`:
 //! regex-automata) against a naive search; `-w` and `-x` too.
 // libfuzzer: -max_len=128
+// sanitizer: none (safe code under test; `cargo xtask fuzz --asan` to run it with ASan)
 #![no_main]
 #![forbid(unsafe_code)]
 

@@ -7,6 +7,7 @@
 //! Input: two control bytes (flags; the number of patterns, 0..=3 with `-f`, else 1..=4),
 //! the patterns one per line, then the text (searched with `-a`).
 // libfuzzer: -max_len=256 -detect_leaks=0
+// sanitizer: none (safe code under test; `cargo xtask fuzz --asan` to run it with ASan)
 #![no_main]
 #![forbid(unsafe_code)]
 

@@ -11,6 +11,7 @@
 //! newline, the text (searched with `-a` and `--from utf-8`, as its bytes). A run longer
 //! than `-timeout` seconds is a finding: the limits did not end a catastrophic pattern.
 // libfuzzer: -max_len=128 -detect_leaks=0 -timeout=10
+// sanitizer: none (safe code under test; `cargo xtask fuzz --asan` to run it with ASan)
 #![no_main]
 #![forbid(unsafe_code)]
 

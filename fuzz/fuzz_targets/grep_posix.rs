@@ -3,6 +3,7 @@
 //! POSIX literal (its special characters escaped) matches exactly where the fixed-string
 //! engine finds the string, from every start, with `-i`, `-w` and `-x` too.
 // libfuzzer: -max_len=96
+// sanitizer: none (safe code under test; `cargo xtask fuzz --asan` to run it with ASan)
 #![no_main]
 #![forbid(unsafe_code)]
 

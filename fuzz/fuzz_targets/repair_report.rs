@@ -7,6 +7,7 @@
 //! Input: one control byte (bit 0: JSON; bits 1-3: the file name's length, taken from the
 //! start of the rest, `/` and NUL replaced), then the bytes to repair.
 // libfuzzer: -max_len=128 -detect_leaks=0
+// sanitizer: none (safe code under test; `cargo xtask fuzz --asan` to run it with ASan)
 #![no_main]
 #![forbid(unsafe_code)]
 

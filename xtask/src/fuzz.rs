@@ -4,6 +4,9 @@
 //! Installs cargo-fuzz when it is missing (`cargo install cargo-fuzz --locked`), builds
 //! every target once (nightly, ASan, `cargo fuzz build -O`, this program as rustc wrapper
 //! so that only this repository's crates get coverage instrumentation: [`rustc_wrapper`]),
+//! and once more without a sanitizer (`-s none`, into `sanitizer-none/` of the target
+//! directory) when a target to run says `// sanitizer: none` ([`SANITIZER_NONE`]; `--asan`
+//! runs every target with ASan),
 //! then runs each target (or the ones named) for N seconds (default 60), or until it has
 //! executed `--runs N` inputs (a campaign: `--runs 5000000` with no time limit unless
 //! `--seconds` is given too), N targets at once with `--jobs N` (default 1). Each
@@ -23,15 +26,17 @@ use std::process::{Command, ExitCode, Stdio};
 use std::sync::Mutex;
 
 /// The usage line for `cargo xtask help`.
-pub const USAGE: &str = "  fuzz [--seconds N] [--runs N] [--jobs N] [TARGET...]
+pub const USAGE: &str = "  fuzz [--seconds N] [--runs N] [--jobs N] [--asan] [TARGET...]
                       run the cargo-fuzz targets of fuzz/ (nightly), N seconds each
                       (default 60) or N executions each, --jobs targets at once
-                      (default 1); prints
+                      (default 1), every one with ASan with --asan; prints
                       `name executions exec_per_s` per target; installs cargo-fuzz";
 
 /// `cargo xtask fuzz`'s arguments.
 #[derive(Debug, clap::Args)]
-#[command(override_usage = "cargo xtask fuzz [--seconds N] [--runs N] [--jobs N] [TARGET...]")]
+#[command(
+    override_usage = "cargo xtask fuzz [--seconds N] [--runs N] [--jobs N] [--asan] [TARGET...]"
+)]
 pub struct Args {
     /// Seconds per target (default 60 without --runs, no limit with it).
     #[arg(long, value_name = "N", value_parser = crate::workspace::positive::<u64>)]
@@ -43,6 +48,9 @@ pub struct Args {
     #[arg(long, value_name = "N", default_value_t = 1,
           value_parser = crate::workspace::positive::<usize>)]
     jobs: usize,
+    /// Every target with AddressSanitizer, those marked `// sanitizer: none` too.
+    #[arg(long)]
+    asan: bool,
     /// The targets to run (default: every target of fuzz/).
     #[arg(value_name = "TARGET")]
     targets: Vec<String>,
@@ -115,6 +123,24 @@ fn fuzz(root: &Path, args: &Args) -> Result<bool> {
     if !status.success() {
         return Err(format!("cargo fuzz build failed: {status}").into());
     }
+    let mut bare = Vec::new();
+    for t in &targets {
+        if !args.asan && sanitizer_none(&dir, t)? {
+            bare.push(t.clone());
+        }
+    }
+    if !bare.is_empty() {
+        println!(
+            "== cargo +nightly fuzz build -O -s none (for {})",
+            bare.join(", ")
+        );
+        let into = fuzz_target_dir(&dir, std::env::var_os("CARGO_TARGET_DIR")).join(SANITIZER_NONE);
+        build.args(["-s", "none", "--target-dir"]).arg(into);
+        let status = build.status()?;
+        if !status.success() {
+            return Err(format!("cargo fuzz build -s none failed: {status}").into());
+        }
+    }
     let seeds = seeds(root);
     if seeds.is_empty() {
         eprintln!("xtask fuzz: ../shared/conformance is absent: only the committed seeds");
@@ -143,7 +169,7 @@ fn fuzz(root: &Path, args: &Args) -> Result<bool> {
                         (s, None) => format!("{} s", s.unwrap_or(60)),
                     };
                     println!("== fuzz {t}: {budget}");
-                    let r = run_target(&dir, t, args);
+                    let r = run_target(&dir, t, args, bare.contains(t));
                     results.lock().expect("results").push((t.clone(), r));
                 }
             });
@@ -243,6 +269,27 @@ fn list_targets(dir: &Path) -> Result<Vec<String>> {
         .collect();
     names.sort();
     Ok(names)
+}
+
+/// The folder of the target directory where the targets built without a sanitizer go.
+///
+/// A target whose source has the line `// sanitizer: none` runs from there: one whose code
+/// under test is safe Rust (parsing command lines, compiling patterns, printing), where
+/// AddressSanitizer finds nothing the language does not already forbid, while its
+/// allocator (every allocation padded, poisoned and quarantined; the regex and
+/// Aho-Corasick compilers allocate on every run) takes most of each run's time. The
+/// codec's `unsafe` kernels, which those targets reach too, are fuzzed under ASan by the
+/// codec's own targets on arbitrary bytes. Debug assertions and overflow checks stay on
+/// (fuzz/Cargo.toml's profile).
+const SANITIZER_NONE: &str = "sanitizer-none";
+
+/// Whether a target's source has a line `// sanitizer: none` (a reason may follow).
+fn sanitizer_none(dir: &Path, target: &str) -> Result<bool> {
+    let src = std::fs::read_to_string(dir.join("fuzz_targets").join(format!("{target}.rs")))?;
+    Ok(src.lines().any(|l| {
+        l.strip_prefix("// sanitizer:")
+            .is_some_and(|v| v.split_whitespace().next() == Some("none"))
+    }))
 }
 
 /// The flags of a target's `// libfuzzer: ...` line.
@@ -355,11 +402,12 @@ fn fuzz_target_dir(dir: &Path, env: Option<std::ffi::OsString>) -> PathBuf {
     }
 }
 
-fn run_target(dir: &Path, target: &str, args: &Args) -> Result<Outcome> {
-    let bin: PathBuf = fuzz_target_dir(dir, std::env::var_os("CARGO_TARGET_DIR"))
-        .join(host_triple()?)
-        .join("release")
-        .join(target);
+fn run_target(dir: &Path, target: &str, args: &Args, bare: bool) -> Result<Outcome> {
+    let mut bin: PathBuf = fuzz_target_dir(dir, std::env::var_os("CARGO_TARGET_DIR"));
+    if bare {
+        bin.push(SANITIZER_NONE);
+    }
+    let bin = bin.join(host_triple()?).join("release").join(target);
     let log_path = dir.join("logs").join(format!("{target}.log"));
     let mut log = std::fs::File::create(&log_path)?;
     let artifacts = dir.join("artifacts").join(target);
