@@ -419,7 +419,8 @@ forward_ops!(Avx2 {
 });
 
 // The AVX-512 kernel: its own validation, counting, dense scanner and word passes (VBMI's
-// where the CPU has it), and AVX2's short path, copy and transcoders.
+// where the CPU has it), its UTF-8 -> UTF-16 transcoder where the CPU has VBMI2 (else AVX2's),
+// and AVX2's short path, copy and UTF-16 -> UTF-8 transcoder.
 forward_ops!(Avx512 {
     entries,
     dense,
@@ -427,8 +428,38 @@ forward_ops!(Avx512 {
     validate_and_count,
     count_windows,
     surely_words;
-    avx2: push_valid, transcode_valid, widen_ascii, extend_valid, extend_ascii, utf16_decode,
+    avx2: push_valid, utf16_decode,
 }
+    #[inline(always)]
+    fn transcode_valid(self, src: &[u8], dst: &mut [u16]) -> (usize, usize) {
+        match self.vbmi2() {
+            Some(vbmi2) => vbmi2.transcode_valid(src, dst),
+            None => self.avx2().transcode_valid(src, dst),
+        }
+    }
+    #[inline(always)]
+    fn widen_ascii(self, src: &[u8], dst: &mut [u16]) -> usize {
+        match self.vbmi2() {
+            Some(vbmi2) => vbmi2.widen_ascii(src, dst),
+            None => self.avx2().widen_ascii(src, dst),
+        }
+    }
+    #[cfg(feature = "alloc")]
+    #[inline(always)]
+    fn extend_valid(self, src: &[u8], out: &mut alloc::vec::Vec<u16>) -> usize {
+        match self.vbmi2() {
+            Some(vbmi2) => vbmi2.extend_valid(src, out),
+            None => self.avx2().extend_valid(src, out),
+        }
+    }
+    #[cfg(feature = "alloc")]
+    #[inline(always)]
+    fn extend_ascii(self, src: &[u8], out: &mut alloc::vec::Vec<u16>) -> usize {
+        match self.vbmi2() {
+            Some(vbmi2) => vbmi2.extend_ascii(src, out),
+            None => self.avx2().extend_ascii(src, out),
+        }
+    }
     #[inline(always)]
     fn word_blocks(self, bytes: &[u8], st: &mut WordState, others: &mut [u64]) -> Option<u32> {
         // The VBMI token's pass where the CPU has it, else the AVX-512BW one of `kernel_fns!`.
