@@ -106,8 +106,15 @@ impl Avx512 {
     /// besides: AVX-512 VBMI and VL, BMI1, BMI2 and LZCNT.
     #[inline]
     pub(crate) fn vbmi2(self) -> Option<Avx512Vbmi2> {
-        has!("avx512vbmi", "avx512vbmi2", "avx512vl", "bmi1", "bmi2", "lzcnt")
-            .then_some(Avx512Vbmi2(()))
+        has!(
+            "avx512vbmi",
+            "avx512vbmi2",
+            "avx512vl",
+            "bmi1",
+            "bmi2",
+            "lzcnt"
+        )
+        .then_some(Avx512Vbmi2(()))
     }
 }
 

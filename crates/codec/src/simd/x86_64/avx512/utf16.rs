@@ -58,7 +58,9 @@ struct Sources {
 /// # Safety
 ///
 /// The CPU must have the features enabled here; `dst` must be valid for writing `room` units.
-#[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512vbmi,avx512vbmi2,bmi1,bmi2,lzcnt,popcnt")]
+#[target_feature(
+    enable = "avx512f,avx512bw,avx512vl,avx512vbmi,avx512vbmi2,bmi1,bmi2,lzcnt,popcnt"
+)]
 #[inline]
 unsafe fn transcode(src: &[u8], dst: *mut u16, room: usize) -> (usize, usize) {
     let (len, p) = (src.len(), src.as_ptr());
@@ -162,7 +164,9 @@ unsafe fn transcode(src: &[u8], dst: *mut u16, room: usize) -> (usize, usize) {
 /// before (where it leads a three- or four-byte sequence) by 12; a low surrogate is tagged
 /// 0xDC00 (its two bits above the ten of the code point are in the tag already), a high one
 /// shifted down by 4 takes 0xD800 less the 0x40 of the code point's 0x10000.
-#[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512vbmi,avx512vbmi2,bmi1,bmi2,lzcnt,popcnt")]
+#[target_feature(
+    enable = "avx512f,avx512bw,avx512vl,avx512vbmi,avx512vbmi2,bmi1,bmi2,lzcnt,popcnt"
+)]
 #[inline]
 fn units(at: __m512i, prev: &Sources, cur: &Sources, hi: u32, lo: u32) -> __m512i {
     let one = _mm512_set1_epi16(1);
@@ -179,7 +183,11 @@ fn units(at: __m512i, prev: &Sources, cur: &Sources, hi: u32, lo: u32) -> __m512
     if hi | lo == 0 {
         return w;
     }
-    let w = _mm512_mask_mov_epi16(w, lo, _mm512_or_si512(w, _mm512_set1_epi16(0xDC00u16 as i16)));
+    let w = _mm512_mask_mov_epi16(
+        w,
+        lo,
+        _mm512_or_si512(w, _mm512_set1_epi16(0xDC00u16 as i16)),
+    );
     _mm512_mask_add_epi16(
         w,
         hi,
@@ -196,22 +204,25 @@ fn units(at: __m512i, prev: &Sources, cur: &Sources, hi: u32, lo: u32) -> __m512
 ///
 /// The CPU must have the features enabled here; `dst` must be valid for writing `src.len()`
 /// units.
-#[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512vbmi,avx512vbmi2,bmi1,bmi2,lzcnt,popcnt")]
+#[target_feature(
+    enable = "avx512f,avx512bw,avx512vl,avx512vbmi,avx512vbmi2,bmi1,bmi2,lzcnt,popcnt"
+)]
 #[inline]
 unsafe fn widen(src: &[u8], dst: *mut u16) -> usize {
     let (len, p) = (src.len(), src.as_ptr());
     let mut i = 0;
-    // SAFETY: `len >= 96`: 32 bytes are readable at `p` and 32 units writable at `dst`.
-    if len >= 96 && unsafe { _mm256_movemask_epi8(_mm256_loadu_si256(p.cast())) } == 0 {
-        // The first 32 units, then on from where the output is 64-byte aligned, so that no
-        // later store splits a cache line: the units in between are written twice, the same.
-        // SAFETY: as just above, and the load is the one tested.
-        unsafe {
-            let a = _mm256_loadu_si256(p.cast());
-            _mm512_storeu_si512(dst.cast(), _mm512_cvtepu8_epi16(a));
+    if len >= 96 {
+        // SAFETY: `len >= 96`: the first 32 bytes are inside `src`.
+        let a = unsafe { _mm256_loadu_si256(p.cast()) };
+        if _mm256_movemask_epi8(a) == 0 {
+            // The first 32 units, then on from where the output is 64-byte aligned, so that no
+            // later store splits a cache line: the units in between are written twice, the
+            // same.
+            // SAFETY: `len >= 96`: `dst` is writable for the 32 units stored.
+            unsafe { _mm512_storeu_si512(dst.cast(), _mm512_cvtepu8_epi16(a)) };
+            // Units to the next 64-byte boundary of the output: 0..=31 (`dst` is 2-aligned).
+            i = ((64 - (dst as usize & 63)) / 2) & 31;
         }
-        // Units to the next 64-byte boundary of the output: 0..=31 (`dst` is 2-aligned).
-        i = ((64 - (dst as usize & 63)) / 2) & 31;
     }
     while i + 64 <= len {
         // SAFETY: `i + 64 <= len`: 64 bytes readable at `i`, 64 units writable at `i`.
@@ -325,8 +336,21 @@ mod tests {
 
     /// Chars at the edges of each length and of the surrogate gap.
     const EDGES: [char; 15] = [
-        '\0', 'a', '\x7F', '\u{80}', 'é', '\u{7FF}', '\u{800}', '中', '\u{D7FF}', '\u{E000}',
-        '\u{FFFD}', '\u{FFFF}', '\u{10000}', '😀', '\u{10FFFF}',
+        '\0',
+        'a',
+        '\x7F',
+        '\u{80}',
+        'é',
+        '\u{7FF}',
+        '\u{800}',
+        '中',
+        '\u{D7FF}',
+        '\u{E000}',
+        '\u{FFFD}',
+        '\u{FFFF}',
+        '\u{10000}',
+        '😀',
+        '\u{10FFFF}',
     ];
 
     /// Checks the transcoder on `s` with `room` units of output against std: what it read is a
@@ -346,7 +370,10 @@ mod tests {
             assert_eq!(out[0], 7);
             assert_eq!(out[1..], want[..], "{s:?}");
         } else {
-            assert!(s.len() - read <= 67 || room - written < 64 + 2, "{s:?} {room}");
+            assert!(
+                s.len() - read <= 67 || room - written < 64 + 2,
+                "{s:?} {room}"
+            );
         }
     }
 
@@ -397,8 +424,13 @@ mod tests {
     #[test]
     fn random_mixes() {
         let Some(t) = Avx512Vbmi2::new() else { return };
-        let mut rng = Rng::new(0x5EED_16);
-        let ranges: [(u64, u64); 4] = [(0, 0x7F), (0x80, 0x7FF), (0x800, 0xFFFF), (0x1_0000, 0x10_FFFF)];
+        let mut rng = Rng::new(0x5EED_0016);
+        let ranges: [(u64, u64); 4] = [
+            (0, 0x7F),
+            (0x80, 0x7FF),
+            (0x800, 0xFFFF),
+            (0x1_0000, 0x10_FFFF),
+        ];
         for _ in 0..20_000 {
             // Each string favours a few of the lengths, as text does.
             let weights: [u64; 4] = core::array::from_fn(|_| rng.below(4));
