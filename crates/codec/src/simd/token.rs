@@ -76,7 +76,8 @@ impl Avx2 {
 
 /// Proof that this CPU has the set the AVX-512 kernel needs: AVX-512F and AVX-512BW, and
 /// everything [`Avx2`] proves (its short paths, its copy and its UTF-16 transcoders are
-/// AVX2's; every CPU with AVX-512 has AVX2, but a virtual machine may hide it).
+/// AVX2's, UTF-8 → UTF-16 only without VBMI2; every CPU with AVX-512 has AVX2, but a virtual
+/// machine may hide it).
 #[cfg(target_arch = "x86_64")]
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct Avx512(());

@@ -1,7 +1,8 @@
 //! The x86-64 kernels, one module per instruction set, each with its vector types, their
 //! trait implementations and its entry points, the algorithms of `simd/` stamped out for
 //! them: [`sse2`] (a kernel of its own, no trait), [`sse42`], [`avx2`] and [`avx512`] (with
-//! VBMI's word classifier, a capability of its own, in `avx512/vbmi.rs`).
+//! VBMI's word classifier, a capability of its own, in `avx512/vbmi.rs`, and VBMI2's UTF-8 →
+//! UTF-16 transcoder, another, in `avx512/utf16.rs`).
 //!
 //! Every `#[target_feature]` function is private to its file and reached only through a safe
 //! method of the token of its instruction set (`simd/token.rs`): most are the body of such a
