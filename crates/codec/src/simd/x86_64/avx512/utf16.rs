@@ -396,15 +396,19 @@ mod tests {
             for at in 0..=140 {
                 let mut text = "x".repeat(at);
                 text.push_str(s);
-                text.push_str(&"y".repeat(200 - text.len().min(200)));
-                check(t, &text, text.len());
+                // Past the last block (which ends at byte 192), and across it (at byte 128).
+                for len in [200, 150] {
+                    let mut text = text.clone();
+                    text.push_str(&"y".repeat(len - text.len().min(len)));
+                    check(t, &text, text.len());
+                }
             }
         }
     }
 
     /// Every scalar value, starting at bytes 61 and 62 of a block of ASCII or of two-byte
     /// sequences: every length across the block's end, a four-byte sequence's high surrogate
-    /// ending the block or starting the next.
+    /// ending the block or starting the next; with a block after it, and as the last block.
     #[test]
     fn every_scalar_across_a_block_end() {
         let Some(t) = Avx512Vbmi2::new() else { return };
@@ -412,10 +416,12 @@ mod tests {
         for (pad, at) in [("a", 61), ("a", 62), ("é", 31), ("\u{10}é", 31)] {
             let head = pad.repeat(at / pad.len());
             for c in (0..=0x10_FFFF).filter_map(char::from_u32) {
-                let mut text = head.clone();
-                text.push_str(c.encode_utf8(&mut buf));
-                text.push_str(&"z".repeat(70));
-                check(t, &text, text.len());
+                for tail in [70, 30] {
+                    let mut text = head.clone();
+                    text.push_str(c.encode_utf8(&mut buf));
+                    text.push_str(&"z".repeat(tail));
+                    check(t, &text, text.len());
+                }
             }
         }
     }
