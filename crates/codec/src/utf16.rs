@@ -3,8 +3,9 @@
 //! The input is split by the error iterator ([`errors`], kernel speed between errors) into
 //! valid runs and maximal subparts; a valid run is transcoded without checks by
 //! [`transcode_valid`]: its bulk by the vector transcoder of `simd/` where the kernel has one
-//! (AVX2, NEON: ASCII blocks widened, other sequences converted with shuffles), the rest (tails under
-//! 80 bytes, other CPUs) by a portable loop that widens 16 ASCII bytes at a time (the compiler
+//! (AVX2, NEON: ASCII blocks widened, other sequences converted with shuffles; AVX-512 VBMI2:
+//! each block's units built from byte permutes of the positions `vpcompressb` packs), the
+//! rest (tails under 80 bytes, other CPUs) by a portable loop that widens 16 ASCII bytes at a time (the compiler
 //! turns it into SSE2 / NEON unpacks) and decodes the rest one sequence at a time. Everything
 //! here is safe code: a valid run that were not valid would give wrong units, never undefined
 //! behaviour (the vector transcoder's bounds do not depend on the data either), and the tests
@@ -201,7 +202,8 @@ fn convert(bytes: &[u8], dst: &mut [u16]) -> Utf16Progress {
 ///
 /// The units are exactly those of `String::from_utf8_lossy(bytes).encode_utf16()` (and of
 /// encoding_rs's UTF-8 decoder into UTF-16), without the intermediate `String`. Valid runs
-/// are found at the validation kernel's speed and converted with AVX2 where the CPU has it.
+/// are found at the validation kernel's speed and converted with AVX2 or AVX-512 VBMI2 where
+/// the CPU has it.
 ///
 /// Needs the `alloc` feature; [`utf8_to_utf16_lossy_into`] is the allocation-free form.
 ///

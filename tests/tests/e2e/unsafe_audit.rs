@@ -308,10 +308,13 @@ fn bench_root_denies_unsafe_code_but_in_simdutf() {
 /// call. A change that adds one must raise the figure here, and say why in review; one that
 /// removes some lowers it. (Issue 59 item 4: the UTF-16 → UTF-8 steps for any mix of lengths,
 /// `any8` of SSE4.2 and `any16` and `pairs16` of AVX2, and AVX2's write of a pair's last byte
-/// where its loop ends between a lead and its trail, add four blocks and three `unsafe fn`s.)
-const CODEC_UNSAFE_BLOCKS: usize = 303;
+/// where its loop ends between a lead and its trail, add four blocks and three `unsafe fn`s.
+/// The UTF-8 → UTF-16 transcoder with AVX-512 VBMI2, `x86_64/avx512/utf16.rs`, adds sixteen
+/// blocks, its loads and stores and its token's four methods with their `set_len`s, and two
+/// `unsafe fn`s, the block loop and the ASCII widening.)
+const CODEC_UNSAFE_BLOCKS: usize = 319;
 /// See [`CODEC_UNSAFE_BLOCKS`].
-const CODEC_UNSAFE_FNS: usize = 285;
+const CODEC_UNSAFE_FNS: usize = 287;
 
 #[test]
 fn codec_unsafe_counted_and_each_block_gives_its_own_reason() {

@@ -76,7 +76,8 @@ impl Avx2 {
 
 /// Proof that this CPU has the set the AVX-512 kernel needs: AVX-512F and AVX-512BW, and
 /// everything [`Avx2`] proves (its short paths, its copy and its UTF-16 transcoders are
-/// AVX2's; every CPU with AVX-512 has AVX2, but a virtual machine may hide it).
+/// AVX2's, UTF-8 → UTF-16 only without VBMI2; every CPU with AVX-512 has AVX2, but a virtual
+/// machine may hide it).
 #[cfg(target_arch = "x86_64")]
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct Avx512(());
@@ -100,6 +101,21 @@ impl Avx512 {
     #[inline]
     pub(crate) fn vbmi(self) -> Option<Avx512Vbmi> {
         has!("avx512vbmi").then_some(Avx512Vbmi(()))
+    }
+
+    /// The VBMI2 token, if this CPU also has AVX-512 VBMI2 and what its transcoder uses
+    /// besides: AVX-512 VBMI and VL, BMI1, BMI2 and LZCNT.
+    #[inline]
+    pub(crate) fn vbmi2(self) -> Option<Avx512Vbmi2> {
+        has!(
+            "avx512vbmi",
+            "avx512vbmi2",
+            "avx512vl",
+            "bmi1",
+            "bmi2",
+            "lzcnt"
+        )
+        .then_some(Avx512Vbmi2(()))
     }
 }
 
@@ -127,20 +143,21 @@ impl Avx512Vbmi {
     }
 }
 
-/// Proof that this CPU has AVX-512 VBMI2 (byte compress and expand), and everything
-/// [`Avx512`] proves. No kernel uses VBMI2 yet, so nothing makes one outside the tests.
+/// Proof that this CPU has AVX-512 VBMI2 (byte compress and expand), VBMI (byte permutes
+/// across the whole register) and VL, BMI1, BMI2 and LZCNT, and everything [`Avx512`]
+/// proves: the set of the UTF-8 → UTF-16 transcoder in `x86_64/avx512/utf16.rs`.
 #[cfg(target_arch = "x86_64")]
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct Avx512Vbmi2(());
 
 #[cfg(target_arch = "x86_64")]
-#[cfg_attr(not(test), expect(dead_code, reason = "no kernel uses VBMI2 yet"))]
 impl Avx512Vbmi2 {
-    /// The token, if this CPU has AVX-512 VBMI2 besides what [`Avx512::new`] checks.
+    /// The token, if this CPU has what [`Avx512::vbmi2`] checks besides what [`Avx512::new`]
+    /// does (the kernel gets its own from [`Avx512::vbmi2`]).
+    #[cfg(test)]
     #[inline]
     pub(crate) fn new() -> Option<Avx512Vbmi2> {
-        Avx512::new()?;
-        has!("avx512vbmi2").then_some(Avx512Vbmi2(()))
+        Avx512::new()?.vbmi2()
     }
 }
 
@@ -319,7 +336,9 @@ mod tests {
         assert_eq!(Avx2::new().is_some(), avx2);
         assert_eq!(Avx512::new().is_some(), avx512);
         assert_eq!(Avx512Vbmi::new().is_some(), avx512 && cpu!("avx512vbmi"));
-        assert_eq!(Avx512Vbmi2::new().is_some(), avx512 && cpu!("avx512vbmi2"));
+        let vbmi2 = cpu!("avx512vbmi2") && cpu!("avx512vbmi") && cpu!("avx512vl");
+        let bits = cpu!("bmi1") && cpu!("bmi2") && cpu!("lzcnt");
+        assert_eq!(Avx512Vbmi2::new().is_some(), avx512 && vbmi2 && bits);
         for k in Kernel::available() {
             assert_eq!(Available::new(k).map(Available::kernel), Some(k));
         }

@@ -2,14 +2,17 @@
 //! AVX2 in `x86_64/avx2/utf16.rs` and for NEON in `aarch64/neon/mod.rs`), for the crate's
 //! `utf16.rs`: each function converts what the transcoder can and leaves the rest to the
 //! caller's scalar twin; without a transcoder it converts nothing. The kernel's token
-//! ([`Available::active`]) decides which: AVX2's for the AVX2 and AVX-512 kernels, NEON's.
+//! ([`Available::active`]) decides which: AVX2's for the AVX2 kernel, and for the AVX-512
+//! kernel on a CPU without VBMI2; the AVX-512 kernel's own with VBMI2
+//! (`x86_64/avx512/utf16.rs`); NEON's.
 
 use super::Available;
 
-/// Transcodes a prefix of `src`, valid UTF-8, into `dst` with the vector transcoder of
-/// `utf16.rs` when the active kernel has one (AVX2, used by the AVX2 and AVX-512 kernels, and
-/// NEON), and returns (bytes read, units written), a code point boundary; `(0, 0)` otherwise.
-/// The caller converts the rest (every tail under 80 bytes or units) with the scalar twin.
+/// Transcodes a prefix of `src`, valid UTF-8, into `dst` with the active kernel's vector
+/// transcoder when it has one (AVX2's `utf16.rs`, used by the AVX2 kernel and by AVX-512
+/// without VBMI2; AVX-512 VBMI2's; NEON's), and returns (bytes read, units written), a code
+/// point boundary; `(0, 0)` otherwise. The caller converts the rest (every tail under 80
+/// bytes or units) with the scalar twin.
 #[inline]
 pub(crate) fn transcode_valid_prefix(src: &[u8], dst: &mut [u16]) -> (usize, usize) {
     Available::active().transcode_valid(src, dst)

@@ -1,7 +1,8 @@
 //! The x86-64 kernels, one module per instruction set, each with its vector types, their
 //! trait implementations and its entry points, the algorithms of `simd/` stamped out for
 //! them: [`sse2`] (a kernel of its own, no trait), [`sse42`], [`avx2`] and [`avx512`] (with
-//! VBMI's word classifier, a capability of its own, in `avx512/vbmi.rs`).
+//! VBMI's word classifier, a capability of its own, in `avx512/vbmi.rs`, and VBMI2's UTF-8 →
+//! UTF-16 transcoder, another, in `avx512/utf16.rs`).
 //!
 //! Every `#[target_feature]` function is private to its file and reached only through a safe
 //! method of the token of its instruction set (`simd/token.rs`): most are the body of such a
@@ -419,7 +420,8 @@ forward_ops!(Avx2 {
 });
 
 // The AVX-512 kernel: its own validation, counting, dense scanner and word passes (VBMI's
-// where the CPU has it), and AVX2's short path, copy and transcoders.
+// where the CPU has it), its UTF-8 -> UTF-16 transcoder where the CPU has VBMI2 (else AVX2's),
+// and AVX2's short path, copy and UTF-16 -> UTF-8 transcoder.
 forward_ops!(Avx512 {
     entries,
     dense,
@@ -427,8 +429,38 @@ forward_ops!(Avx512 {
     validate_and_count,
     count_windows,
     surely_words;
-    avx2: push_valid, transcode_valid, widen_ascii, extend_valid, extend_ascii, utf16_decode,
+    avx2: push_valid, utf16_decode,
 }
+    #[inline(always)]
+    fn transcode_valid(self, src: &[u8], dst: &mut [u16]) -> (usize, usize) {
+        match self.vbmi2() {
+            Some(vbmi2) => vbmi2.transcode_valid(src, dst),
+            None => self.avx2().transcode_valid(src, dst),
+        }
+    }
+    #[inline(always)]
+    fn widen_ascii(self, src: &[u8], dst: &mut [u16]) -> usize {
+        match self.vbmi2() {
+            Some(vbmi2) => vbmi2.widen_ascii(src, dst),
+            None => self.avx2().widen_ascii(src, dst),
+        }
+    }
+    #[cfg(feature = "alloc")]
+    #[inline(always)]
+    fn extend_valid(self, src: &[u8], out: &mut alloc::vec::Vec<u16>) -> usize {
+        match self.vbmi2() {
+            Some(vbmi2) => vbmi2.extend_valid(src, out),
+            None => self.avx2().extend_valid(src, out),
+        }
+    }
+    #[cfg(feature = "alloc")]
+    #[inline(always)]
+    fn extend_ascii(self, src: &[u8], out: &mut alloc::vec::Vec<u16>) -> usize {
+        match self.vbmi2() {
+            Some(vbmi2) => vbmi2.extend_ascii(src, out),
+            None => self.avx2().extend_ascii(src, out),
+        }
+    }
     #[inline(always)]
     fn word_blocks(self, bytes: &[u8], st: &mut WordState, others: &mut [u64]) -> Option<u32> {
         // The VBMI token's pass where the CPU has it, else the AVX-512BW one of `kernel_fns!`.

@@ -2,7 +2,8 @@
 //! points and validate-and-copy, the generic algorithms stamped out for it, the vector test
 //! of word counting's unvouched run starts ([`surely`]), and its UTF-8 → UTF-16 ([`utf16`])
 //! and UTF-16 → UTF-8 ([`utf16_decode`]) transcoders. The AVX-512 kernel takes its copy and
-//! transcoders (through [`Avx512::avx2`](token::Avx512::avx2)).
+//! transcoders (through [`Avx512::avx2`](token::Avx512::avx2)), UTF-8 → UTF-16 only on a CPU
+//! without VBMI2.
 
 pub(crate) mod surely;
 pub(crate) mod utf16;

@@ -1,5 +1,5 @@
-//! The UTF-8 → UTF-16 transcoder of `simd/utf16.rs` with AVX2, for the AVX2 and AVX-512
-//! kernels: its 128-bit primitives in VEX encoding, and the parts of a block done in 256-bit
+//! The UTF-8 → UTF-16 transcoder of `simd/utf16.rs` with AVX2, for the AVX2 kernel and the
+//! AVX-512 one on a CPU without VBMI2: its 128-bit primitives in VEX encoding, and the parts of a block done in 256-bit
 //! registers (the ASCII test of 64 bytes and the widening, the two-byte test and lanes, the
 //! continuation mask, eight three-byte sequences at once).
 
