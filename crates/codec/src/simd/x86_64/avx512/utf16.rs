@@ -58,9 +58,8 @@ struct Sources {
 /// # Safety
 ///
 /// The CPU must have the features enabled here; `dst` must be valid for writing `room` units.
-#[target_feature(
-    enable = "avx512f,avx512bw,avx512vl,avx512vbmi,avx512vbmi2,bmi1,bmi2,lzcnt,popcnt"
-)]
+#[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512vbmi,avx512vbmi2")]
+#[target_feature(enable = "bmi1,bmi2,lzcnt,popcnt")]
 #[inline]
 unsafe fn transcode(src: &[u8], dst: *mut u16, room: usize) -> (usize, usize) {
     let (len, p) = (src.len(), src.as_ptr());
@@ -164,9 +163,8 @@ unsafe fn transcode(src: &[u8], dst: *mut u16, room: usize) -> (usize, usize) {
 /// before (where it leads a three- or four-byte sequence) by 12; a low surrogate is tagged
 /// 0xDC00 (its two bits above the ten of the code point are in the tag already), a high one
 /// shifted down by 4 takes 0xD800 less the 0x40 of the code point's 0x10000.
-#[target_feature(
-    enable = "avx512f,avx512bw,avx512vl,avx512vbmi,avx512vbmi2,bmi1,bmi2,lzcnt,popcnt"
-)]
+#[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512vbmi,avx512vbmi2")]
+#[target_feature(enable = "bmi1,bmi2,lzcnt,popcnt")]
 #[inline]
 fn units(at: __m512i, prev: &Sources, cur: &Sources, hi: u32, lo: u32) -> __m512i {
     let one = _mm512_set1_epi16(1);
@@ -204,9 +202,8 @@ fn units(at: __m512i, prev: &Sources, cur: &Sources, hi: u32, lo: u32) -> __m512
 ///
 /// The CPU must have the features enabled here; `dst` must be valid for writing `src.len()`
 /// units.
-#[target_feature(
-    enable = "avx512f,avx512bw,avx512vl,avx512vbmi,avx512vbmi2,bmi1,bmi2,lzcnt,popcnt"
-)]
+#[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512vbmi,avx512vbmi2")]
+#[target_feature(enable = "bmi1,bmi2,lzcnt,popcnt")]
 #[inline]
 unsafe fn widen(src: &[u8], dst: *mut u16) -> usize {
     let (len, p) = (src.len(), src.as_ptr());
