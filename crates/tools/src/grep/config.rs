@@ -174,6 +174,7 @@ impl Config {
             word: a.word_regexp,
             line: a.line_regexp,
             eol: if a.null_data { 0 } else { b'\n' },
+            known_input: known_input(&files),
         };
         let matcher = match Matcher::with(patterns.clone(), options) {
             Ok(m) => m,
@@ -266,6 +267,27 @@ impl Config {
         })
     }
 }
+
+/// The bytes of the regular files named (not `-`, not directories, not devices), which are
+/// read whole unless `-m`, `-l` or `-q` stop early, counted until [`KNOWN_INPUT_ENOUGH`].
+fn known_input(files: &[OsString]) -> u64 {
+    let mut known = 0u64;
+    for f in files.iter().filter(|f| f.as_os_str() != "-") {
+        if known >= KNOWN_INPUT_ENOUGH {
+            break;
+        }
+        known += std::fs::metadata(f)
+            .ok()
+            .filter(std::fs::Metadata::is_file)
+            .map_or(0, |m| m.len());
+    }
+    known
+}
+
+/// Where [`known_input`] stops asking: the most a matcher's choice depends on (the DFA of
+/// several fixed strings is built at once for 32 bytes of input per byte of the patterns,
+/// which are at most 1 MiB where it is built).
+const KNOWN_INPUT_ENOUGH: u64 = 32 << 20;
 
 /// The patterns (PATTERN, each `-e`, each line of each `-f FILE`, split at newlines) and the
 /// files: the first operand is a file when `-e` or `-f` gives the patterns.

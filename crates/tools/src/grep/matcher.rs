@@ -6,7 +6,6 @@
 
 use std::collections::HashSet;
 
-use aho_corasick::AhoCorasick;
 use memchr::memmem;
 
 use utf8_codec::{decode_first, decode_last};
@@ -14,7 +13,7 @@ use utf8_codec::{decode_first, decode_last};
 use super::regex::{self, Dialect, Rx};
 use crate::diag::ToolError;
 use fold::{fold_variants, fold_variants_max};
-use many::{many, starts};
+use many::{Many, starts};
 
 mod fold;
 mod many;
@@ -47,6 +46,10 @@ pub struct MatchOptions {
     pub word: bool,
     /// `-x`.
     pub line: bool,
+    /// The bytes of input known before the search (the sizes of the regular files named),
+    /// 0 where unknown: where they are many, the automata that search fastest are built at
+    /// once instead of after the first bytes.
+    pub known_input: u64,
     /// The byte that ends a line: a newline, or NUL under `-z` (a regular expression never
     /// matches it, `^` and `$` match next to it).
     pub eol: u8,
@@ -55,13 +58,13 @@ pub struct MatchOptions {
 #[derive(Debug)]
 enum Engine {
     One(Box<memmem::Finder<'static>>),
-    Many(AhoCorasick),
+    Many(Many),
     /// Several patterns, one of them empty: the leftmost match is always at 0, the longest
     /// non-empty pattern there (anchored search of an automaton without the empty pattern)
     /// or the empty one. aho-corasick's unanchored leftmost-longest search skips the empty
     /// match where a longer pattern starts to match and then fails (`["", " abc"]` on
     /// `" abx"` gives 3..3, not 0..0; reported as aho-corasick#173).
-    ManyWithEmpty(AhoCorasick),
+    ManyWithEmpty(Many),
     /// Regular expressions, and fixed strings under `-i` that are not spelled out for
     /// aho-corasick (a regex of the escaped patterns, case-insensitive).
     Regex(Box<Rx>),
@@ -75,7 +78,7 @@ enum Engine {
     /// `-i` with several patterns: every spelling the patterns have under Unicode simple
     /// case folding, ASCII letters left to aho-corasick's ASCII case insensitivity (see
     /// [`fold_variants`]); `patterns` holds the spellings.
-    FoldMany(AhoCorasick),
+    FoldMany(Many),
 }
 
 /// The most bytes of regular expressions (not counting the patterns that are plain words)
@@ -148,6 +151,7 @@ impl Matcher {
             word,
             line,
             eol: b'\n',
+            known_input: 0,
         };
         Matcher::with(patterns, o)
     }
@@ -178,6 +182,7 @@ impl Matcher {
             word,
             line,
             eol,
+            ..
         } = o;
         // A pattern of letters, digits, spaces, bytes that are not UTF-8 and the punctuation
         // the syntax gives no meaning to is a literal without parsing (a list of 100,000
@@ -303,6 +308,7 @@ impl Matcher {
             word,
             line,
             eol,
+            known_input,
             ..
         } = o;
         patterns.sort_by(|a, b| b.len().cmp(&a.len()).then_with(|| a.cmp(b)));
@@ -317,7 +323,7 @@ impl Matcher {
         let (engine, max_match_len) = if let Some(mut spellings) = spellings {
             spellings.sort_by(|a, b| b.len().cmp(&a.len()).then_with(|| a.cmp(b)));
             spellings.dedup();
-            let ac = many(&spellings, true, starts(false, line))?;
+            let ac = Many::new(&spellings, true, starts(false, line), known_input)?;
             let max = spellings.first().map_or(0, Vec::len);
             patterns = spellings;
             (Engine::FoldMany(ac), max)
@@ -338,7 +344,7 @@ impl Matcher {
             // Sorted longest first: an empty pattern is the last one.
             let with_empty = patterns.last().is_some_and(Vec::is_empty);
             let nonempty = &patterns[..patterns.len() - usize::from(with_empty)];
-            let ac = many(nonempty, false, starts(with_empty, line))?;
+            let ac = Many::new(nonempty, false, starts(with_empty, line), known_input)?;
             let engine = if with_empty {
                 Engine::ManyWithEmpty(ac)
             } else {
@@ -418,7 +424,7 @@ impl Matcher {
             Engine::One(f) => f.find(hay).map(|s| (s, s + f.needle().len())),
             Engine::Many(ac) | Engine::FoldMany(ac) => ac.find(hay).map(|m| (m.start(), m.end())),
             Engine::ManyWithEmpty(ac) => Some(
-                ac.find(aho_corasick::Input::new(hay).anchored(aho_corasick::Anchored::Yes))
+                ac.find_anchored(hay)
                     .map_or((0, 0), |m| (m.start(), m.end())),
             ),
             Engine::Regex(r) => r.find_in_lines(hay),
@@ -529,7 +535,7 @@ impl Matcher {
                 // The longest match anchored at the start is the whole line when some
                 // pattern is the line.
                 Engine::Many(ac) | Engine::FoldMany(ac) => ac
-                    .find(aho_corasick::Input::new(line).anchored(aho_corasick::Anchored::Yes))
+                    .find_anchored(line)
                     .is_some_and(|m| m.end() == line.len()),
                 _ => self.patterns.iter().any(|p| p == line),
             };

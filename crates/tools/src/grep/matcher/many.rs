@@ -1,40 +1,165 @@
-//! The automaton of several fixed strings (aho-corasick, leftmost-longest) and which of its
-//! kinds and starts a pattern set gets.
+//! The automaton of several fixed strings (aho-corasick, leftmost-longest), which of its
+//! kinds and starts a pattern set gets, and when its DFA is built.
 
-use aho_corasick::{AhoCorasick, AhoCorasickKind, MatchKind, StartKind};
+use std::sync::OnceLock;
+use std::sync::atomic::{AtomicU64, Ordering};
+
+use aho_corasick::{AhoCorasick, AhoCorasickKind, Input, MatchKind, StartKind};
 
 use crate::diag::ToolError;
 
 /// The leftmost-longest searcher of several fixed strings (ASCII case insensitive with
-/// `ascii_fold`); its DFA, the fastest to search, where [`dfa_fits`], else its contiguous
-/// NFA, or the noncontiguous one past the contiguous one's size limit (never the library's
-/// own choice, which tries the DFA for up to 100 patterns).
-/// `start` says which searches it serves: anchored only when one of the patterns is empty
-/// (see `Engine::ManyWithEmpty`), both with `-x` (the whole line is an anchored match),
-/// else unanchored only: a DFA with both kinds of start takes twice as long to build.
-pub(super) fn many(
+/// `ascii_fold`): first a contiguous NFA (the noncontiguous one past its size limit), quick
+/// to build, and, where [`dfa_fits`], the DFA, quicker to search, built once the searches
+/// have been handed enough bytes to repay its construction ([`Many::dfa_after`]), or at
+/// once where the input is known to hold that many.
+///
+/// A DFA costs several times an NFA's construction (it follows failure links for every
+/// state and byte class) and searches faster where the prefilter does not decide alone
+/// (`-i`, frequent candidates): built up front, it took most of the time of a long word
+/// list's search of a small file, and a few words searched in a few lines paid for a table
+/// they never used. Both kinds find the same matches.
+#[derive(Debug)]
+pub(super) struct Many {
+    /// The NFA, or the DFA where it was built at once.
+    first: AhoCorasick,
+    /// The patterns and how to build the DFA, kept until it is built; `None` where it does
+    /// not fit.
+    pending: Option<Pending>,
+    dfa: OnceLock<Option<AhoCorasick>>,
+    /// The bytes handed to searches so far (each search's haystack counts whole), until the
+    /// DFA is built.
+    searched: AtomicU64,
+}
+
+#[derive(Debug)]
+struct Pending {
+    pats: Vec<Vec<u8>>,
+    ascii_fold: bool,
+    start: StartKind,
+    after: u64,
+}
+
+impl Many {
+    /// The automaton of `pats`; `start` says which searches it serves: anchored only when
+    /// one of the patterns is empty (see `Engine::ManyWithEmpty`), both with `-x` (the
+    /// whole line is an anchored match), else unanchored only: a DFA with both kinds of
+    /// start takes twice as long to build.
+    ///
+    /// `known` is the number of bytes the search will be handed at least: where that
+    /// reaches [`Many::dfa_after`], the DFA is built at once, and no NFA.
+    pub(super) fn new(
+        pats: &[Vec<u8>],
+        ascii_fold: bool,
+        start: StartKind,
+        known: u64,
+    ) -> Result<Many, ToolError> {
+        let after = Many::dfa_after(pats);
+        let fits = dfa_fits(pats);
+        let dfa_now = fits && known >= after;
+        // The contiguous NFA has a limit on its size that the noncontiguous one has not
+        // (the library's own fallback).
+        let nfa = || {
+            build(pats, ascii_fold, start, AhoCorasickKind::ContiguousNFA)
+                .or_else(|_| build(pats, ascii_fold, start, AhoCorasickKind::NoncontiguousNFA))
+        };
+        let first = if dfa_now {
+            build(pats, ascii_fold, start, AhoCorasickKind::DFA).or_else(|_| nfa())
+        } else {
+            nfa()
+        }
+        .map_err(|e| ToolError::Usage(format!("cannot compile the patterns: {e}")))?;
+        let pending = (fits && !dfa_now).then(|| Pending {
+            pats: pats.to_vec(),
+            ascii_fold,
+            start,
+            after,
+        });
+        Ok(Many {
+            first,
+            pending,
+            dfa: OnceLock::new(),
+            searched: AtomicU64::new(0),
+        })
+    }
+
+    /// How many bytes the searches are handed before the DFA is built: 32 for each byte of
+    /// the patterns, and at least 64 KiB. The DFA's construction grows with its states (one
+    /// per pattern byte at most) and what it saves with the bytes searched; waiting for
+    /// fewer bytes than would repay it keeps a large input's loss to a small share of its
+    /// search, and still spares a small input the construction.
+    pub(super) fn dfa_after(pats: &[Vec<u8>]) -> u64 {
+        let total: usize = pats.iter().map(Vec::len).sum();
+        (total as u64).saturating_mul(32).max(64 << 10)
+    }
+
+    /// Builds the DFA (where it fits), once.
+    fn build_dfa(&self) {
+        if let Some(p) = &self.pending {
+            self.dfa
+                .get_or_init(|| build(&p.pats, p.ascii_fold, p.start, AhoCorasickKind::DFA).ok());
+        }
+    }
+
+    /// The automaton to search `hay` with: the DFA once built (building it now if the
+    /// bytes searched have reached [`Many::dfa_after`]), else the NFA.
+    #[inline]
+    fn automaton(&self, hay: &[u8]) -> &AhoCorasick {
+        if let Some(dfa) = self.dfa.get() {
+            return dfa.as_ref().unwrap_or(&self.first);
+        }
+        let Some(p) = &self.pending else {
+            return &self.first;
+        };
+        let before = self.searched.fetch_add(hay.len() as u64, Ordering::Relaxed);
+        if before.saturating_add(hay.len() as u64) < p.after {
+            return &self.first;
+        }
+        self.build_dfa();
+        self.dfa
+            .get()
+            .and_then(Option::as_ref)
+            .unwrap_or(&self.first)
+    }
+
+    /// The leftmost-longest match in `hay`.
+    #[inline]
+    pub(super) fn find(&self, hay: &[u8]) -> Option<aho_corasick::Match> {
+        self.automaton(hay).find(hay)
+    }
+
+    /// The longest match that starts at 0 of `hay`.
+    #[inline]
+    pub(super) fn find_anchored(&self, hay: &[u8]) -> Option<aho_corasick::Match> {
+        self.automaton(hay)
+            .find(Input::new(hay).anchored(aho_corasick::Anchored::Yes))
+    }
+
+    /// Whether the automaton built first is the DFA (for tests).
+    #[cfg(test)]
+    pub(super) fn first_is_dfa(&self) -> bool {
+        self.first.kind() == AhoCorasickKind::DFA
+    }
+
+    /// Whether the DFA has been built later (for tests).
+    #[cfg(test)]
+    pub(super) fn has_dfa(&self) -> bool {
+        self.dfa.get().is_some_and(Option::is_some)
+    }
+}
+
+fn build(
     pats: &[Vec<u8>],
     ascii_fold: bool,
     start: StartKind,
-) -> Result<AhoCorasick, ToolError> {
-    let build = |kind| {
-        AhoCorasick::builder()
-            .match_kind(MatchKind::LeftmostLongest)
-            .ascii_case_insensitive(ascii_fold)
-            .kind(Some(kind))
-            .start_kind(start)
-            .build(pats)
-    };
-    let kind = if dfa_fits(pats) {
-        AhoCorasickKind::DFA
-    } else {
-        AhoCorasickKind::ContiguousNFA
-    };
-    // The contiguous NFA has a limit on its size that the noncontiguous one has not (the
-    // library's own fallback).
-    build(kind)
-        .or_else(|_| build(AhoCorasickKind::NoncontiguousNFA))
-        .map_err(|e| ToolError::Usage(format!("cannot compile the patterns: {e}")))
+    kind: AhoCorasickKind,
+) -> Result<AhoCorasick, aho_corasick::BuildError> {
+    AhoCorasick::builder()
+        .match_kind(MatchKind::LeftmostLongest)
+        .ascii_case_insensitive(ascii_fold)
+        .kind(Some(kind))
+        .start_kind(start)
+        .build(pats)
 }
 
 /// Whether aho-corasick's DFA of `pats` is quick to build: up to 20,000 patterns of 1 MiB
