@@ -2,7 +2,8 @@
 //! trait implementations and its entry points, the algorithms of `simd/` stamped out for
 //! them: [`sse2`] (a kernel of its own, no trait), [`sse42`], [`avx2`] and [`avx512`] (with
 //! VBMI's word classifier, a capability of its own, in `avx512/vbmi.rs`, and VBMI2's UTF-8 →
-//! UTF-16 transcoder, another, in `avx512/utf16.rs`).
+//! UTF-16 and UTF-16 → UTF-8 transcoders, another, in `avx512/utf16.rs` and
+//! `avx512/utf16_decode.rs`).
 //!
 //! Every `#[target_feature]` function is private to its file and reached only through a safe
 //! method of the token of its instruction set (`simd/token.rs`): most are the body of such a
@@ -420,8 +421,8 @@ forward_ops!(Avx2 {
 });
 
 // The AVX-512 kernel: its own validation, counting, dense scanner and word passes (VBMI's
-// where the CPU has it), its UTF-8 -> UTF-16 transcoder where the CPU has VBMI2 (else AVX2's),
-// and AVX2's short path, copy and UTF-16 -> UTF-8 transcoder.
+// where the CPU has it), its UTF-8 -> UTF-16 and UTF-16 -> UTF-8 transcoders where the CPU has
+// VBMI2 (else AVX2's), and AVX2's short path and copy.
 forward_ops!(Avx512 {
     entries,
     dense,
@@ -429,7 +430,7 @@ forward_ops!(Avx512 {
     validate_and_count,
     count_windows,
     surely_words;
-    avx2: push_valid, utf16_decode,
+    avx2: push_valid,
 }
     #[inline(always)]
     fn transcode_valid(self, src: &[u8], dst: &mut [u16]) -> (usize, usize) {
@@ -459,6 +460,13 @@ forward_ops!(Avx512 {
         match self.vbmi2() {
             Some(vbmi2) => vbmi2.extend_ascii(src, out),
             None => self.avx2().extend_ascii(src, out),
+        }
+    }
+    #[inline(always)]
+    fn utf16_decode(self, src: &[u8], be: bool, dst: &mut [MaybeUninit<u8>]) -> (usize, usize) {
+        match self.vbmi2() {
+            Some(vbmi2) => vbmi2.utf16_decode(src, be, dst),
+            None => Ops::utf16_decode(self.avx2(), src, be, dst),
         }
     }
     #[inline(always)]
