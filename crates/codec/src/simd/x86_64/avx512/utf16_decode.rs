@@ -242,29 +242,18 @@ unsafe fn transcode<const BE: bool>(src: &[u8], dst: *mut u8, room: usize) -> (u
 }
 
 impl token::Avx512Vbmi2 {
-    /// Transcodes a well-formed prefix of `src` (UTF-16, big-endian when `be`) into `dst`,
-    /// leaving at most one step's input or room: (bytes read, bytes written); `(0, 0)` under
-    /// `MIN_INPUT` bytes of input or `MIN_ROOM` of room (`utf16_decode_tables.rs`).
+    /// Transcodes a well-formed prefix of `src` (UTF-16, big-endian when `BE`) into `dst`,
+    /// leaving at most one step's input or room: (bytes read, bytes written).
     #[inline(always)]
-    pub(in crate::simd::x86_64) fn utf16_decode(
+    pub(in crate::simd::x86_64) fn utf16_decode<const BE: bool>(
         self,
         src: &[u8],
-        be: bool,
         dst: &mut [MaybeUninit<u8>],
     ) -> (usize, usize) {
-        use crate::simd::utf16_decode_tables::{MIN_INPUT, MIN_ROOM};
-        if src.len() < MIN_INPUT || dst.len() < MIN_ROOM {
-            return (0, 0);
-        }
         let (q, room) = (dst.as_mut_ptr().cast::<u8>(), dst.len());
         // SAFETY: `self` proves the CPU's features (`token::Avx512::vbmi2`); `dst` is
         // writable for its length, and the transcoder writes only initialized bytes.
-        unsafe {
-            match be {
-                true => transcode::<true>(src, q, room),
-                false => transcode::<false>(src, q, room),
-            }
-        }
+        unsafe { transcode::<BE>(src, q, room) }
     }
 }
 
@@ -334,7 +323,10 @@ mod tests {
             };
             let (all, want, _) = into_room(3 * units.len(), |d| twin(&src, d));
             for room in [3 * units.len() + 128, room] {
-                let (r, got, _) = into_room(room, |d| t.utf16_decode(&src, be, d));
+                let (r, got, _) = into_room(room, |d| match be {
+                    true => t.utf16_decode::<true>(&src, d),
+                    false => t.utf16_decode::<false>(&src, d),
+                });
                 let (r2, part, _) = into_room(3 * units.len(), |d| twin(&src[..r], d));
                 assert_eq!((r2, &part), (r, &got), "{units:04X?} be {be} room {room}");
                 let (r3, rest, _) = into_room(3 * units.len(), |d| twin(&src[r..], d));
