@@ -123,9 +123,9 @@
 //! vector kernels (validation, errors, counting, words, repair's one-pass copy) in 16-byte
 //! vectors, and so does UTF-8 → UTF-16 (the AVX2 and AVX-512 kernels use AVX2's).
 //! UTF-16 → UTF-8 ([`Utf16Decoder`], `utf16_to_utf8_lossy`) has a vector loop of its own with
-//! SSE4.2, AVX2 (which the AVX-512 kernel uses) and NEON: runs of ASCII, of units below
-//! U+0800, of BMP characters and of surrogate pairs, and with SSE4.2 and AVX2 any mix of
-//! lengths whose surrogates are paired; the rest (unpaired surrogates, and on NEON mixed
+//! SSE4.2, AVX2, AVX-512 with VBMI2 (without it the AVX-512 kernel uses AVX2's) and NEON: runs
+//! of ASCII, of units below U+0800, of BMP characters and of surrogate pairs, and with SSE4.2,
+//! AVX2 and AVX-512 any mix of lengths whose surrogates are paired; the rest (unpaired surrogates, and on NEON mixed
 //! lengths with pairs) one scalar value at a time without branches on its length; with the
 //! SSE2 and scalar kernels, a portable loop (ASCII four units a word).
 //!

@@ -21,7 +21,7 @@ const FFFD: &[u8] = "\u{FFFD}".as_bytes();
 ///
 /// The bytes are exactly those of `String::from_utf16_lossy(units)`, without the
 /// intermediate `String`; runs of ASCII, of BMP characters and of surrogate pairs are
-/// converted with SSE4.2 or AVX2 where the CPU has them.
+/// converted with SSE4.2, AVX2 or AVX-512 (with VBMI2) where the CPU has them.
 ///
 /// Needs the `alloc` feature; [`Utf16Decoder`] converts into a slice without it.
 ///

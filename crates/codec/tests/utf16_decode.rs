@@ -171,6 +171,51 @@ fn every_triple_of_interesting_units_at_every_offset() {
     }
 }
 
+/// The AVX-512 kernel's steps of 32 units: every pair of interesting units at every position
+/// around the ends of its first three steps in 128 units of each filler, whole and cut just
+/// after the pair: pairs and unpaired surrogates across each step's end, and a lead last in a
+/// step (which waits for the next, where its trail is).
+#[test]
+fn every_pair_of_interesting_units_across_32_unit_steps() {
+    for filler in FILLERS {
+        let base: Vec<u16> = filler.iter().copied().cycle().take(128).collect();
+        for a in INTERESTING {
+            for b in INTERESTING {
+                for at in (28..36).chain(60..68).chain(92..100) {
+                    let mut units = base.clone();
+                    units[at] = a;
+                    units[at + 1] = b;
+                    check(&units);
+                    check(&units[..at + 2]);
+                }
+            }
+        }
+    }
+}
+
+/// Runs of surrogate pairs after 0 to 3 ASCII units, a unit inserted into them or put in
+/// place of one at each of the first 100 positions: steps of 32 units that are all pairs in
+/// step and out of step (a lead last, then the pairs one unit on), an unpaired surrogate in
+/// every position of a step, and a pair cut by the end of the input.
+#[test]
+fn pair_runs_shifted_across_32_unit_steps() {
+    let pairs: Vec<u16> = [0xD83D, 0xDE00].into_iter().cycle().take(161).collect();
+    for shift in 0..4 {
+        let mut base = vec![0x41u16; shift];
+        base.extend(&pairs);
+        for at in 0..100 {
+            for x in [0x41, 0x4E2D, 0xD800, 0xDC00] {
+                let mut units = base.clone();
+                units.insert(at, x);
+                check(&units);
+                let mut units = base.clone();
+                units[at] = x;
+                check(&units);
+            }
+        }
+    }
+}
+
 #[test]
 fn every_single_unit() {
     for u in 0..=u16::MAX {

@@ -1,6 +1,7 @@
 //! UTF-16 → UTF-8 of well-formed runs, for the crate's `utf16_decode.rs`: the active kernel's
 //! vector transcoder (`x86_64/sse42/utf16_decode.rs`: SSE4.2;
-//! `x86_64/avx2/utf16_decode.rs`: AVX2, for the AVX2 and AVX-512 kernels;
+//! `x86_64/avx2/utf16_decode.rs`: AVX2, for the AVX2 kernel and the AVX-512 one without
+//! VBMI2; `x86_64/avx512/utf16_decode.rs`: AVX-512 with VBMI2;
 //! `aarch64/neon/utf16_decode.rs`: NEON) over the bulk, then its scalar twin,
 //! [`transcode_scalar`], over what the vector loop leaves (the last units, too little room, or a unit it cannot vouch for).
 //!

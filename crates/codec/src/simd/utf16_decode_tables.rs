@@ -102,11 +102,14 @@ pub(crate) unsafe fn units_one_by_one<const BE: bool>(
     (i, o, true)
 }
 
+/// The start of each table: every shuffle all zero bytes, every run empty.
+const NO_PACKS: [Pack; 256] = [Pack {
+    shuffle: [0x80; 16],
+    len: 0,
+}; 256];
+
 const fn pack_1_2() -> [Pack; 256] {
-    let mut t = [Pack {
-        shuffle: [0x80; 16],
-        len: 0,
-    }; 256];
+    let mut t = NO_PACKS;
     let mut m = 0;
     while m < 256 {
         let (mut k, mut i) = (0, 0);
@@ -126,10 +129,7 @@ const fn pack_1_2() -> [Pack; 256] {
 }
 
 const fn pack_1_2_3() -> [Pack; 256] {
-    let mut t = [Pack {
-        shuffle: [0x80; 16],
-        len: 0,
-    }; 256];
+    let mut t = NO_PACKS;
     let mut m = 0;
     while m < 256 {
         let (mut k, mut i) = (0, 0);
@@ -151,10 +151,7 @@ const fn pack_1_2_3() -> [Pack; 256] {
 
 #[cfg(target_arch = "x86_64")]
 const fn pack_any() -> [Pack; 256] {
-    let mut t = [Pack {
-        shuffle: [0x80; 16],
-        len: 0,
-    }; 256];
+    let mut t = NO_PACKS;
     let mut m = 0;
     while m < 256 {
         let (mut k, mut i) = (0, 0);

@@ -2,7 +2,8 @@
 //! trait implementations and its entry points, the algorithms of `simd/` stamped out for
 //! them: [`sse2`] (a kernel of its own, no trait), [`sse42`], [`avx2`] and [`avx512`] (with
 //! VBMI's word classifier, a capability of its own, in `avx512/vbmi.rs`, and VBMI2's UTF-8 →
-//! UTF-16 transcoder, another, in `avx512/utf16.rs`).
+//! UTF-16 and UTF-16 → UTF-8 transcoders, another, in `avx512/utf16.rs` and
+//! `avx512/utf16_decode.rs`).
 //!
 //! Every `#[target_feature]` function is private to its file and reached only through a safe
 //! method of the token of its instruction set (`simd/token.rs`): most are the body of such a
@@ -261,32 +262,53 @@ macro_rules! validation_fns {
 }
 
 /// `impl Ops for $token`: each method named forwarded to the token's method of that name,
-/// then each named after `$via:` to the method of the token `self.$via()` (the AVX-512
-/// kernel's AVX2 token), wrapped as [`Ops`] wants it; the items after the braces as they are.
+/// then each named after a `$via:` to the method of the token `self.$via()` (the AVX-512
+/// kernel's AVX2 token), or with `vbmi2_or_avx2:` of its VBMI2 token where the CPU has
+/// VBMI2, else of its AVX2 token; wrapped as [`Ops`] wants it; the items after the braces as
+/// they are.
 macro_rules! forward_ops {
-    ($token:ty { $($m:ident),* $(,)? $(; $via:ident: $($vm:ident),* $(,)?)? } $($extra:tt)*) => {
+    ($token:ty { $($m:ident),* $(,)? $(; $via:ident: $($vm:ident),* $(,)?)* } $($extra:tt)*) => {
         impl Ops for $token {
             $(forward_ops!(@$m);)*
-            $($(forward_ops!(@$vm $via);)*)?
+            $($(forward_ops!(@$vm $via);)*)*
             $($extra)*
         }
     };
+    // `$e` with `$t` the token that a method forwards to: `$s` itself, the VBMI2 token or the
+    // AVX2 one (each arm compiled for its own), or `$s.$v()`.
+    (@on $s:ident, $t:ident => $e:expr) => {{
+        let $t = $s;
+        $e
+    }};
+    (@on $s:ident vbmi2_or_avx2, $t:ident => $e:expr) => {
+        match $s.vbmi2() {
+            Some($t) => $e,
+            None => {
+                let $t = $s.avx2();
+                $e
+            }
+        }
+    };
+    (@on $s:ident $v:ident, $t:ident => $e:expr) => {{
+        let $t = $s.$v();
+        $e
+    }};
     (@entries $($v:ident)?) => {
         #[inline(always)]
         fn entries(self) -> Entries {
-            self$(.$v())?.entries()
+            forward_ops!(@on self $($v)?, t => t.entries())
         }
     };
     (@dense $($v:ident)?) => {
         #[inline(always)]
         fn dense(self, block: &[u8; 64]) -> Option<DenseMasks> {
-            Some(self$(.$v())?.dense(block))
+            Some(forward_ops!(@on self $($v)?, t => t.dense(block)))
         }
     };
     (@count_valid $($v:ident)?) => {
         #[inline(always)]
         fn count_valid(self, bytes: &[u8], acc: &mut TextCounts) {
-            self$(.$v())?.count_valid(bytes, acc);
+            forward_ops!(@on self $($v)?, t => t.count_valid(bytes, acc));
         }
     };
     (@validate_and_count $($v:ident)?) => {
@@ -296,19 +318,19 @@ macro_rules! forward_ops {
             bytes: &[u8],
             acc: &mut TextCounts,
         ) -> (usize, usize) {
-            self$(.$v())?.validate_and_count::<LENGTHS>(bytes, acc)
+            forward_ops!(@on self $($v)?, t => t.validate_and_count::<LENGTHS>(bytes, acc))
         }
     };
     (@count_windows $($v:ident)?) => {
         #[inline(always)]
         fn count_windows(self, bytes: &[u8], o: usize, c: &mut WindowCounts) -> Option<usize> {
-            Some(self$(.$v())?.count_windows(bytes, o, c))
+            Some(forward_ops!(@on self $($v)?, t => t.count_windows(bytes, o, c)))
         }
     };
     (@word_blocks $($v:ident)?) => {
         #[inline(always)]
         fn word_blocks(self, bytes: &[u8], st: &mut WordState, others: &mut [u64]) -> Option<u32> {
-            Some(self$(.$v())?.word_blocks(bytes, st, others))
+            Some(forward_ops!(@on self $($v)?, t => t.word_blocks(bytes, st, others)))
         }
     };
     (@surely_words $($v:ident)?) => {
@@ -321,7 +343,7 @@ macro_rules! forward_ops {
             bits: &[u64; 2048],
             out: &mut [u16],
         ) -> bool {
-            self$(.$v())?.surely_words(bytes, base, offs, bits, out);
+            forward_ops!(@on self $($v)?, t => t.surely_words(bytes, base, offs, bits, out));
             true
         }
     };
@@ -329,33 +351,33 @@ macro_rules! forward_ops {
         #[cfg(feature = "alloc")]
         #[inline(always)]
         fn push_valid(self, bytes: &[u8], out: &mut alloc::string::String) -> Option<usize> {
-            Some(self$(.$v())?.push_valid(bytes, out))
+            Some(forward_ops!(@on self $($v)?, t => t.push_valid(bytes, out)))
         }
     };
     (@transcode_valid $($v:ident)?) => {
         #[inline(always)]
         fn transcode_valid(self, src: &[u8], dst: &mut [u16]) -> (usize, usize) {
-            self$(.$v())?.transcode_valid(src, dst)
+            forward_ops!(@on self $($v)?, t => t.transcode_valid(src, dst))
         }
     };
     (@widen_ascii $($v:ident)?) => {
         #[inline(always)]
         fn widen_ascii(self, src: &[u8], dst: &mut [u16]) -> usize {
-            self$(.$v())?.widen_ascii(src, dst)
+            forward_ops!(@on self $($v)?, t => t.widen_ascii(src, dst))
         }
     };
     (@extend_valid $($v:ident)?) => {
         #[cfg(feature = "alloc")]
         #[inline(always)]
         fn extend_valid(self, src: &[u8], out: &mut alloc::vec::Vec<u16>) -> usize {
-            self$(.$v())?.extend_valid(src, out)
+            forward_ops!(@on self $($v)?, t => t.extend_valid(src, out))
         }
     };
     (@extend_ascii $($v:ident)?) => {
         #[cfg(feature = "alloc")]
         #[inline(always)]
         fn extend_ascii(self, src: &[u8], out: &mut alloc::vec::Vec<u16>) -> usize {
-            self$(.$v())?.extend_ascii(src, out)
+            forward_ops!(@on self $($v)?, t => t.extend_ascii(src, out))
         }
     };
     (@utf16_decode $($v:ident)?) => {
@@ -370,9 +392,9 @@ macro_rules! forward_ops {
                 return (0, 0);
             }
             if be {
-                self$(.$v())?.utf16_decode::<true>(src, dst)
+                forward_ops!(@on self $($v)?, t => t.utf16_decode::<true>(src, dst))
             } else {
-                self$(.$v())?.utf16_decode::<false>(src, dst)
+                forward_ops!(@on self $($v)?, t => t.utf16_decode::<false>(src, dst))
             }
         }
     };
@@ -420,8 +442,8 @@ forward_ops!(Avx2 {
 });
 
 // The AVX-512 kernel: its own validation, counting, dense scanner and word passes (VBMI's
-// where the CPU has it), its UTF-8 -> UTF-16 transcoder where the CPU has VBMI2 (else AVX2's),
-// and AVX2's short path, copy and UTF-16 -> UTF-8 transcoder.
+// where the CPU has it), its UTF-8 -> UTF-16 and UTF-16 -> UTF-8 transcoders where the CPU has
+// VBMI2 (else AVX2's), and AVX2's short path and copy.
 forward_ops!(Avx512 {
     entries,
     dense,
@@ -429,38 +451,9 @@ forward_ops!(Avx512 {
     validate_and_count,
     count_windows,
     surely_words;
-    avx2: push_valid, utf16_decode,
+    avx2: push_valid;
+    vbmi2_or_avx2: transcode_valid, widen_ascii, extend_valid, extend_ascii, utf16_decode,
 }
-    #[inline(always)]
-    fn transcode_valid(self, src: &[u8], dst: &mut [u16]) -> (usize, usize) {
-        match self.vbmi2() {
-            Some(vbmi2) => vbmi2.transcode_valid(src, dst),
-            None => self.avx2().transcode_valid(src, dst),
-        }
-    }
-    #[inline(always)]
-    fn widen_ascii(self, src: &[u8], dst: &mut [u16]) -> usize {
-        match self.vbmi2() {
-            Some(vbmi2) => vbmi2.widen_ascii(src, dst),
-            None => self.avx2().widen_ascii(src, dst),
-        }
-    }
-    #[cfg(feature = "alloc")]
-    #[inline(always)]
-    fn extend_valid(self, src: &[u8], out: &mut alloc::vec::Vec<u16>) -> usize {
-        match self.vbmi2() {
-            Some(vbmi2) => vbmi2.extend_valid(src, out),
-            None => self.avx2().extend_valid(src, out),
-        }
-    }
-    #[cfg(feature = "alloc")]
-    #[inline(always)]
-    fn extend_ascii(self, src: &[u8], out: &mut alloc::vec::Vec<u16>) -> usize {
-        match self.vbmi2() {
-            Some(vbmi2) => vbmi2.extend_ascii(src, out),
-            None => self.avx2().extend_ascii(src, out),
-        }
-    }
     #[inline(always)]
     fn word_blocks(self, bytes: &[u8], st: &mut WordState, others: &mut [u64]) -> Option<u32> {
         // The VBMI token's pass where the CPU has it, else the AVX-512BW one of `kernel_fns!`.

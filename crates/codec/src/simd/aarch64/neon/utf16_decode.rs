@@ -62,6 +62,22 @@ unsafe fn two_byte8(v: uint16x8_t, q: *mut u8) -> usize {
     }
 }
 
+/// The three-byte forms of the four units in the 32-bit lanes of `$c`, first byte lowest
+/// (what [`three_byte4`] keeps of a unit of U+0800 or above, and all of [`all_three8`]): a
+/// macro, so that it expands into its callers' `unsafe` blocks, NEON register operations.
+macro_rules! three_bytes {
+    ($c:expr) => {{
+        let c = $c;
+        let six = vdupq_n_u32(0x3F);
+        let low = vandq_u32(c, six);
+        let mid = vandq_u32(vshrq_n_u32::<6>(c), six);
+        vorrq_u32(
+            vorrq_u32(vshrq_n_u32::<12>(c), vshlq_n_u32::<8>(mid)),
+            vorrq_u32(vshlq_n_u32::<16>(low), vdupq_n_u32(0x80_80E0)),
+        )
+    }};
+}
+
 /// The UTF-8 of four units (none a surrogate) in the 32-bit lanes of `c` at `q`; its length.
 ///
 /// # Safety
@@ -72,13 +88,8 @@ unsafe fn three_byte4(c: uint32x4_t, q: *mut u8) -> usize {
     // SAFETY: the caller's contract; NEON register operations, and a load of the 16 bytes of
     // `WEIGHTS32`.
     unsafe {
-        let six = vdupq_n_u32(0x3F);
-        let low = vandq_u32(c, six);
-        let mid = vandq_u32(vshrq_n_u32::<6>(c), six);
-        let three = vorrq_u32(
-            vorrq_u32(vshrq_n_u32::<12>(c), vshlq_n_u32::<8>(mid)),
-            vorrq_u32(vshlq_n_u32::<16>(low), vdupq_n_u32(0x80_80E0)),
-        );
+        let three = three_bytes!(c);
+        let low = vandq_u32(c, vdupq_n_u32(0x3F));
         let two = vorrq_u32(
             vorrq_u32(vshrq_n_u32::<6>(c), vshlq_n_u32::<8>(low)),
             vdupq_n_u32(0x80C0),
@@ -114,17 +125,8 @@ unsafe fn all_three8(v: uint16x8_t, q: *mut u8) {
             .into_iter()
             .enumerate()
         {
-            let six = vdupq_n_u32(0x3F);
-            let low = vandq_u32(c, six);
-            let mid = vandq_u32(vshrq_n_u32::<6>(c), six);
-            let three = vorrq_u32(
-                vorrq_u32(vshrq_n_u32::<12>(c), vshlq_n_u32::<8>(mid)),
-                vorrq_u32(vshlq_n_u32::<16>(low), vdupq_n_u32(0x80_80E0)),
-            );
-            vst1q_u8(
-                q.add(12 * k),
-                vqtbl1q_u8(vreinterpretq_u8_u32(three), gather),
-            );
+            let three = vreinterpretq_u8_u32(three_bytes!(c));
+            vst1q_u8(q.add(12 * k), vqtbl1q_u8(three, gather));
         }
     }
 }

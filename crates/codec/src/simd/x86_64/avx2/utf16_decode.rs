@@ -1,5 +1,5 @@
 //! The UTF-16 → UTF-8 vector transcoder of `simd/utf16_decode.rs` with AVX2, for the AVX2
-//! and AVX-512 kernels: 16 units a step, classified in one 256-bit register; steps of one
+//! kernel and the AVX-512 one on a CPU without VBMI2: 16 units a step, classified in one 256-bit register; steps of one
 //! class converted as 128-bit halves by the SSE4.2 transcoder's functions
 //! (`sse42/utf16_decode.rs`, whose module doc gives the classes), eight surrogate pairs in
 //! 32-bit lanes at once ([`pairs16`]), and any mix of lengths whose surrogates are all paired

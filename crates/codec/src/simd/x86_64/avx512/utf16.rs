@@ -290,14 +290,9 @@ impl token::Avx512Vbmi2 {
         src: &[u8],
         out: &mut alloc::vec::Vec<u16>,
     ) -> usize {
-        out.reserve(src.len());
-        let spare = out.spare_capacity_mut();
-        // SAFETY: `self` proves the CPU's features; `spare` is writable for its length.
-        let (read, written) = unsafe { transcode(src, spare.as_mut_ptr().cast(), spare.len()) };
-        // SAFETY: `transcode` stored to each of the first `written` units of the spare
-        // capacity (its contract), which holds at least `written` units.
-        unsafe { out.set_len(out.len() + written) };
-        read
+        // SAFETY: `self` proves the CPU's features; `transcode` writes only within the room
+        // it is given and stores to each of the units it counts (its contract).
+        unsafe { append(out, src.len(), |q, room| transcode(src, q, room)) }
     }
 
     /// Appends to `out` the units of [`widen_ascii`](Self::widen_ascii) over `src`, written
@@ -309,15 +304,38 @@ impl token::Avx512Vbmi2 {
         src: &[u8],
         out: &mut alloc::vec::Vec<u16>,
     ) -> usize {
-        out.reserve(src.len());
-        let spare = out.spare_capacity_mut();
-        // SAFETY: `self` proves the CPU's features; `spare` has room for `src.len()` units
-        // (reserved just above).
-        let n = unsafe { widen(src, spare.as_mut_ptr().cast()) };
-        // SAFETY: `widen` wrote the first `n <= src.len()` units of the spare capacity.
-        unsafe { out.set_len(out.len() + n) };
-        n
+        // SAFETY: `self` proves the CPU's features; the room is at least the `src.len()` units
+        // reserved, all `widen` may write, and it writes each of the `n` it returns.
+        unsafe {
+            append(out, src.len(), |q, _| {
+                let n = widen(src, q);
+                (n, n)
+            })
+        }
     }
+}
+
+/// Appends to `out` what `f` writes into its spare capacity, `reserve` units reserved first:
+/// `f` gets the spare capacity's start and length and returns (its result, the units it
+/// wrote from the start).
+///
+/// # Safety
+///
+/// `f` must write only within the length it gets, and each of the units it says it wrote.
+#[cfg(feature = "alloc")]
+#[inline(always)]
+unsafe fn append<R>(
+    out: &mut alloc::vec::Vec<u16>,
+    reserve: usize,
+    f: impl FnOnce(*mut u16, usize) -> (R, usize),
+) -> R {
+    out.reserve(reserve);
+    let spare = out.spare_capacity_mut();
+    let (r, written) = f(spare.as_mut_ptr().cast(), spare.len());
+    // SAFETY: `f` initialized the first `written` units of the spare capacity (this
+    // function's contract), which holds at least that many.
+    unsafe { out.set_len(out.len() + written) };
+    r
 }
 
 #[cfg(all(test, feature = "std"))]
