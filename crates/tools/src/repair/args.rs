@@ -39,14 +39,9 @@ under --check, or -c omitted something; 2 trouble (usage, unreadable input, writ
 
 /// Repair invalid UTF-8, or transcode any encoding to UTF-8, streaming and safely.
 #[derive(Parser, Debug, Clone)]
-#[command(
-    name = "utf8-repair",
-    about = "Repair invalid UTF-8, or transcode any encoding to UTF-8, streaming and safely",
-    after_help = AFTER_HELP,
-    // Version, help width and getopt's rule for repeated options: `CommonArgs`, flattened.
-    // getopt_long's rule: an unambiguous prefix of a long option is that option.
-    infer_long_args = true
-)]
+// The about line is the doc comment; version, help width and getopt's rules for options:
+// `CommonArgs`, flattened below.
+#[command(name = "utf8-repair", after_help = AFTER_HELP)]
 pub struct RepairArgs {
     /// Write the repaired text to FILE (atomically: temporary file, fsync, rename) instead
     /// of standard output. Several inputs are concatenated.
