@@ -62,13 +62,7 @@ pub struct RepairArgs {
     /// do: CONTROL is none (off), numbered (t: FILE.~N~), existing (nil: numbered if FILE
     /// has numbered backups, else simple) or simple (never: FILE followed by the suffix);
     /// without CONTROL, $VERSION_CONTROL, else existing.
-    #[arg(
-        long,
-        value_name = "CONTROL",
-        num_args = 0..=1,
-        require_equals = true,
-        default_missing_value = ""
-    )]
+    #[arg(long, value_name = "CONTROL", num_args = 0..=1, require_equals = true, default_missing_value = "")]
     pub backup: Option<String>,
 
     /// Like --backup without CONTROL.
@@ -101,14 +95,7 @@ pub struct RepairArgs {
 
     /// Report every repaired error on standard error, as text (with a summary by kind) or
     /// JSON lines (--json alone means --report=json; standard output carries the text).
-    #[arg(
-        long,
-        value_enum,
-        value_name = "FORMAT",
-        num_args = 0..=1,
-        require_equals = true,
-        default_missing_value = "text"
-    )]
+    #[arg(long, value_enum, value_name = "FORMAT", num_args = 0..=1, require_equals = true, default_missing_value = "text")]
     pub report: Option<ReportFormat>,
 
     /// Decode the input from ENCODING (any WHATWG label: windows-1252, iso-8859-2,
