@@ -96,10 +96,9 @@ def legacy_rows(rows, repeat: int) -> None:
         ours = sum(u.fix_mojibake(i) == e for i, e in cases)
         theirs = sum(ftfy.fix_text(i) == e for i, e in cases)
         encoding_only = sum(ftfy.fix_encoding(i) == e for i, e in cases)
-        NOTES.append(f"fix_mojibake score: {ours}/{len(cases)} samples right, "
-                     f"ftfy {ftfy.__version__} fix_text {theirs}/{len(cases)} (it also changes "
-                     f"quotes and normalization), fix_encoding {encoding_only}/{len(cases)} "
-                     f"(target: at least fix_text's) {'ok' if ours >= theirs else 'MISSED'}")
+        accuracy("fix_mojibake score", ours, "samples right", f"ftfy {ftfy.__version__} fix_text",
+                 theirs, len(cases), "fix_text's", aside=" (it also changes quotes and "
+                 f"normalization), fix_encoding {encoding_only}/{len(cases)}")
         inputs = [i for i, _ in cases]
         row(rows, "fix_mojibake vs ftfy.fix_text (mojibake.py samples)",
             lambda: [u.fix_mojibake(i) for i in inputs],
@@ -117,15 +116,19 @@ def legacy_rows(rows, repeat: int) -> None:
             return None if best is None else str(best)
 
         theirs = sum(cn_decode(d) == e for d, e in cases)
-        NOTES.append(f"detect accuracy (decoded text equal to Python's): {ours}/{len(cases)} "
-                     f"legacy samples, charset-normalizer {charset_normalizer.__version__} "
-                     f"{theirs}/{len(cases)} (target: at least its) "
-                     f"{'ok' if ours >= theirs else 'MISSED'}")
+        accuracy("detect accuracy (decoded text equal to Python's)", ours, "legacy samples",
+                 f"charset-normalizer {charset_normalizer.__version__}", theirs, len(cases), "its")
         data = [d for d, _ in cases]
         row(rows, "detect vs charset_normalizer.from_bytes(...).best() (samples.py)",
             lambda: [u.detect(d) for d in data],
             lambda: [charset_normalizer.from_bytes(d).best() for d in data], 10.0,
             max(1, repeat // 4))
+
+
+def accuracy(title, ours, unit, peer, theirs, n, whose, aside=""):
+    """Notes how many of n samples we get right beside a peer; the target is at least its count."""
+    NOTES.append(f"{title}: {ours}/{n} {unit}, {peer} {theirs}/{n}{aside} (target: at least "
+                 f"{whose}) {'ok' if ours >= theirs else 'MISSED'}")
 
 
 def row(rows, name, ours, theirs, target, repeat, better="faster"):

@@ -8,6 +8,7 @@
 
 use proptest::prelude::*;
 use utf8_codec::{Utf16Decoder, Utf16Stop};
+use utf8_testkit::pieces::{Stop, decode_in_pieces};
 
 /// Units at the edges of each UTF-8 length and surrogate range.
 const INTERESTING: [u16; 18] = [
@@ -74,33 +75,24 @@ fn encoding_rs_decode(bytes: &[u8], be: bool) -> (String, Vec<u64>) {
 /// `room` bytes at a time.
 fn ours_decode(bytes: &[u8], be: bool, cuts: &[usize], room: usize) -> (String, Vec<u64>) {
     let mut dec = Utf16Decoder::new(be);
-    let (mut text, mut bad) = (Vec::new(), Vec::new());
-    let mut out = vec![0u8; room];
-    let mut start = 0;
-    for (k, &end) in cuts.iter().chain([&bytes.len()]).enumerate() {
-        let last = k == cuts.len();
-        let mut p = start;
-        loop {
-            let d = dec.decode(&bytes[p..end], &mut out, last);
-            assert!(d.read <= end - p && d.written <= room);
-            p += d.read;
-            text.extend_from_slice(&out[..d.written]);
-            match d.stop {
-                Utf16Stop::InputEmpty => break,
-                Utf16Stop::OutputFull => assert!(room < 4 || d.written > 0 || d.read > 0),
-                Utf16Stop::Malformed { offset, len } => {
-                    assert!((1..=3).contains(&len));
-                    assert!(offset + u64::from(len) <= dec.position());
-                    bad.push(offset);
-                    text.extend_from_slice("\u{FFFD}".as_bytes());
-                }
+    let got = decode_in_pieces(bytes, cuts, room, |piece, _, out, last| {
+        let d = dec.decode(piece, out, last);
+        let stop = match d.stop {
+            Utf16Stop::InputEmpty => Stop::InputEmpty,
+            Utf16Stop::OutputFull => {
+                assert!(room < 4 || d.written > 0 || d.read > 0);
+                Stop::OutputFull
             }
-        }
-        assert_eq!(p, end);
-        start = end;
-    }
+            Utf16Stop::Malformed { offset, len } => {
+                assert!((1..=3).contains(&len));
+                assert!(offset + u64::from(len) <= dec.position());
+                Stop::Malformed(offset)
+            }
+        };
+        (stop, d.read, d.written)
+    });
     assert_eq!(dec.position(), bytes.len() as u64);
-    (String::from_utf8(text).unwrap(), bad)
+    got
 }
 
 /// Every form against std on `units`, and the byte decoder in one chunk in both orders.

@@ -1,7 +1,7 @@
 //! Deterministic test data shared by the utf8-tools workspace's benches, end-to-end tests,
 //! `cargo xtask bench` and the fuzz targets: one random generator ([`Rng`]), the codec
 //! benchmark's corpora ([`corpus`]), naive references written from the definitions
-//! ([`oracle`]) and, with the `rss` feature, one way to measure a program's peak resident set
+//! ([`oracle`]), a streaming decoder fed in pieces ([`pieces`]) and, with the `rss` feature, one way to measure a program's peak resident set
 //! size ([`rss`]).
 //!
 //! Dev only (`publish = false`), std only without `rss`. A published crate's *tests* must not
@@ -10,6 +10,7 @@
 
 pub mod corpus;
 pub mod oracle;
+pub mod pieces;
 mod rng;
 #[cfg(feature = "rss")]
 pub mod rss;

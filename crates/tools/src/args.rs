@@ -18,7 +18,10 @@ pub use crate::engine::{Engine, EngineChoice};
     long_version = crate::LONG_VERSION,
     max_term_width = 100,
     // getopt's rule, in every binary: a repeated option is harmless, the last value wins.
-    args_override_self = true
+    args_override_self = true,
+    // getopt_long's rule, in every binary: an unambiguous prefix of a long option is that
+    // option.
+    infer_long_args = true
 )]
 pub struct CommonArgs {
     /// When to color the output: auto (when writing to a terminal and NO_COLOR is not set),

@@ -112,10 +112,22 @@ pub fn print(cmd: clap::Command, kind: Kind, out: &mut dyn Write) -> io::Result<
     out.write_all(&completion(cmd, shell).1)
 }
 
+/// A tool's `main_with`: `PROGRAM --generate KIND` alone is [`intercept`]ed, any other
+/// command line given to `run`.
+pub(crate) fn main_with(
+    program: &'static str,
+    args: impl IntoIterator<Item = std::ffi::OsString>,
+    command: impl FnOnce() -> clap::Command,
+    run: impl FnOnce(Vec<std::ffi::OsString>) -> ExitCode,
+) -> ExitCode {
+    let args: Vec<std::ffi::OsString> = args.into_iter().collect();
+    intercept(program, &args, command).unwrap_or_else(|| run(args))
+}
+
 /// `PROGRAM --generate KIND` (or `--generate=KIND`, or a prefix of `--generate` from
 /// `--gen`), alone: prints it and gives the exit status, before clap, which would ask for
 /// the operands a tool needs (utf8-grep's PATTERN). Anything else is clap's to parse.
-pub(crate) fn intercept(
+fn intercept(
     program: &'static str,
     args: &[std::ffi::OsString],
     command: impl FnOnce() -> clap::Command,

@@ -25,14 +25,9 @@ input, write error).";
 
 /// Count lines, words, characters, bytes and invalid UTF-8 sequences, correctly on any bytes.
 #[derive(Parser, Debug, Clone)]
-#[command(
-    name = "utf8-count",
-    about = "Count lines, words, characters, bytes and invalid UTF-8 sequences, correctly on any bytes",
-    after_help = AFTER_HELP,
-    // Version, help width and getopt's rule for repeated options: `CommonArgs`, flattened.
-    // getopt_long's rule: an unambiguous prefix of a long option is that option.
-    infer_long_args = true
-)]
+// The about line is the doc comment; version, help width and getopt's rules for options:
+// `CommonArgs`, flattened below.
+#[command(name = "utf8-count", after_help = AFTER_HELP)]
 pub struct CountArgs {
     /// Print the newline count.
     #[arg(short = 'l', long)]

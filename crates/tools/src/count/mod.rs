@@ -51,9 +51,7 @@ pub fn main() -> ExitCode {
 
 /// Runs `utf8-count` with the given arguments (the first is the program name).
 pub fn main_with(args: impl IntoIterator<Item = std::ffi::OsString>) -> ExitCode {
-    let args: Vec<std::ffi::OsString> = args.into_iter().collect();
-    if let Some(code) = crate::generate::intercept(run::PROGRAM, &args, command) {
-        return code;
-    }
-    run_tool::<CountArgs, Config>(run::PROGRAM, args, run::run)
+    crate::generate::main_with(run::PROGRAM, args, command, |args| {
+        run_tool::<CountArgs, Config>(run::PROGRAM, args, run::run)
+    })
 }

@@ -34,15 +34,13 @@ write error) unless -q found a match.";
 /// Search for regular expressions or fixed strings in UTF-8 text, on raw bytes, correctly
 /// on any bytes.
 #[derive(Parser, Debug, Clone)]
-// Version, help width and getopt's rule for repeated options: `CommonArgs`, flattened below.
+// Version, help width and getopt's rules for options: `CommonArgs`, flattened below.
 #[command(
     name = "utf8-grep",
     about = "Search for regular expressions or fixed strings in UTF-8 text, on raw bytes, \
              correctly on any bytes",
     after_help = AFTER_HELP,
-    disable_help_flag = true,
-    // getopt_long's rule: an unambiguous prefix of a long option is that option.
-    infer_long_args = true
+    disable_help_flag = true
 )]
 pub struct GrepArgs {
     /// The pattern (unless -e or -f is given).

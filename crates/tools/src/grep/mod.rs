@@ -56,9 +56,5 @@ pub fn main() -> ExitCode {
 
 /// Runs `utf8-grep` with the given arguments (the first is the program name).
 pub fn main_with(args: impl IntoIterator<Item = std::ffi::OsString>) -> ExitCode {
-    let args: Vec<std::ffi::OsString> = args.into_iter().collect();
-    if let Some(code) = crate::generate::intercept(job::PROGRAM, &args, command) {
-        return code;
-    }
-    run::run(args)
+    crate::generate::main_with(job::PROGRAM, args, command, run::run)
 }

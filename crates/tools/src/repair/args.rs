@@ -39,14 +39,9 @@ under --check, or -c omitted something; 2 trouble (usage, unreadable input, writ
 
 /// Repair invalid UTF-8, or transcode any encoding to UTF-8, streaming and safely.
 #[derive(Parser, Debug, Clone)]
-#[command(
-    name = "utf8-repair",
-    about = "Repair invalid UTF-8, or transcode any encoding to UTF-8, streaming and safely",
-    after_help = AFTER_HELP,
-    // Version, help width and getopt's rule for repeated options: `CommonArgs`, flattened.
-    // getopt_long's rule: an unambiguous prefix of a long option is that option.
-    infer_long_args = true
-)]
+// The about line is the doc comment; version, help width and getopt's rules for options:
+// `CommonArgs`, flattened below.
+#[command(name = "utf8-repair", after_help = AFTER_HELP)]
 pub struct RepairArgs {
     /// Write the repaired text to FILE (atomically: temporary file, fsync, rename) instead
     /// of standard output. Several inputs are concatenated.
@@ -67,13 +62,7 @@ pub struct RepairArgs {
     /// do: CONTROL is none (off), numbered (t: FILE.~N~), existing (nil: numbered if FILE
     /// has numbered backups, else simple) or simple (never: FILE followed by the suffix);
     /// without CONTROL, $VERSION_CONTROL, else existing.
-    #[arg(
-        long,
-        value_name = "CONTROL",
-        num_args = 0..=1,
-        require_equals = true,
-        default_missing_value = ""
-    )]
+    #[arg(long, value_name = "CONTROL", num_args = 0..=1, require_equals = true, default_missing_value = "")]
     pub backup: Option<String>,
 
     /// Like --backup without CONTROL.
@@ -106,14 +95,7 @@ pub struct RepairArgs {
 
     /// Report every repaired error on standard error, as text (with a summary by kind) or
     /// JSON lines (--json alone means --report=json; standard output carries the text).
-    #[arg(
-        long,
-        value_enum,
-        value_name = "FORMAT",
-        num_args = 0..=1,
-        require_equals = true,
-        default_missing_value = "text"
-    )]
+    #[arg(long, value_enum, value_name = "FORMAT", num_args = 0..=1, require_equals = true, default_missing_value = "text")]
     pub report: Option<ReportFormat>,
 
     /// Decode the input from ENCODING (any WHATWG label: windows-1252, iso-8859-2,

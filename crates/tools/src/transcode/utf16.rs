@@ -51,6 +51,7 @@ mod tests {
     use super::*;
     use encoding_rs::{Encoding, UTF_16BE, UTF_16LE};
     use utf8_testkit::Rng;
+    use utf8_testkit::pieces::{Stop, decode_in_pieces};
 
     /// Decodes `bytes` split at `cuts` with either decoder, into `out` of `room` bytes at a
     /// time; the text (U+FFFD for each malformed sequence) and each malformed sequence's
@@ -60,30 +61,18 @@ mod tests {
         cuts: &[usize],
         room: usize,
         mut step: impl FnMut(&[u8], &mut [u8], bool) -> (DecoderResult, usize, usize),
-    ) -> (String, Vec<usize>) {
-        let mut text = Vec::new();
-        let mut bad = Vec::new();
-        let mut out = vec![0u8; room];
-        let mut start = 0;
-        for (k, &end) in cuts.iter().chain([&bytes.len()]).enumerate() {
-            let last = k == cuts.len();
-            let mut p = start;
-            loop {
-                let (r, read, written) = step(&bytes[p..end], &mut out, last);
-                p += read;
-                text.extend_from_slice(&out[..written]);
-                match r {
-                    DecoderResult::InputEmpty => break,
-                    DecoderResult::OutputFull => {}
-                    DecoderResult::Malformed(b, x) => {
-                        text.extend_from_slice("\u{FFFD}".as_bytes());
-                        bad.push(p - usize::from(x) - usize::from(b));
-                    }
+    ) -> (String, Vec<u64>) {
+        decode_in_pieces(bytes, cuts, room, |piece, at, out, last| {
+            let (r, read, written) = step(piece, out, last);
+            let stop = match r {
+                DecoderResult::InputEmpty => Stop::InputEmpty,
+                DecoderResult::OutputFull => Stop::OutputFull,
+                DecoderResult::Malformed(b, x) => {
+                    Stop::Malformed((at + read - usize::from(b) - usize::from(x)) as u64)
                 }
-            }
-            start = end;
-        }
-        (String::from_utf8(text).unwrap(), bad)
+            };
+            (stop, read, written)
+        })
     }
 
     #[test]
