@@ -10,13 +10,12 @@ use memchr::memmem;
 
 use utf8_codec::{decode_first, decode_last};
 
+use super::many::{Many, starts};
 use super::regex::{self, Dialect, Rx};
 use crate::diag::ToolError;
 use fold::{fold_variants, fold_variants_max};
-use many::{Many, starts};
 
 mod fold;
-mod many;
 
 /// What to match: the patterns (any bytes but a newline) and how.
 #[derive(Debug)]

@@ -17,6 +17,7 @@ mod glob;
 mod job;
 mod json;
 mod longest;
+mod many;
 mod matcher;
 mod one_input;
 mod parallel;

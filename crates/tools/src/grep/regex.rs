@@ -5,7 +5,7 @@
 //! anchored there, finds where the longest one ends (POSIX leftmost-longest, as GNU grep),
 //! with a PikeVM where the lazy DFA gives up (Unicode word boundaries on non-ASCII text).
 
-use aho_corasick::AhoCorasick;
+use super::many::Many;
 use regex_automata::meta::{Cache, Regex};
 use regex_automata::{Anchored, Input};
 use regex_syntax::hir::literal::{ExtractKind, Extractor, Seq};
@@ -53,7 +53,7 @@ pub struct Rx {
     posix: bool,
     max_len: Option<usize>,
     /// Literals one of which every match holds: a line without one is not searched.
-    required: Option<AhoCorasick>,
+    required: Option<Many>,
     /// Else a rare run of ASCII byte classes every match holds, to the same end.
     class_run: Option<ClassRun>,
     /// Whether a pattern has a line anchor (`^`, `$`).
@@ -400,12 +400,7 @@ impl Rx {
         let required = sets
             .map(|sets| sets.concat())
             .filter(|lits| lits.len() <= REQUIRED_MAX && lits.iter().all(|l| l.len() >= 3))
-            .map(|lits| {
-                AhoCorasick::builder()
-                    .match_kind(aho_corasick::MatchKind::LeftmostFirst)
-                    .build(&lits)
-                    .map_err(compile_error)
-            })
+            .map(|lits| Many::leftmost_first(&lits).map_err(compile_error))
             .transpose()?;
         // One pattern without a literal to look for: a run of byte classes, if it has one.
         let class_run = match hirs.as_slice() {
@@ -503,7 +498,7 @@ impl Rx {
     pub fn find_in_lines(&self, hay: &[u8]) -> Option<(usize, usize)> {
         if let Some(required) = &self.required {
             return self.find_in_candidate_lines(hay, |at| {
-                let m = required.find(aho_corasick::Input::new(hay).span(at..hay.len()))?;
+                let m = required.find_from(hay, at)?;
                 Some((m.start(), m.end()))
             });
         }

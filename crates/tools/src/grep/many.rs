@@ -1,5 +1,7 @@
-//! The automaton of several fixed strings (aho-corasick, leftmost-longest), which of its
-//! kinds and starts a pattern set gets, and when its DFA is built.
+//! The automaton of several fixed strings (aho-corasick): the patterns of `-F` (and of
+//! regular expressions that are all literals), leftmost-longest, and the required literals
+//! of regular expressions, leftmost-first; which of its kinds and starts a set gets, and
+//! when its DFA is built.
 
 use std::sync::OnceLock;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -8,8 +10,7 @@ use aho_corasick::{AhoCorasick, AhoCorasickKind, Input, MatchKind, StartKind};
 
 use crate::diag::ToolError;
 
-/// The leftmost-longest searcher of several fixed strings (ASCII case insensitive with
-/// `ascii_fold`): first a contiguous NFA (the noncontiguous one past its size limit), quick
+/// The searcher of several fixed strings: first a contiguous NFA (the noncontiguous one past its size limit), quick
 /// to build, and, where [`dfa_fits`], the DFA, quicker to search, built once the searches
 /// have been handed enough bytes to repay its construction ([`Many::dfa_after`]), or at
 /// once where the input is known to hold that many.
@@ -35,13 +36,15 @@ pub(super) struct Many {
 #[derive(Debug)]
 struct Pending {
     pats: Vec<Vec<u8>>,
+    match_kind: MatchKind,
     ascii_fold: bool,
     start: StartKind,
     after: u64,
 }
 
 impl Many {
-    /// The automaton of `pats`; `start` says which searches it serves: anchored only when
+    /// The leftmost-longest automaton of `pats` (ASCII case insensitive with `ascii_fold`);
+    /// `start` says which searches it serves: anchored only when
     /// one of the patterns is empty (see `Engine::ManyWithEmpty`), both with `-x` (the
     /// whole line is an anchored match), else unanchored only: a DFA with both kinds of
     /// start takes twice as long to build.
@@ -54,23 +57,59 @@ impl Many {
         start: StartKind,
         known: u64,
     ) -> Result<Many, ToolError> {
+        Many::with_kind(pats, MatchKind::LeftmostLongest, ascii_fold, start, known)
+            .map_err(|e| ToolError::Usage(format!("cannot compile the patterns: {e}")))
+    }
+
+    /// The leftmost-first automaton of `pats`, for unanchored searches, the input unknown.
+    pub(super) fn leftmost_first(pats: &[Vec<u8>]) -> Result<Many, aho_corasick::BuildError> {
+        Many::with_kind(
+            pats,
+            MatchKind::LeftmostFirst,
+            false,
+            StartKind::Unanchored,
+            0,
+        )
+    }
+
+    fn with_kind(
+        pats: &[Vec<u8>],
+        match_kind: MatchKind,
+        ascii_fold: bool,
+        start: StartKind,
+        known: u64,
+    ) -> Result<Many, aho_corasick::BuildError> {
         let after = Many::dfa_after(pats);
         let fits = dfa_fits(pats);
         let dfa_now = fits && known >= after;
         // The contiguous NFA has a limit on its size that the noncontiguous one has not
         // (the library's own fallback).
         let nfa = || {
-            build(pats, ascii_fold, start, AhoCorasickKind::ContiguousNFA)
-                .or_else(|_| build(pats, ascii_fold, start, AhoCorasickKind::NoncontiguousNFA))
+            build(
+                pats,
+                match_kind,
+                ascii_fold,
+                start,
+                AhoCorasickKind::ContiguousNFA,
+            )
+            .or_else(|_| {
+                build(
+                    pats,
+                    match_kind,
+                    ascii_fold,
+                    start,
+                    AhoCorasickKind::NoncontiguousNFA,
+                )
+            })
         };
         let first = if dfa_now {
-            build(pats, ascii_fold, start, AhoCorasickKind::DFA).or_else(|_| nfa())
+            build(pats, match_kind, ascii_fold, start, AhoCorasickKind::DFA).or_else(|_| nfa())
         } else {
             nfa()
-        }
-        .map_err(|e| ToolError::Usage(format!("cannot compile the patterns: {e}")))?;
+        }?;
         let pending = (fits && !dfa_now).then(|| Pending {
             pats: pats.to_vec(),
+            match_kind,
             ascii_fold,
             start,
             after,
@@ -96,8 +135,16 @@ impl Many {
     /// Builds the DFA (where it fits), once.
     fn build_dfa(&self) {
         if let Some(p) = &self.pending {
-            self.dfa
-                .get_or_init(|| build(&p.pats, p.ascii_fold, p.start, AhoCorasickKind::DFA).ok());
+            self.dfa.get_or_init(|| {
+                build(
+                    &p.pats,
+                    p.match_kind,
+                    p.ascii_fold,
+                    p.start,
+                    AhoCorasickKind::DFA,
+                )
+                .ok()
+            });
         }
     }
 
@@ -128,6 +175,13 @@ impl Many {
         self.automaton(hay).find(hay)
     }
 
+    /// The first match in `hay` that starts at `at` or after.
+    #[inline]
+    pub(super) fn find_from(&self, hay: &[u8], at: usize) -> Option<aho_corasick::Match> {
+        self.automaton(&hay[at..])
+            .find(Input::new(hay).span(at..hay.len()))
+    }
+
     /// The longest match that starts at 0 of `hay`.
     #[inline]
     pub(super) fn find_anchored(&self, hay: &[u8]) -> Option<aho_corasick::Match> {
@@ -150,12 +204,13 @@ impl Many {
 
 fn build(
     pats: &[Vec<u8>],
+    match_kind: MatchKind,
     ascii_fold: bool,
     start: StartKind,
     kind: AhoCorasickKind,
 ) -> Result<AhoCorasick, aho_corasick::BuildError> {
     AhoCorasick::builder()
-        .match_kind(MatchKind::LeftmostLongest)
+        .match_kind(match_kind)
         .ascii_case_insensitive(ascii_fold)
         .kind(Some(kind))
         .start_kind(start)
