@@ -209,8 +209,18 @@ fn required(h: &Hir) -> Option<Literals> {
                     seq.cross_forward(&mut next);
                     seq.keep_first_bytes(LITERAL_LEN_MAX);
                 }
+                // Exact to the end, with child `i` adding a byte to each literal: every
+                // later start's shortest literal is shorter, so none is better.
+                let whole = seq.is_exact()
+                    && seqs[i]
+                        .as_ref()
+                        .and_then(Seq::min_literal_len)
+                        .is_some_and(|n| n > 0);
                 best = better(best, literals_of(&seq));
                 best = better(best, required(&children[i]));
+                if whole {
+                    break;
+                }
             }
             best
         }
