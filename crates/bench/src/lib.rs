@@ -15,8 +15,10 @@
 //! simdutf on valid text.
 //!
 //! The library holds what the benches share: the corpus selection and size read from the
-//! environment, the best-of-rounds timer of the interleaved benches ([`best_ms`]), and [`simdutf::utf8_to_utf16le`] and [`simdutf::utf16le_to_utf8`], the safe
-//! wrappers of simdutf's transcoders (the package's only `unsafe` blocks).
+//! environment, the best-of-rounds timer of the interleaved benches ([`best_ms`]), the
+//! distinct in-cache inputs they cycle through ([`pieces`]), and [`simdutf::utf8_to_utf16le`]
+//! and [`simdutf::utf16le_to_utf8`], the safe wrappers of simdutf's transcoders (the
+//! package's only `unsafe` blocks).
 #![deny(unsafe_code)]
 
 #[allow(unsafe_code)]
@@ -56,4 +58,37 @@ pub fn best_ms(rounds: usize, reps: usize, mut f: impl FnMut()) -> f64 {
             t.elapsed().as_secs_f64() * 1e3 / reps as f64
         })
         .fold(f64::INFINITY, f64::min)
+}
+
+/// How many distinct inputs an in-cache figure cycles through (see [`pieces`]).
+pub const PIECES: usize = 4;
+
+/// `n` distinct pieces of about `size` bytes of corpus `name`, cut one after another from
+/// `n * size` bytes of it, each at a character boundary (after any continuation bytes), so
+/// that valid corpora give valid pieces.
+///
+/// An in-cache figure cycles through several inputs because a branchy decoder called again
+/// and again on one buffer of a few KiB runs faster than on any real input: the branch
+/// predictor learns that buffer's branches. BENCHMARKS.md ("Branch predictors and one
+/// repeated buffer") has the figures that showed it.
+///
+/// ```
+/// let p = utf8_bench::pieces("mixed", 1000, 3);
+/// assert_eq!(p.len(), 3);
+/// assert!(p.iter().all(|p| std::str::from_utf8(p).is_ok() && p.len() >= 1000));
+/// assert_ne!(p[0], p[1]);
+/// ```
+pub fn pieces(name: &str, size: usize, n: usize) -> Vec<Vec<u8>> {
+    let all = utf8_testkit::corpus::generate(name, size * n + 4 * n);
+    let mut out = Vec::with_capacity(n);
+    let mut at = 0;
+    for _ in 0..n {
+        let mut end = (at + size).min(all.len());
+        while end < all.len() && all[end] & 0xC0 == 0x80 {
+            end += 1;
+        }
+        out.push(all[at..end].to_vec());
+        at = end;
+    }
+    out
 }
