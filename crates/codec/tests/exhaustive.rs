@@ -89,20 +89,8 @@ fn check_full(bytes: &[u8]) {
             Ok((o, _)) | Err((o, _, _)) => *o,
         })
         .collect();
-    for i in 0..=bytes.len() {
-        let floor = starts
-            .iter()
-            .copied()
-            .filter(|&s| s <= i)
-            .max()
-            .unwrap_or(0);
-        let floor = if i == bytes.len() { i } else { floor };
-        let ceil = starts
-            .iter()
-            .copied()
-            .chain(std::iter::once(bytes.len()))
-            .find(|&s| s >= i)
-            .unwrap_or(bytes.len());
+    let bounds = utf8_testkit::oracle::floors_and_ceilings(&starts, bytes.len());
+    for (i, &(floor, ceil)) in bounds.iter().enumerate() {
         assert_eq!(
             utf8_codec::floor_boundary(bytes, i),
             floor,

@@ -31,3 +31,29 @@ pub fn per_sequence_len(bytes: &[u8]) -> usize {
     }
     n
 }
+
+/// The floor and the ceiling boundary of every index `0..=len` of an input of `len` bytes
+/// whose units (characters and maximal ill-formed subparts) start at `starts` (ascending):
+/// the last start at or before the index (the index itself at `len`), and the first start
+/// at or after it (or `len`). An index is a boundary exactly when its ceiling is itself.
+///
+/// ```
+/// // "aé" with a stray continuation byte: units at 0, 1 and 3.
+/// let b = utf8_testkit::oracle::floors_and_ceilings(&[0, 1, 3], 4);
+/// assert_eq!(b, [(0, 0), (1, 1), (1, 3), (3, 3), (4, 4)]);
+/// ```
+pub fn floors_and_ceilings(starts: &[usize], len: usize) -> Vec<(usize, usize)> {
+    let mut out = Vec::with_capacity(len + 1);
+    let (mut floor, mut next) = (0, 0);
+    for i in 0..=len {
+        while next < starts.len() && starts[next] < i {
+            next += 1;
+        }
+        let ceil = starts.get(next).copied().unwrap_or(len);
+        if ceil == i {
+            floor = i;
+        }
+        out.push((if i == len { len } else { floor }, ceil));
+    }
+    out
+}

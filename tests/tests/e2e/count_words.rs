@@ -5,6 +5,7 @@ use std::process::Command;
 use std::time::Duration;
 
 use crate::util::{Rng, corpus, count, have, tempdir, write};
+use utf8_testkit::words::NOT_WORDS;
 
 /// `utf8-count -w` on `input` (stdin).
 fn words(dir: &Path, input: &[u8]) -> String {
@@ -66,48 +67,7 @@ const SCRIPTS: &[(u32, u32)] = &[
     (0xE0001, 0xE0001),
 ];
 
-/// Everything that is not a word character: separators, controls, characters that are not
-/// printable, damaged sequences.
-const OTHERS: &[&[u8]] = &[
-    b" ",
-    b"\t",
-    b"\n",
-    b"\r",
-    b"\x0B",
-    b"\x0C",
-    b"\x00",
-    b"\x01",
-    b"\x1B",
-    b"\x7F",
-    "\u{85}".as_bytes(),
-    "\u{9F}".as_bytes(),
-    "\u{A0}".as_bytes(),
-    "\u{1680}".as_bytes(),
-    "\u{2000}".as_bytes(),
-    "\u{2006}".as_bytes(),
-    "\u{2007}".as_bytes(),
-    "\u{2008}".as_bytes(),
-    "\u{200A}".as_bytes(),
-    "\u{2028}".as_bytes(),
-    "\u{2029}".as_bytes(),
-    "\u{202F}".as_bytes(),
-    "\u{205F}".as_bytes(),
-    "\u{2060}".as_bytes(),
-    "\u{3000}".as_bytes(),
-    b"\xFF",
-    b"\xFE",
-    b"\x80",
-    b"\xBF\xBF",
-    b"\xC0\xAF",
-    b"\xC2",
-    b"\xE2\x80",
-    b"\xE3\x80",
-    b"\xED\xA0\x80",
-    b"\xF0\x9F\x98",
-    b"\xF4\x90\x80\x80",
-];
-
-/// A sample of about `len` bytes: words of 1..8 characters of one script, then 1..3 others.
+/// A sample of about `len` bytes: words of 1..8 characters of one script, then 1..3 of [`NOT_WORDS`].
 fn sample(rng: &mut Rng, len: usize) -> Vec<u8> {
     let mut v = Vec::with_capacity(len + 64);
     while v.len() < len {
@@ -118,7 +78,7 @@ fn sample(rng: &mut Rng, len: usize) -> Vec<u8> {
             v.extend_from_slice(c.encode_utf8(&mut [0; 4]).as_bytes());
         }
         for _ in 0..1 + rng.below(3) {
-            v.extend_from_slice(OTHERS[rng.below(OTHERS.len() as u64) as usize]);
+            v.extend_from_slice(NOT_WORDS[rng.below(NOT_WORDS.len() as u64) as usize]);
         }
     }
     v

@@ -11,6 +11,8 @@ use crate::workspace::{self, Result};
 struct Bench {
     name: &'static str,
     title: &'static str,
+    /// What a figure of its table is.
+    unit: &'static str,
     targets: &'static [Target],
 }
 
@@ -30,6 +32,7 @@ const BENCHES: [Bench; 2] = [
     Bench {
         name: "utf16",
         title: "Lossy UTF-8 -> UTF-16 against simdutf's convert_utf8_to_utf16le and encoding_rs",
+        unit: "Milliseconds a call",
         targets: &[
             Target {
                 column: "slice / simdutf",
@@ -57,6 +60,7 @@ const BENCHES: [Bench; 2] = [
     Bench {
         name: "utf16_decode",
         title: "UTF-16LE -> UTF-8 against simdutf's convert_utf16le_to_utf8 and encoding_rs",
+        unit: "Milliseconds per 16 MiB of UTF-8",
         targets: &[
             Target {
                 column: "decoder / simdutf",
@@ -116,9 +120,10 @@ pub fn section(root: &Path) -> String {
             continue;
         };
         s.push_str(&format!(
-            "### {} (`cargo bench -p utf8-bench --bench {}`)\n\nMilliseconds a call, best of \
-             15 rounds in 3 passes; a round of 64 KiB repeats it to 16 MiB.\n\n",
-            b.title, b.name
+            "### {} (`cargo bench -p utf8-bench --bench {}`)\n\n{}, best of 15 rounds in 3 \
+             passes; at 64 KiB a round cycles through four distinct pieces of the corpus \
+             (`utf8_bench::PIECES`) to 16 MiB.\n\n",
+            b.title, b.name, b.unit
         ));
         s.push_str(table.trim_end());
         s.push_str("\n\n");
