@@ -28,11 +28,13 @@
 //! not printable either, the run is read on until a printable character (a word after all)
 //! or a separator (not a word: taken back).
 
+pub(crate) mod bits;
 mod table;
 
 use core::ops::AddAssign;
 
 use crate::simd::{Available, Kernel, WordState};
+use bits::{BMP_PRINTABLE, WORD_BITS, is_wide_separator};
 
 /// Words of some input, or of one part of it: parts counted apart join with `+=` (a word
 /// split between two parts counts once).
@@ -282,46 +284,6 @@ fn is_printable(cp: u32) -> bool {
     }
 }
 
-/// Printable code points of the BMP, one bit each, from [`table::NONPRINTABLE`].
-static BMP_PRINTABLE: [u64; 1024] = {
-    let mut bits = [u64::MAX; 1024];
-    let mut r = 0;
-    while r < table::NONPRINTABLE.len() {
-        let (lo, hi) = table::NONPRINTABLE[r];
-        let mut cp = lo;
-        while cp <= hi && cp < 0x10000 {
-            bits[(cp >> 6) as usize] &= !(1 << (cp & 63));
-            cp += 1;
-        }
-        r += 1;
-    }
-    bits
-};
-
-/// Code points U+0000..U+1FFFF that begin a word, one bit each: printable and not a
-/// separator (from [`table::NONPRINTABLE`] and [`is_wide_separator`]).
-static WORD_BITS: [u64; 2048] = {
-    let mut bits = [u64::MAX; 2048];
-    let mut r = 0;
-    while r < table::NONPRINTABLE.len() {
-        let (lo, hi) = table::NONPRINTABLE[r];
-        let mut cp = lo;
-        while cp <= hi && cp < 0x20000 {
-            bits[(cp >> 6) as usize] &= !(1 << (cp & 63));
-            cp += 1;
-        }
-        r += 1;
-    }
-    let mut cp = 0;
-    while cp < 0x3001 {
-        if is_wide_separator(cp) || matches!(cp, 0x09..=0x0D | 0x20) {
-            bits[(cp >> 6) as usize] &= !(1 << (cp & 63));
-        }
-        cp += 1;
-    }
-    bits
-};
-
 /// Whether the character at `bytes[a]` (not ASCII; `a + 2 < bytes.len()`) surely begins a
 /// word: a well-formed character up to U+1FFFF found in [`WORD_BITS`]; `false` means "ask
 /// [`step`]".
@@ -349,16 +311,6 @@ fn surely_word(bytes: &[u8], a: usize) -> bool {
         & (cp >= MIN[n])
         & (cp < 0x20000)
         & (WORD_BITS[(i >> 6) as usize] & (1 << (i & 63)) != 0)
-}
-
-/// Whether `cp` (not ASCII) separates words: glibc's printable spaces and wc's no-break
-/// spaces.
-#[inline]
-const fn is_wide_separator(cp: u32) -> bool {
-    matches!(
-        cp,
-        0xA0 | 0x1680 | 0x2000..=0x200A | 0x202F | 0x205F | 0x2060 | 0x3000
-    )
 }
 
 /// The class of the character (or ill-formed byte) at `bytes[i]` and its length; `None`
@@ -542,7 +494,7 @@ fn words_with(k: Available, w: &mut Words, bytes: &[u8], last: bool) -> usize {
         // there are enough of them to pay for its setup: where the kernel's tables cover
         // most of a text (the VBMI kernel on the bench's mixed text: one or two a batch, flags)
         // one at a time is faster.
-        if len > VECTOR_MIN && k.surely_words(bytes, p, batch, &WORD_BITS, &mut sure) {
+        if len > VECTOR_MIN && k.surely_words(bytes, p, batch, &mut sure) {
             for (c, &vouched) in sure.iter().enumerate().take(len.div_ceil(16)) {
                 let lanes = (len - 16 * c).min(16);
                 let mut unsure = !vouched & (u32::MAX >> (32 - lanes)) as u16;

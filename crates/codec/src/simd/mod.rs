@@ -171,15 +171,8 @@ pub(crate) trait Ops: Copy {
     /// `at` of `offs`, 16 a mask (offset `j` in bit `j % 16` of `out[j / 16]`), where the
     /// kernel has a vector test of it (AVX-512 and AVX2); `false`, `out` untouched, elsewhere.
     #[inline(always)]
-    fn surely_words(
-        self,
-        bytes: &[u8],
-        base: usize,
-        offs: &[u32],
-        bits: &[u64; 2048],
-        out: &mut [u16],
-    ) -> bool {
-        let _ = (bytes, base, offs, bits, out);
+    fn surely_words(self, bytes: &[u8], base: usize, offs: &[u32], out: &mut [u16]) -> bool {
+        let _ = (bytes, base, offs, out);
         false
     }
 
@@ -342,10 +335,9 @@ impl Available {
         bytes: &[u8],
         base: usize,
         offs: &[u32],
-        bits: &[u64; 2048],
         out: &mut [u16],
     ) -> bool {
-        on_token!(self, t => Ops::surely_words(t, bytes, base, offs, bits, out))
+        on_token!(self, t => Ops::surely_words(t, bytes, base, offs, out))
     }
 
     /// [`Ops::transcode_valid`] of the kernel.

@@ -439,7 +439,7 @@ fn vector_first_characters_agree_with_surely_word() {
             let offs: Vec<u32> = (0..(v.len() - base).min(1 << 20) as u32).collect();
             for chunk in offs.chunks(128) {
                 let mut out = [0u16; 8];
-                if !k.surely_words(&v, base, chunk, &WORD_BITS, &mut out) {
+                if !k.surely_words(&v, base, chunk, &mut out) {
                     break;
                 }
                 for (j, &at) in chunk.iter().enumerate() {

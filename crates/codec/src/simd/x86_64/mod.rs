@@ -335,15 +335,8 @@ macro_rules! forward_ops {
     };
     (@surely_words $($v:ident)?) => {
         #[inline(always)]
-        fn surely_words(
-            self,
-            bytes: &[u8],
-            base: usize,
-            offs: &[u32],
-            bits: &[u64; 2048],
-            out: &mut [u16],
-        ) -> bool {
-            forward_ops!(@on self $($v)?, t => t.surely_words(bytes, base, offs, bits, out));
+        fn surely_words(self, bytes: &[u8], base: usize, offs: &[u32], out: &mut [u16]) -> bool {
+            forward_ops!(@on self $($v)?, t => t.surely_words(bytes, base, offs, out));
             true
         }
     };

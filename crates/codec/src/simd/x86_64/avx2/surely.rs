@@ -6,6 +6,7 @@
 use core::arch::x86_64::*;
 
 use crate::simd::token;
+use crate::words::bits::WORD_BITS;
 
 /// `surely_word`'s tables by the lead's high nibble, from its tables by length (the shift
 /// that brings the sequence's last byte to the bottom of the big-endian word, the payload,
@@ -45,7 +46,7 @@ token_fns! { token::Avx2, "avx2":
     /// whether the character at `bytes[base + at]` surely begins a word, as
     /// `words::surely_word` tells (see `avx512/surely.rs`), eight offsets at a time (two to a
     /// mask of `out`).
-    fn surely_words(bytes: &[u8], base: usize, offs: &[u32], bits: &[u64; 2048], out: &mut [u16]) {
+    fn surely_words(bytes: &[u8], base: usize, offs: &[u32], out: &mut [u16]) {
         const SHIFT8: [u32; 8] = upper(SHIFT);
         const PAYLOAD8: [u32; 8] = upper(PAYLOAD);
         const CONT8: [u32; 8] = upper(CONT);
@@ -58,7 +59,7 @@ token_fns! { token::Avx2, "avx2":
         // of 32-byte arrays and 32 bytes of `FIRST` from `8 - n` (`1 <= n <= 8`); a masked load
         // reads only the first `n` offsets of `chunk` (`n = chunk.len()`); a gather reads only its
         // lanes in the mask: four bytes at `bytes + base + at` where `base + at + 4 <= bytes.len()`
-        // (checked per lane below), and a `u32` of `bits` at an index below 4096 (the code point
+        // (checked per lane below), and a `u32` of `WORD_BITS` at an index below 4096 (the code point
         // below U+20000 in the mask, over 32).
         unsafe {
             let table = |t: &[u32; 8]| _mm256_loadu_si256(t.as_ptr().cast());
@@ -122,7 +123,7 @@ token_fns! { token::Avx2, "avx2":
                     );
                     let word = _mm256_mask_i32gather_epi32::<4>(
                         _mm256_setzero_si256(),
-                        bits.as_ptr().cast(),
+                        WORD_BITS.as_ptr().cast(),
                         _mm256_srli_epi32::<5>(cp),
                         ok,
                     );

@@ -7,25 +7,20 @@ use core::arch::x86_64::*;
 
 use crate::simd::token;
 use crate::simd::x86_64::avx2::surely::{BSWAP, CONT, MARK, MIN, PAYLOAD, SHIFT};
+use crate::words::bits::WORD_BITS;
 
 token_fns! { token::Avx512, "avx512f,avx512bw":
     /// For each offset `at` of `offs` (16 a mask, offset `j` in bit `j % 16` of `out[j / 16]`):
     /// whether the character at `bytes[base + at]` surely begins a word, as
     /// `words::surely_word` tells: a well-formed sequence of a code point up to U+1FFFF whose bit
-    /// is set in `bits` (`words::WORD_BITS`). An offset whose four bytes from `base + at` are not
+    /// is set in `words::bits::WORD_BITS`. An offset whose four bytes from `base + at` are not
     /// all inside `bytes` gets 0, as do the bits of the last mask past `offs.len()` (masks after
     /// it are left as they were).
-    fn surely_words(
-        bytes: &[u8],
-        base: usize,
-        offs: &[u32],
-        bits: &[u64; 2048],
-        out: &mut [u16],
-    ) {
+    fn surely_words(bytes: &[u8], base: usize, offs: &[u32], out: &mut [u16]) {
         // SAFETY: AVX-512F/BW are enabled (the function's target features); the table loads read 64
         // bytes of 64-byte arrays; a gather reads only its lanes in the mask: four bytes at
         // `bytes + base + at` where `base + at + 4 <= bytes.len()` (checked per lane below), and
-        // a `u32` of `bits` at an index below 4096 (the code point clamped to U+1FFFF, over 32).
+        // a `u32` of `WORD_BITS` at an index below 4096 (the code point clamped to U+1FFFF, over 32).
         unsafe {
             let table = |t: &[u32; 16]| _mm512_loadu_si512(t.as_ptr().cast());
             let (shift_t, payload_t, cont_t, mark_t, min_t) = (
@@ -77,7 +72,7 @@ token_fns! { token::Avx512, "avx512f,avx512bw":
                     _mm512_setzero_si512(),
                     ok,
                     _mm512_srli_epi32::<5>(cp),
-                    bits.as_ptr().cast(),
+                    WORD_BITS.as_ptr().cast(),
                 );
                 let bit = _mm512_srlv_epi32(word, m(cp, 31));
                 *mask = ok & _mm512_test_epi32_mask(bit, _mm512_set1_epi32(1));
