@@ -3,7 +3,7 @@
 //! benchmark's corpora ([`corpus`]), naive references written from the definitions
 //! ([`oracle`]), a streaming decoder fed in pieces ([`pieces`]), what is not a word
 //! character ([`words`]) and, with the `rss` feature, one way to measure a program's peak
-//! resident set size ([`rss`]).
+//! resident set size (the `rss` module).
 //!
 //! Dev only (`publish = false`), std only without `rss`. A published crate's *tests* must not
 //! depend on it (they must build from the crate alone); its benches may.
